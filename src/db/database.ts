@@ -1,0 +1,114 @@
+import { mkdirSync } from "node:fs";
+import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import { type DatabaseTarget, parseDatabaseUrl } from "./database-url.js";
+import { PrismaClient } from "./generated/prisma/client.js";
+import { createNotificationListener } from "./notification-listener.js";
+import { pgliteConnection, postgresConnection, type SqlConnection } from "./sql-connection.js";
+
+export interface DatabaseOptions {
+  /** Called with every SQL statement Prisma sends; tests count queries with it. */
+  onQuery?: (sql: string) => void;
+  /** Connections in the PostgreSQL pool of this process. */
+  poolSize?: number;
+}
+
+export interface Database {
+  readonly target: DatabaseTarget;
+  readonly prisma: PrismaClient;
+  /** A connection for plain SQL: migrations, advisory locks. Release it when done. */
+  connect(): Promise<SqlConnection>;
+  /** True when the database answers a trivial query. */
+  ping(): Promise<boolean>;
+  /**
+   * Calls `onPayload` with every NOTIFY on `channel` from any connection to
+   * this database, from when the promise resolves until the function it
+   * resolves to is called. `close()` stops every listener.
+   */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+}
+
+export async function openDatabase(
+  target: DatabaseTarget = parseDatabaseUrl(process.env.DATABASE_URL),
+  options: DatabaseOptions = {},
+): Promise<Database> {
+  return target.kind === "pglite" ? openPglite(target, options) : openPostgres(target, options);
+}
+
+function prismaLogOptions(options: DatabaseOptions) {
+  return options.onQuery ? ([{ emit: "event", level: "query" }] as const) : ([] as const);
+}
+
+function attachQueryListener(prisma: PrismaClient, options: DatabaseOptions): void {
+  const onQuery = options.onQuery;
+  if (!onQuery) return;
+  (prisma as unknown as { $on(event: "query", cb: (e: { query: string }) => void): void }).$on("query", (e) =>
+    onQuery(e.query),
+  );
+}
+
+async function openPglite(
+  target: Extract<DatabaseTarget, { kind: "pglite" }>,
+  options: DatabaseOptions,
+): Promise<Database> {
+  if (target.dataDir) mkdirSync(target.dataDir, { recursive: true });
+  const pglite = await PGlite.create(target.dataDir ?? undefined, { extensions: { pg_trgm } });
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite), log: [...prismaLogOptions(options)] });
+  attachQueryListener(prisma, options);
+  return {
+    target,
+    prisma,
+    connect: async () => pgliteConnection(pglite),
+    ping: async () => {
+      try {
+        await pglite.query("SELECT 1");
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async listen(channel, onPayload) {
+      const unlisten = await pglite.listen(channel, onPayload);
+      return async () => {
+        if (!pglite.closed) await unlisten();
+      };
+    },
+    async close() {
+      await prisma.$disconnect();
+      // The adapter's $disconnect leaves PGlite open; its files are only
+      // consistent once PGlite itself is closed.
+      if (!pglite.closed) await pglite.close();
+    },
+  };
+}
+
+async function openPostgres(
+  target: Extract<DatabaseTarget, { kind: "postgres" }>,
+  options: DatabaseOptions,
+): Promise<Database> {
+  const adapter = new PrismaPg({ connectionString: target.connectionString, max: options.poolSize ?? 10 });
+  const prisma = new PrismaClient({ adapter, log: [...prismaLogOptions(options)] });
+  attachQueryListener(prisma, options);
+  const notifications = createNotificationListener(target.connectionString);
+  return {
+    target,
+    prisma,
+    connect: () => postgresConnection(target.connectionString),
+    listen: (channel, onPayload) => notifications.listen(channel, onPayload),
+    ping: async () => {
+      try {
+        await prisma.$queryRawUnsafe("SELECT 1");
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async close() {
+      await notifications.close();
+      await prisma.$disconnect();
+    },
+  };
+}
