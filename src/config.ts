@@ -1,0 +1,185 @@
+import { z } from "zod";
+import { type DatabaseTarget, DatabaseUrlError, parseDatabaseUrl } from "./db/database-url.js";
+
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+const booleanFlag = z
+  .enum(["true", "false", "1", "0", "yes", "no"], { message: "must be true or false" })
+  .transform((value) => value === "true" || value === "1" || value === "yes");
+
+/** What one GraphQL operation may ask for before it is refused unexecuted (graphql-armor). */
+export interface GraphQLLimits {
+  /** Nesting of fields; connections count two levels (`edges { node }`). */
+  maxDepth: number;
+  /** Aliased fields in one operation: the usual way to batch many expensive fields. */
+  maxAliases: number;
+  /** Estimated cost; literal `first` arguments multiply the cost of what they page. */
+  maxCost: number;
+  /** Lexical tokens in the document, checked while parsing. */
+  maxTokens: number;
+  /** Directives in one operation. */
+  maxDirectives: number;
+}
+
+// Sized so that the REST adapter's largest document, sent to /graphql with a
+// literal `first: 500`, still passes, while nesting 500-item pages in 500-item
+// pages does not.
+export const DEFAULT_GRAPHQL_LIMITS: GraphQLLimits = {
+  maxDepth: 12,
+  maxAliases: 30,
+  maxCost: 200_000,
+  maxTokens: 2_000,
+  maxDirectives: 50,
+};
+
+export interface GraphQLConfig {
+  /** GraphiQL at GET /graphql for browsers. */
+  graphiql: boolean;
+  /** Schema introspection (`__schema`, `__type`); when off, error messages suggest no field names either. */
+  introspection: boolean;
+  limits: GraphQLLimits;
+}
+
+export const DEFAULT_GRAPHQL_CONFIG: GraphQLConfig = {
+  graphiql: true,
+  introspection: true,
+  limits: DEFAULT_GRAPHQL_LIMITS,
+};
+
+function limit(defaultValue: number) {
+  return z.coerce
+    .number({ message: "must be a number" })
+    .int("must be a whole number")
+    .min(1, "must be at least 1")
+    .default(defaultValue);
+}
+
+const envSchema = z.object({
+  PORT: z.coerce
+    .number({ message: "must be a port number" })
+    .int("must be a whole number")
+    .min(0, "must be 0 to 65535")
+    .max(65535, "must be 0 to 65535")
+    .default(4000),
+  HOST: z.string().min(1, "must not be empty").default("0.0.0.0"),
+  DATABASE_URL: z.string().optional(),
+  APP_BASE_URL: z
+    .url({ message: "must be an absolute http(s) URL", protocol: /^https?$/ })
+    .transform((url) => url.replace(/\/+$/, ""))
+    .default("http://localhost:4000"),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(", ")}` }).default("info"),
+  RATE_LIMIT_PER_MINUTE: z.coerce
+    .number({ message: "must be a number" })
+    .int("must be a whole number")
+    .min(1, "must be at least 1")
+    .default(600),
+  MIGRATE_ON_START: booleanFlag.default(false),
+  WEB_CONCURRENCY: z.coerce
+    .number({ message: "must be a number" })
+    .int("must be a whole number")
+    .min(1, "must be 1 to 64")
+    .max(64, "must be 1 to 64")
+    .default(1),
+  GRAPHIQL_ENABLED: booleanFlag.default(true),
+  GRAPHQL_INTROSPECTION: booleanFlag.default(true),
+  GRAPHQL_MAX_DEPTH: limit(DEFAULT_GRAPHQL_LIMITS.maxDepth),
+  GRAPHQL_MAX_ALIASES: limit(DEFAULT_GRAPHQL_LIMITS.maxAliases),
+  GRAPHQL_MAX_COST: limit(DEFAULT_GRAPHQL_LIMITS.maxCost),
+  GRAPHQL_MAX_TOKENS: limit(DEFAULT_GRAPHQL_LIMITS.maxTokens),
+  GRAPHQL_MAX_DIRECTIVES: limit(DEFAULT_GRAPHQL_LIMITS.maxDirectives),
+  CORS_ORIGINS: z
+    .string()
+    .default("")
+    .transform((value) =>
+      value
+        .split(",")
+        .map((origin) => origin.trim().replace(/\/+$/, ""))
+        .filter((origin) => origin !== ""),
+    )
+    .refine((origins) => origins.every((origin) => origin === "*" || /^https?:\/\/[^/\s]+$/.test(origin)), {
+      message: "must be * or a comma-separated list of origins such as https://app.example.com",
+    }),
+  METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+  REQUEST_TIMEOUT_MS: z.coerce
+    .number({ message: "must be a number of milliseconds" })
+    .int("must be a whole number")
+    .min(1000, "must be at least 1000")
+    .default(30_000),
+});
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  database: DatabaseTarget;
+  appBaseUrl: string;
+  logLevel: (typeof LOG_LEVELS)[number];
+  rateLimitPerMinute: number;
+  migrateOnStart: boolean;
+  /** Server processes `npm start` runs; more than one needs PostgreSQL. */
+  webConcurrency: number;
+  graphql: GraphQLConfig;
+  /** Browser origins allowed to call the API; empty means CORS is off. */
+  corsOrigins: string[];
+  /** How long a client may take to send a whole request. */
+  requestTimeoutMs: number;
+  /** When set, GET /metrics needs `Authorization: Bearer <token>`. */
+  metricsToken: string | null;
+}
+
+/** One line per bad variable: which one and why. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.join("\n"));
+  }
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([, value]) => value !== undefined && value !== ""),
+  );
+  const parsed = envSchema.safeParse(present);
+  const problems: string[] = [];
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      problems.push(`${issue.path.join(".")}: ${issue.message}`);
+    }
+  }
+  let database: DatabaseTarget | undefined;
+  try {
+    database = parseDatabaseUrl(env.DATABASE_URL);
+  } catch (error) {
+    if (!(error instanceof DatabaseUrlError)) throw error;
+    problems.push(error.message.replace(/^DATABASE_URL /, "DATABASE_URL: "));
+  }
+  if (parsed.success && database?.kind === "pglite" && parsed.data.WEB_CONCURRENCY > 1) {
+    problems.push(
+      "WEB_CONCURRENCY: the embedded database (PGlite) serves one process; use 1, or PostgreSQL for more",
+    );
+  }
+  if (!parsed.success || !database || problems.length > 0) throw new ConfigError(problems);
+  const values = parsed.data;
+  return {
+    port: values.PORT,
+    host: values.HOST,
+    database,
+    appBaseUrl: values.APP_BASE_URL,
+    logLevel: values.LOG_LEVEL,
+    rateLimitPerMinute: values.RATE_LIMIT_PER_MINUTE,
+    migrateOnStart: values.MIGRATE_ON_START,
+    webConcurrency: values.WEB_CONCURRENCY,
+    corsOrigins: values.CORS_ORIGINS,
+    requestTimeoutMs: values.REQUEST_TIMEOUT_MS,
+    metricsToken: values.METRICS_TOKEN ?? null,
+    graphql: {
+      graphiql: values.GRAPHIQL_ENABLED,
+      introspection: values.GRAPHQL_INTROSPECTION,
+      limits: {
+        maxDepth: values.GRAPHQL_MAX_DEPTH,
+        maxAliases: values.GRAPHQL_MAX_ALIASES,
+        maxCost: values.GRAPHQL_MAX_COST,
+        maxTokens: values.GRAPHQL_MAX_TOKENS,
+        maxDirectives: values.GRAPHQL_MAX_DIRECTIVES,
+      },
+    },
+  };
+}

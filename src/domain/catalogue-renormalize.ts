@@ -1,0 +1,65 @@
+// The match keys of catalogue products are computed in JavaScript and stored,
+// so a change to normalisation leaves stored keys stale until they are
+// recomputed. `buyer-api catalogue renormalize` runs this after such a change.
+import type { PrismaClient } from "../db/generated/prisma/client.js";
+import { contractSpelling } from "./contract-spelling.js";
+import { catalogueKeys } from "./product-identity.js";
+
+export interface RenormalizeReport {
+  checked: number;
+  updated: number;
+}
+
+const BATCH_SIZE = 1000;
+
+/** Recomputes every product's normalised name, code and synonyms; writes only the ones that changed. */
+export async function renormalizeCatalogue(
+  prisma: PrismaClient,
+  onBatch: (report: RenormalizeReport) => void = () => {},
+): Promise<RenormalizeReport> {
+  const report: RenormalizeReport = { checked: 0, updated: 0 };
+  let after: string | undefined;
+  for (;;) {
+    const products = await prisma.product.findMany({
+      ...(after ? { where: { id: { gt: after } } } : {}),
+      orderBy: { id: "asc" },
+      take: BATCH_SIZE,
+      select: {
+        id: true,
+        name: true,
+        code: true,
+        synonyms: true,
+        productType: true,
+        normalizedName: true,
+        normalizedCode: true,
+        normalizedSynonyms: true,
+      },
+    });
+    if (products.length === 0) return report;
+    const changed = products.flatMap((product) => {
+      const keys = catalogueKeys({ ...product, productType: contractSpelling(product.productType) });
+      const same =
+        keys.normalizedName === product.normalizedName &&
+        keys.normalizedCode === product.normalizedCode &&
+        keys.normalizedSynonyms.join("\u0000") === product.normalizedSynonyms.join("\u0000");
+      return same ? [] : [{ id: product.id, ...keys }];
+    });
+    if (changed.length > 0) {
+      // updated_at is left alone: the product as the catalogue describes it has not changed.
+      await prisma.$transaction(
+        changed.map(
+          (row) =>
+            prisma.$executeRaw`UPDATE products
+            SET normalized_name = ${row.normalizedName},
+                normalized_code = ${row.normalizedCode},
+                normalized_synonyms = ${row.normalizedSynonyms}::text[]
+            WHERE id = ${row.id}::uuid`,
+        ),
+      );
+    }
+    report.checked += products.length;
+    report.updated += changed.length;
+    onBatch({ ...report });
+    after = products.at(-1)?.id;
+  }
+}

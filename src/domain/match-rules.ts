@@ -1,0 +1,149 @@
+// The five auto-match rules of decisions.md, in order, as catalogue queries.
+// Each rule ranks its own hits; the first rule with a hit decides the match.
+// Deterministic: every ordering ends in (created_at, id).
+import { Prisma } from "../db/generated/prisma/client.js";
+import type { ProductType } from "../db/generated/prisma/enums.js";
+import { contractSpelling } from "./contract-spelling.js";
+import { findCasNumbers, normalizeProductCode, normalizeProductNameForType } from "./product-identity.js";
+import { similarityVeto } from "./similarity-guard.js";
+
+export type MatchStrategy = "cas_number" | "code" | "name" | "synonym" | "similar_name";
+
+export interface ProductDescription {
+  rawMaterialName: string;
+  rawMaterialCode?: string | null | undefined;
+  productType: ProductType;
+}
+
+/** What the rules compare, computed once from a description. */
+export interface MatchKeys {
+  productType: ProductType;
+  normalizedName: string;
+  normalizedCode: string;
+  /** Valid CAS numbers from the code, then the name, without repeats. */
+  casNumbers: string[];
+}
+
+export interface MatchCandidate {
+  productId: string;
+  strategy: MatchStrategy;
+  /** 1 for exact rules, the trigram similarity (3 decimals) for `similar_name`. */
+  score: number;
+}
+
+/** decisions.md: trigram similarity of normalised names at least this, same product type. */
+export const SIMILAR_NAME_THRESHOLD = 0.8;
+
+type Queryable = Pick<Prisma.TransactionClient, "$queryRaw">;
+
+export function matchKeys(description: ProductDescription): MatchKeys {
+  const code = description.rawMaterialCode ?? "";
+  return {
+    productType: description.productType,
+    normalizedName: normalizeProductNameForType(description.rawMaterialName, description.productType),
+    normalizedCode: code ? normalizeProductCode(code) : "",
+    casNumbers: [...new Set([...findCasNumbers(code), ...findCasNumbers(description.rawMaterialName)])],
+  };
+}
+
+/**
+ * Catalogue products that `keys` match, best first: by rule, then within a
+ * rule as the rule ranks them; each product once, under its first rule. The
+ * first candidate is the match. At most `limit`.
+ */
+export async function findCandidates(
+  db: Queryable,
+  keys: MatchKeys,
+  limit: number,
+): Promise<MatchCandidate[]> {
+  const query = candidatesQuery(keys, limit);
+  if (!query) return [];
+  const rows =
+    await db.$queryRaw<{ id: string; rule: number; normalized_name: string; score: number }[]>(query);
+  const found: MatchCandidate[] = [];
+  for (const row of rows) {
+    if (found.length >= limit) break;
+    if (found.some((candidate) => candidate.productId === row.id)) continue;
+    const strategy = STRATEGY_OF_RULE[row.rule];
+    if (!strategy) continue;
+    if (strategy === "similar_name" && similarityVeto(keys.normalizedName, row.normalized_name) !== null)
+      continue;
+    found.push({
+      productId: row.id,
+      strategy,
+      score: strategy === "similar_name" ? Math.round(row.score * 1000) / 1000 : 1,
+    });
+  }
+  return found;
+}
+
+const STRATEGY_OF_RULE: Record<number, MatchStrategy> = {
+  1: "cas_number",
+  2: "code",
+  3: "name",
+  4: "synonym",
+  5: "similar_name",
+};
+
+/** Similar names read per lookup; the guard may refuse the best ones and accept a later one. */
+const SIMILAR_NAME_CANDIDATES = 20;
+
+/**
+ * All five rules in one statement (one round trip; each rule is an index
+ * lookup, so asking every rule costs less than asking them in turn), or null
+ * when the description gives nothing to look up. Each rule ranks its own
+ * rows; `rule` then orders the rules. Exported so that `npm run bench:match`
+ * can EXPLAIN exactly this statement.
+ */
+export function candidatesQuery(keys: MatchKeys, limit: number): Prisma.Sql | null {
+  const type = Prisma.sql`${contractSpelling(keys.productType)}::"ProductType"`;
+  const rules: Prisma.Sql[] = [];
+  // CAS numbers and codes are not per type, but a product of the buyer's type is the likelier one.
+  keys.casNumbers.forEach((casNumber, index) => {
+    rules.push(Prisma.sql`(
+      SELECT id, 1 AS rule, ${index}::int AS position, (product_type = ${type}) AS same_type,
+             1::float8 AS score, normalized_name, created_at
+      FROM products WHERE cas_number = ${casNumber}
+      ORDER BY same_type DESC, created_at ASC, id ASC LIMIT ${limit})`);
+  });
+  if (keys.normalizedCode) {
+    rules.push(Prisma.sql`(
+      SELECT id, 2 AS rule, 0 AS position, (product_type = ${type}) AS same_type,
+             1::float8 AS score, normalized_name, created_at
+      FROM products WHERE normalized_code = ${keys.normalizedCode}
+      ORDER BY same_type DESC, created_at ASC, id ASC LIMIT ${limit})`);
+  }
+  // A name with nothing left after normalising (only punctuation or emoji) never matches by name.
+  if (keys.normalizedName) {
+    const name = keys.normalizedName;
+    // A CAS number the buyer gave that no product has (else rule 1 had hit) says the substance
+    // is not one whose CAS the catalogue records: products with a CAS number are no candidates by name.
+    const noOtherCas = keys.casNumbers.length > 0 ? Prisma.sql`AND cas_number IS NULL` : Prisma.empty;
+    rules.push(Prisma.sql`(
+      SELECT id, 3 AS rule, 0 AS position, true AS same_type, 1::float8 AS score, normalized_name, created_at
+      FROM products WHERE product_type = ${type} AND normalized_name = ${name} ${noOtherCas}
+      ORDER BY created_at ASC, id ASC LIMIT ${limit})`);
+    rules.push(Prisma.sql`(
+      SELECT id, 4 AS rule, 0 AS position, true AS same_type, 1::float8 AS score, normalized_name, created_at
+      FROM products
+      WHERE product_type = ${type} AND normalized_synonyms @> ARRAY[${name}]::text[] ${noOtherCas}
+      ORDER BY created_at ASC, id ASC LIMIT ${limit})`);
+    // similar_name_key (see its migration) is a necessary condition of the guard, so this
+    // reads through a btree the few rows the guard could accept, not trigram posting lists.
+    // Same names were rule 3's.
+    rules.push(Prisma.sql`(
+      SELECT id, 5 AS rule, 0 AS position, true AS same_type,
+             similarity(normalized_name, ${name})::float8 AS score, normalized_name, created_at
+      FROM products
+      WHERE product_type = ${type}
+        AND similar_name_key(normalized_name) = similar_name_key(${name})
+        AND normalized_name <> ${name} ${noOtherCas}
+        AND similarity(normalized_name, ${name}) >= ${SIMILAR_NAME_THRESHOLD}
+      ORDER BY score DESC, created_at ASC, id ASC LIMIT ${SIMILAR_NAME_CANDIDATES})`);
+  }
+  if (rules.length === 0) return null;
+  return Prisma.sql`
+    SELECT id::text AS id, rule, normalized_name, score
+    FROM (${Prisma.join(rules, " UNION ALL ")}) AS hits
+    ORDER BY rule ASC, position ASC, same_type DESC, score DESC, created_at ASC, id ASC`;
+}

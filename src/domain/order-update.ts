@@ -1,0 +1,131 @@
+import { randomUUID } from "node:crypto";
+import type { Viewer } from "../auth/viewer.js";
+import type { PrismaClient } from "../db/generated/prisma/client.js";
+import type { OrderStatus } from "../db/generated/prisma/enums.js";
+import { invalidTransition, notFound } from "./errors.js";
+import { orderUpdatedNotification } from "./order-notifications.js";
+import { canChangeOrderStatus, isPlacedStatus, nextOrderStatuses } from "./order-status.js";
+
+export interface ResourceValue {
+  provider: string;
+  value: string;
+}
+
+/** Absent fields are left alone; the two references may be null to clear them. */
+export interface OrderChanges {
+  orderStatus?: OrderStatus;
+  purchaseOrderReference?: string | null;
+  supplierOrderReference?: string | null;
+  placedAt?: Date;
+  resourceValues?: ResourceValue[];
+}
+
+type ChangeLog = Record<string, { from: unknown; to: unknown }>;
+
+interface LockedOrder {
+  order_status: OrderStatus;
+  purchase_order_reference: string | null;
+  supplier_order_reference: string | null;
+  placed_at: Date | null;
+}
+
+/**
+ * Applies a buyer's change to one of its orders (decisions.md §5): checks the
+ * status transition, stamps `placed_at` when the order becomes placed, and
+ * records what changed as an order event, all in one transaction with the
+ * order row locked so that concurrent updates cannot interleave.
+ */
+export async function updateOrder(
+  prisma: PrismaClient,
+  viewer: Viewer,
+  orderId: string,
+  changes: OrderChanges,
+): Promise<ChangeLog> {
+  return prisma.$transaction(async (tx) => {
+    const [current] = await tx.$queryRaw<LockedOrder[]>`
+      SELECT order_status::text AS order_status, purchase_order_reference, supplier_order_reference, placed_at
+      FROM orders WHERE id = ${orderId}::uuid AND buyer_id = ${viewer.buyerId}::uuid FOR UPDATE`;
+    if (!current) throw notFound("Order");
+
+    const log: ChangeLog = {};
+    const data: {
+      orderStatus?: OrderStatus;
+      purchaseOrderReference?: string | null;
+      supplierOrderReference?: string | null;
+      placedAt?: Date;
+    } = {};
+
+    if (changes.orderStatus !== undefined && changes.orderStatus !== current.order_status) {
+      if (!canChangeOrderStatus(current.order_status, changes.orderStatus)) {
+        const allowed = nextOrderStatuses(current.order_status);
+        throw invalidTransition(
+          `An order cannot move from ${current.order_status} to ${changes.orderStatus}` +
+            (allowed.length ? `; allowed next statuses: ${allowed.join(", ")}` : "; it is final"),
+          allowed,
+        );
+      }
+      data.orderStatus = changes.orderStatus;
+      log.order_status = { from: current.order_status, to: changes.orderStatus };
+    }
+    for (const [field, column] of [
+      ["purchaseOrderReference", "purchase_order_reference"],
+      ["supplierOrderReference", "supplier_order_reference"],
+    ] as const) {
+      const next = changes[field];
+      if (next !== undefined && next !== current[column]) {
+        data[field] = next;
+        log[column] = { from: current[column], to: next };
+      }
+    }
+    let placedAt = changes.placedAt;
+    if (
+      placedAt === undefined &&
+      data.orderStatus &&
+      isPlacedStatus(data.orderStatus) &&
+      !current.placed_at
+    ) {
+      placedAt = new Date();
+    }
+    if (placedAt !== undefined && placedAt.getTime() !== current.placed_at?.getTime()) {
+      data.placedAt = placedAt;
+      log.placed_at = { from: current.placed_at?.toISOString() ?? null, to: placedAt.toISOString() };
+    }
+
+    if (changes.resourceValues !== undefined) {
+      const before = await tx.orderResourceValue.findMany({
+        where: { orderId },
+        orderBy: { position: "asc" },
+        select: { provider: true, value: true },
+      });
+      if (JSON.stringify(before) !== JSON.stringify(changes.resourceValues)) {
+        await tx.orderResourceValue.deleteMany({ where: { orderId } });
+        await tx.orderResourceValue.createMany({
+          data: changes.resourceValues.map((item, position) => ({ orderId, position, ...item })),
+        });
+        log.resource_values = { from: before, to: changes.resourceValues };
+      }
+    }
+
+    if (Object.keys(log).length === 0) return log;
+    await tx.order.update({ where: { id: orderId }, data: { ...data, updatedAt: new Date() } });
+    const eventId = randomUUID();
+    await tx.orderEvent.create({
+      data: {
+        id: eventId,
+        orderId,
+        buyerId: viewer.buyerId,
+        apiKeyId: viewer.apiKeyId,
+        actor: `api_key:${viewer.apiKeyId}`,
+        changes: log as object,
+      },
+    });
+    const notification = orderUpdatedNotification({
+      orderId,
+      buyerId: viewer.buyerId,
+      eventId,
+      orderStatus: data.orderStatus ?? current.order_status,
+    });
+    await tx.$executeRaw`SELECT pg_notify(${notification.channel}, ${notification.payload})`;
+    return log;
+  });
+}

@@ -1,0 +1,98 @@
+import SchemaBuilder from "@pothos/core";
+import PrismaPlugin from "@pothos/plugin-prisma";
+import type { Decimal } from "@prisma/client/runtime/client";
+import { GraphQLScalarType } from "graphql";
+import { GraphQLDate, GraphQLDateTime } from "graphql-scalars";
+import type PrismaTypes from "../db/generated/pothos-types.js";
+import { getDatamodel } from "../db/generated/pothos-types.js";
+import type { GraphQLContext } from "./context.js";
+
+export interface BuilderTypes {
+  Context: GraphQLContext;
+  PrismaTypes: PrismaTypes;
+  DefaultFieldNullability: false;
+  DefaultInputFieldRequiredness: false;
+  Scalars: {
+    UUID: { Input: string; Output: string };
+    DateTime: { Input: Date; Output: Date };
+    Date: { Input: Date; Output: Date };
+    Decimal: { Input: never; Output: Decimal | number | string };
+    JSON: { Input: unknown; Output: unknown };
+  };
+}
+
+/** The resolved Pothos types, for helpers that take refs. */
+export type SchemaTypes = PothosSchemaTypes.ExtendDefaultTypes<BuilderTypes>;
+
+/** The one schema builder: every domain type registers itself on it. */
+export const builder = new SchemaBuilder<BuilderTypes>({
+  plugins: [PrismaPlugin],
+  defaultFieldNullability: false,
+  prisma: {
+    client: (context) => context.prisma,
+    dmmf: getDatamodel(),
+    exposeDescriptions: false,
+    filterConnectionTotalCount: true,
+    onUnusedQuery: process.env.NODE_ENV === "production" ? null : "warn",
+  },
+});
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+// Stricter than graphql-scalars' UUID, which lets `{…}` and a stray `}` through
+// (the database then refuses them): only the canonical 36-character form, in
+// either case, read as lower case so that it names the same row as the ids we write.
+builder.scalarType("UUID", {
+  description: "A UUID in its canonical 36-character form; written in lower case, read in either case.",
+  serialize: (value) => value,
+  parseValue: (value) => {
+    if (typeof value !== "string" || !UUID_PATTERN.test(value)) throw new TypeError("Not a UUID");
+    return value.toLowerCase();
+  },
+});
+// PostgreSQL has no year 0, and the contract writes four-digit years: an input
+// outside 0001-01-01 to 9999-12-31 (UTC) is refused instead of failing in SQL.
+const EARLIEST_INSTANT = Date.parse("0001-01-01T00:00:00.000Z");
+const LATEST_INSTANT = Date.parse("9999-12-31T23:59:59.999Z");
+
+function inFourDigitYears<External>(
+  scalar: GraphQLScalarType<Date, External>,
+): GraphQLScalarType<Date, External> {
+  const check = (date: Date): Date => {
+    const time = date.getTime();
+    if (!(time >= EARLIEST_INSTANT && time <= LATEST_INSTANT)) {
+      throw new TypeError(`${scalar.name} must fall in the years 0001 to 9999 (UTC)`);
+    }
+    return date;
+  };
+  return new GraphQLScalarType<Date, External>({
+    ...scalar.toConfig(),
+    parseValue: (value) => check(scalar.parseValue(value)),
+    parseLiteral: (ast, variables) => check(scalar.parseLiteral(ast, variables)),
+  });
+}
+
+builder.addScalarType("DateTime", inFourDigitYears(GraphQLDateTime));
+builder.addScalarType("Date", inFourDigitYears(GraphQLDate));
+
+builder.scalarType("Decimal", {
+  description:
+    "An exact decimal amount (money, quantities) as stored, written as a JSON number. Read-only in this schema.",
+  serialize: (value) => {
+    const number = Number(typeof value === "object" ? value.toString() : value);
+    if (!Number.isFinite(number)) throw new TypeError("Decimal is not a finite number");
+    return number;
+  },
+  parseValue: () => {
+    throw new TypeError("Decimal values cannot be written");
+  },
+});
+
+builder.scalarType("JSON", {
+  description: "Any JSON value.",
+  serialize: (value) => value,
+  parseValue: (value) => value,
+});
+
+builder.queryType({ description: "Reads, always scoped to the buyer of the API key." });
+builder.mutationType({ description: "Writes, always scoped to the buyer of the API key." });

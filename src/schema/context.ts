@@ -1,0 +1,15 @@
+import type { Viewer } from "../auth/viewer.js";
+import type { PrismaClient } from "../db/generated/prisma/client.js";
+import type { OrderUpdateFeed } from "../graphql/order-update-feed.js";
+
+/** What every resolver sees, for GraphQL and REST alike. */
+export interface GraphQLContext {
+  prisma: PrismaClient;
+  /** Null when the request carried no valid API key. */
+  viewer: Viewer | null;
+  requestId: string;
+  /** Base of the web application's links (`Order.url`). */
+  appBaseUrl: string;
+  /** Order changes made by any server process, for the `orderUpdated` subscription. */
+  orderUpdates: OrderUpdateFeed;
+}

@@ -1,0 +1,78 @@
+import {
+  ApprovalStatus,
+  ContainerType,
+  DocumentType,
+  MeasurementUnit,
+  OrderStatus,
+  PriceType,
+  ProductType,
+} from "../db/generated/prisma/enums.js";
+import { contractSpelling } from "../domain/contract-spelling.js";
+import { builder } from "./builder.js";
+
+/** "Raw Material" → RAW_MATERIAL, "ISOTank" → ISO_TANK, "mL" → ML, "quote_selected" → QUOTE_SELECTED. */
+export function graphqlEnumName(contractValue: string): string {
+  return contractValue
+    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1_$2")
+    .replace(/[^A-Za-z0-9]+/g, "_")
+    .toUpperCase();
+}
+
+/**
+ * GraphQL enums follow GraphQL naming; each value records the contract's
+ * spelling in `extensions.contractValue`, which the REST adapter uses to
+ * speak the contract's spelling on the wire.
+ */
+function contractEnum<Values extends Record<string, string>>(
+  name: string,
+  values: Values,
+  description: string,
+  valueDescriptions: Partial<Record<keyof Values, string>> = {},
+) {
+  return builder.enumType(name, {
+    description,
+    values: Object.fromEntries(
+      Object.values(values).map((prismaValue) => {
+        const contractValue = contractSpelling(prismaValue);
+        return [
+          graphqlEnumName(contractValue),
+          {
+            value: prismaValue as Values[keyof Values],
+            description:
+              valueDescriptions[prismaValue as keyof Values] ?? `\`${contractValue}\` in the REST API.`,
+            extensions: { contractValue },
+          },
+        ];
+      }),
+    ) as Record<string, { value: Values[keyof Values] }>,
+  });
+}
+
+export const MeasurementUnitEnum = contractEnum(
+  "MeasurementUnit",
+  MeasurementUnit,
+  "The unit a buyer product is purchased in.",
+);
+export const ProductTypeEnum = contractEnum("ProductType", ProductType, "The kind of product.");
+export const ContainerTypeEnum = contractEnum(
+  "ContainerType",
+  ContainerType,
+  "The typical pack a product is bought in.",
+);
+export const DocumentTypeEnum = contractEnum(
+  "DocumentType",
+  DocumentType,
+  "A document that can be required for a product.",
+);
+export const PriceTypeEnum = contractEnum("PriceType", PriceType, "How an order was priced.");
+export const OrderStatusEnum = contractEnum(
+  "OrderStatus",
+  OrderStatus,
+  "Where an order is. Stages move forward only: QUOTE_SELECTED, ORDER_PLACED, ORDER_CONFIRMED, then the logistics stages (SHIPPED, IN_TRANSIT, IN_PORT, IN_WAREHOUSE in any order), then DELIVERED.",
+);
+export const ApprovalStatusEnum = contractEnum(
+  "ApprovalStatus",
+  ApprovalStatus,
+  "Where the approval of a supplier's material for a buyer product stands.",
+);

@@ -1,0 +1,29 @@
+import { batchLoad } from "./batch.js";
+import type { GraphQLContext } from "./context.js";
+import { requireViewer } from "./viewer.js";
+
+function loadTags(context: GraphQLContext, ids: string[]) {
+  return context.prisma.tagging.findMany({
+    where: { buyerId: requireViewer(context).buyerId, taggableId: { in: ids } },
+    select: { taggableId: true, tag: { include: { tagGroup: true } } },
+    orderBy: [{ tag: { name: "asc" } }, { tagId: "asc" }],
+  });
+}
+
+type TagWithGroup = Awaited<ReturnType<typeof loadTags>>[number]["tag"];
+
+/**
+ * The buyer's tags on one of its records, by name. Taggings point at records
+ * by id and type only, with no foreign key Prisma could join through, so the
+ * tags of all the records of a list are loaded together in one query.
+ */
+export async function tagsOf(context: GraphQLContext, taggableId: string): Promise<TagWithGroup[]> {
+  const tags = await batchLoad(context, "tags", taggableId, async (ids) => {
+    const byRecord = new Map<string, TagWithGroup[]>();
+    for (const row of await loadTags(context, ids)) {
+      byRecord.set(row.taggableId, [...(byRecord.get(row.taggableId) ?? []), row.tag]);
+    }
+    return byRecord;
+  });
+  return tags ?? [];
+}

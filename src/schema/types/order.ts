@@ -1,0 +1,369 @@
+import { queryFromInfo } from "@pothos/plugin-prisma";
+import { validationFailed } from "../../domain/errors.js";
+import { InputChecks } from "../../domain/input-checks.js";
+import { updateOrder } from "../../domain/order-update.js";
+import { batchCount } from "../batch.js";
+import { builder } from "../builder.js";
+import { OrderStatusEnum, PriceTypeEnum } from "../enums.js";
+import {
+  afterPosition,
+  connectionType,
+  NEWEST_FIRST,
+  pageArgs,
+  readPage,
+  readPageArgs,
+  relationPageQuery,
+  throwIfProblems,
+  toConnection,
+  withPositionFields,
+} from "../pagination.js";
+import { requireViewer } from "../viewer.js";
+import { BuyerProductRef } from "./buyer-product.js";
+import { OrderEventConnectionRef } from "./order-event.js";
+import { ProductRef } from "./product.js";
+import { checkResourceValues, ResourceValueInput, ResourceValueRef } from "./resource-value.js";
+import "./supplier.js";
+
+// A UUID no row has, for selections that need a buyer when there is none.
+const NO_BUYER = "00000000-0000-0000-0000-000000000000";
+
+builder.prismaObject("OrderType", {
+  description: "Whether an order is local or from overseas.",
+  fields: (t) => ({
+    id: t.expose("id", { type: "UUID", description: "The order type's id." }),
+    typeOf: t.exposeString("typeOf", {
+      description: "The kind of order, for example `local` or `overseas`.",
+    }),
+  }),
+});
+
+const AddressRef = builder
+  .objectRef<{
+    street: string;
+    city: string;
+    state: string;
+    postcode: string;
+    country: string;
+    fullAddress: string;
+  }>("Address")
+  .implement({
+    description: "A postal address.",
+    fields: (t) => ({
+      street: t.exposeString("street", { description: "Street and number." }),
+      city: t.exposeString("city", { description: "City or suburb." }),
+      state: t.exposeString("state", { description: "State or region." }),
+      postcode: t.exposeString("postcode", { description: "Postal code." }),
+      country: t.exposeString("country", { description: "Country." }),
+      fullAddress: t.exposeString("fullAddress", { description: "The whole address on one line." }),
+    }),
+  });
+
+builder.prismaObject("DeliverySite", {
+  description: "A site of the buyer where orders are delivered.",
+  fields: (t) => ({
+    id: t.expose("id", { type: "UUID", description: "The site's id." }),
+    siteName: t.exposeString("siteName", { description: "The site's name." }),
+    address: t.field({
+      type: AddressRef,
+      description: "Where the site is.",
+      resolve: (site) => ({
+        street: site.addressStreet,
+        city: site.addressCity,
+        state: site.addressState,
+        postcode: site.addressPostcode,
+        country: site.addressCountry,
+        fullAddress: site.addressFullAddress,
+      }),
+    }),
+  }),
+});
+
+const OrderAdditionalDataRef = builder
+  .objectRef<{ productName: string | null; supplierName: string }>("OrderAdditionalData")
+  .implement({
+    description: "Names that save a client a lookup.",
+    fields: (t) => ({
+      product: t.field({
+        type: builder.objectRef<{ productName: string | null }>("OrderProductSummary").implement({
+          description: "The ordered product as the buyer names it.",
+          fields: (u) => ({
+            buyerProductDisplayName: u.exposeString("productName", {
+              nullable: true,
+              description: "The buyer product's raw material name.",
+            }),
+          }),
+        }),
+        description: "The ordered product.",
+        resolve: (data) => data,
+      }),
+      supplier: t.field({
+        type: builder.objectRef<{ supplierName: string }>("OrderSupplierSummary").implement({
+          description: "The supplier of the order.",
+          fields: (u) => ({
+            supplierName: u.exposeString("supplierName", { description: "The supplier's name." }),
+          }),
+        }),
+        description: "The supplier.",
+        resolve: (data) => data,
+      }),
+    }),
+  });
+
+export const OrderRef = builder.prismaObject("Order", {
+  description: "An order the buyer placed with a supplier.",
+  fields: (t) => ({
+    id: t.expose("id", { type: "UUID", description: "The order's id." }),
+    url: t.string({
+      description: "Link to the order in the web application.",
+      resolve: (order, _args, context) => `${context.appBaseUrl}/orders/${order.id}`,
+    }),
+    supplierProfileId: t.expose("supplierId", { type: "UUID", description: "The supplier's id." }),
+    buyerProductApprovalId: t.expose("buyerProductApprovalId", {
+      type: "UUID",
+      description: "The approval the order was placed under.",
+    }),
+    priceType: t.expose("priceType", { type: PriceTypeEnum, description: "How the order was priced." }),
+    quantity: t.expose("quantity", { type: "Decimal", description: "Number of packs ordered." }),
+    pricePerUom: t.expose("pricePerUom", { type: "Decimal", description: "Price per unit of measure." }),
+    taxAmount: t.expose("taxAmount", { type: "Decimal", description: "Tax on the order." }),
+    taxPercentage: t.expose("taxPercentage", { type: "Decimal", description: "Tax rate in percent." }),
+    priceTotal: t.expose("priceTotal", { type: "Decimal", description: "Total price of the order." }),
+    currency: t.exposeString("currency", { description: "ISO 4217 currency code of the amounts." }),
+    profileConnectionRelationship: t.string({
+      nullable: true,
+      description: "How the buyer is connected to the supplier.",
+      select: (_args, context) => ({
+        supplier: {
+          select: {
+            connections: {
+              where: { buyerId: context.viewer?.buyerId ?? NO_BUYER },
+              select: { relationship: true },
+              take: 1,
+            },
+          },
+        },
+      }),
+      resolve: (order) => order.supplier.connections[0]?.relationship ?? null,
+    }),
+    orderReference: t.exposeString("orderReference", {
+      nullable: true,
+      description: "Reference assigned by the service.",
+    }),
+    orderStatus: t.expose("orderStatus", { type: OrderStatusEnum, description: "Where the order is." }),
+    purchaseOrderReference: t.exposeString("purchaseOrderReference", {
+      nullable: true,
+      description: "The buyer's purchase order reference.",
+    }),
+    supplierOrderReference: t.exposeString("supplierOrderReference", {
+      nullable: true,
+      description: "The supplier's order reference.",
+    }),
+    orderType: t.relation("orderType", { description: "Local or overseas." }),
+    resourceValues: t.field({
+      type: [ResourceValueRef],
+      description: "Identifiers of the order in external systems, in the order they were given.",
+      select: { resourceValues: { orderBy: { position: "asc" }, select: { provider: true, value: true } } },
+      resolve: (order) => order.resourceValues,
+    }),
+    trackingType: t.exposeString("trackingType", {
+      nullable: true,
+      description: "How the delivery is tracked.",
+    }),
+    additionalData: t.field({
+      type: OrderAdditionalDataRef,
+      description: "Product and supplier names.",
+      select: {
+        supplier: { select: { name: true } },
+        approval: { select: { buyerProduct: { select: { rawMaterialName: true } } } },
+      },
+      resolve: (order) => ({
+        productName: order.approval.buyerProduct.rawMaterialName,
+        supplierName: order.supplier.name,
+      }),
+    }),
+    placedAt: t.expose("placedAt", {
+      type: "DateTime",
+      nullable: true,
+      description: "When the order was placed.",
+    }),
+    createdAt: t.expose("createdAt", { type: "DateTime", description: "When the order was created." }),
+    updatedAt: t.expose("updatedAt", { type: "DateTime", description: "When the order last changed." }),
+    deliverySite: t.relation("deliverySite", { description: "Where the order is delivered." }),
+    supplier: t.relation("supplier", { description: "The supplier the order is placed with." }),
+    approval: t.relation("approval", { description: "The approval the order was placed under." }),
+  }),
+});
+
+// Links to types defined elsewhere live outside the object's definition, so
+// that TypeScript can infer each type without going round in circles.
+builder.prismaObjectFields("Order", (t) => ({
+  buyerProduct: t.field({
+    type: BuyerProductRef,
+    description: "The buyer product ordered (the approval's buyer product).",
+    select: (_args, _context, nestedSelection) => ({
+      approval: { select: { buyerProduct: nestedSelection(true) } },
+    }),
+    resolve: (order) => order.approval.buyerProduct,
+  }),
+  product: t.field({
+    type: ProductRef,
+    description: "The catalogue product ordered (the buyer product's match).",
+    select: (_args, _context, nestedSelection) => ({
+      approval: { select: { buyerProduct: { select: { product: nestedSelection(true) } } } },
+    }),
+    resolve: (order) => order.approval.buyerProduct.product,
+  }),
+  events: t.field({
+    type: OrderEventConnectionRef,
+    description: "Every change made to the order through the API, newest first.",
+    args: pageArgs(t.arg),
+    select: (args, _context, nestedSelection) => ({
+      events: withPositionFields(nestedSelection(relationPageQuery(args), ["edges", "node"])),
+    }),
+    resolve: (order, args, context) =>
+      toConnection(order.events, readPage(args), () =>
+        batchCount(context, "Order.events", order.id, async (ids) =>
+          (
+            await context.prisma.orderEvent.groupBy({
+              by: ["orderId"],
+              where: { orderId: { in: ids } },
+              _count: { _all: true },
+            })
+          ).map((row) => ({ id: row.orderId, count: row._count._all })),
+        ),
+      ),
+  }),
+}));
+
+builder.queryField("order", (t) =>
+  t.prismaField({
+    type: "Order",
+    nullable: true,
+    description: "One of the buyer's orders; null when the buyer has no order with this id.",
+    args: { id: t.arg({ type: "UUID", required: true, description: "The order's id." }) },
+    resolve: (query, _root, { id }, context) =>
+      context.prisma.order.findFirst({ ...query, where: { id, buyerId: requireViewer(context).buyerId } }),
+  }),
+);
+
+export const OrderConnectionRef = connectionType("Order", OrderRef, "A page of orders, newest first.");
+
+const OrderFilterInput = builder.inputType("OrderFilter", {
+  description: "Narrows a list of orders. Dates are whole UTC days, both ends included.",
+  fields: (t) => ({
+    createdAtFrom: t.field({ type: "Date", description: "Only orders created on or after this day." }),
+    createdAtTo: t.field({ type: "Date", description: "Only orders created on or before this day." }),
+    orderStatus: t.field({ type: [OrderStatusEnum], description: "Only orders with one of these statuses." }),
+  }),
+});
+
+const ONE_DAY_MS = 86_400_000;
+
+builder.queryField("orders", (t) =>
+  t.field({
+    type: OrderConnectionRef,
+    description: "The buyer's orders, newest first (creation time, then id).",
+    args: {
+      first: t.arg.int({ description: "Page size, 1 to 500; 100 when omitted." }),
+      after: t.arg.string({ description: "Cursor of the last item of the previous page." }),
+      filter: t.arg({ type: OrderFilterInput, description: "Filters." }),
+    },
+    resolve: async (_root, args, context, info) => {
+      const viewer = requireViewer(context);
+      const problems: Parameters<typeof throwIfProblems>[0] = [];
+      const page = readPageArgs(args, problems);
+      const from = args.filter?.createdAtFrom ?? null;
+      const to = args.filter?.createdAtTo ?? null;
+      if (from && to && from > to) {
+        problems.push({
+          path: ["filter", "createdAtFrom"],
+          code: "invalid",
+          message: "must not be later than the end date",
+        });
+      }
+      throwIfProblems(problems);
+      const statuses = args.filter?.orderStatus;
+      const where = {
+        buyerId: viewer.buyerId,
+        ...(statuses?.length ? { orderStatus: { in: statuses } } : {}),
+        ...(from || to
+          ? {
+              createdAt: {
+                ...(from ? { gte: from } : {}),
+                ...(to ? { lt: new Date(to.getTime() + ONE_DAY_MS) } : {}),
+              },
+            }
+          : {}),
+      };
+      const rows = await context.prisma.order.findMany({
+        ...queryFromInfo({ context, info, path: ["edges", "node"] }),
+        where: { ...where, AND: [afterPosition(page.after)] },
+        orderBy: NEWEST_FIRST,
+        take: page.first + 1,
+      });
+      return toConnection(rows, page, () => context.prisma.order.count({ where }));
+    },
+  }),
+);
+
+const UpdateOrderInput = builder.inputType("UpdateOrderInput", {
+  description: "Changes to an order. Absent fields are left as they are.",
+  fields: (t) => ({
+    orderStatus: t.field({
+      type: OrderStatusEnum,
+      description: "The new status; it may only move forward (see OrderStatus).",
+    }),
+    purchaseOrderReference: t.string({
+      description: "The buyer's purchase order reference; null clears it.",
+    }),
+    supplierOrderReference: t.string({ description: "The supplier's order reference; null clears it." }),
+    placedAt: t.field({ type: "DateTime", description: "When the order was placed." }),
+    resourceValues: t.field({
+      type: [ResourceValueInput],
+      description: "Replaces all of the order's external identifiers (at most 50).",
+    }),
+  }),
+});
+
+builder.mutationField("updateOrder", (t) =>
+  t.prismaField({
+    type: "Order",
+    description:
+      "Changes an order of the buyer. Status changes follow the transition rules; every change is recorded " +
+      "as an order event and announced to `orderUpdated` subscribers. Errors: VALIDATION_FAILED " +
+      "(extensions.fieldErrors) for blank or too long references or bad resource values; NOT_FOUND when the " +
+      "buyer has no such order; INVALID_TRANSITION (extensions.allowedStatuses) when the status may not move " +
+      "there.",
+    args: {
+      id: t.arg({ type: "UUID", required: true, description: "The order's id." }),
+      input: t.arg({ type: UpdateOrderInput, required: true, description: "The changes." }),
+    },
+    resolve: async (query, _root, { id, input }, context) => {
+      const viewer = requireViewer(context);
+      const checks = new InputChecks();
+      for (const field of ["orderStatus", "placedAt", "resourceValues"] as const) {
+        if (input[field] === null) checks.add(["input", field], "invalid", "must not be null");
+      }
+      const purchaseOrderReference = checks.optionalText(
+        ["input", "purchaseOrderReference"],
+        input.purchaseOrderReference,
+      );
+      const supplierOrderReference = checks.optionalText(
+        ["input", "supplierOrderReference"],
+        input.supplierOrderReference,
+      );
+      const resourceValues = input.resourceValues
+        ? checkResourceValues(checks, ["input", "resourceValues"], input.resourceValues)
+        : undefined;
+      if (checks.problems.length) throw validationFailed(checks.problems);
+      await updateOrder(context.prisma, viewer, id, {
+        orderStatus: input.orderStatus ?? undefined,
+        purchaseOrderReference,
+        supplierOrderReference,
+        placedAt: input.placedAt ?? undefined,
+        resourceValues,
+      });
+      return context.prisma.order.findUniqueOrThrow({ ...query, where: { id } });
+    },
+  }),
+);

@@ -1,0 +1,95 @@
+import { randomUUID } from "node:crypto";
+import { Prisma } from "../../db/generated/prisma/client.js";
+import { alreadyExists, notFound, validationFailed } from "../../domain/errors.js";
+import { InputChecks } from "../../domain/input-checks.js";
+import { builder } from "../builder.js";
+import { connectionType } from "../pagination.js";
+import { requireViewer } from "../viewer.js";
+
+export const SupplierUserRef = builder.prismaObject("SupplierUser", {
+  description: "A person at a supplier.",
+  fields: (t) => ({
+    id: t.expose("id", { type: "UUID", description: "The user's id." }),
+    firstName: t.exposeString("firstName", { nullable: true, description: "First name." }),
+    lastName: t.exposeString("lastName", { nullable: true, description: "Last name." }),
+    contactEmail: t.exposeString("contactEmail", { description: "Email address." }),
+    supplierProfileId: t.expose("supplierId", {
+      type: "UUID",
+      description: "The supplier the user belongs to.",
+    }),
+    createdAt: t.expose("createdAt", { type: "DateTime", description: "When the user was created." }),
+    updatedAt: t.expose("updatedAt", { type: "DateTime", description: "When the user last changed." }),
+  }),
+});
+
+export const SupplierUserConnectionRef = connectionType(
+  "SupplierUser",
+  SupplierUserRef,
+  "A page of supplier users, newest first.",
+);
+
+const CreateSupplierUserInput = builder.inputType("CreateSupplierUserInput", {
+  description: "A new user under a supplier the buyer is connected to.",
+  fields: (t) => ({
+    supplierId: t.field({ type: "UUID", required: true, description: "The supplier." }),
+    firstName: t.string({
+      required: true,
+      description: "First name; trimmed, not blank, at most 255 characters.",
+    }),
+    lastName: t.string({
+      required: true,
+      description: "Last name; trimmed, not blank, at most 255 characters.",
+    }),
+    contactEmail: t.string({
+      required: true,
+      description: "Email address; unique per supplier regardless of case.",
+    }),
+  }),
+});
+
+builder.mutationField("createSupplierUser", (t) =>
+  t.prismaField({
+    type: "SupplierUser",
+    description:
+      "Creates a user under a supplier the buyer is connected to. Errors: VALIDATION_FAILED " +
+      "(extensions.fieldErrors) for a blank or too long name or an invalid email; NOT_FOUND when the " +
+      "supplier is unknown or not connected to the buyer; ALREADY_EXISTS when the supplier already has " +
+      "a user with this email (compared case-insensitively).",
+    args: { input: t.arg({ type: CreateSupplierUserInput, required: true, description: "The user." }) },
+    resolve: async (query, _root, { input }, context) => {
+      const viewer = requireViewer(context);
+      const checks = new InputChecks();
+      const firstName = checks.requiredText(["input", "firstName"], input.firstName);
+      const lastName = checks.requiredText(["input", "lastName"], input.lastName);
+      const contactEmail = checks.requiredText(["input", "contactEmail"], input.contactEmail);
+      checks.email(["input", "contactEmail"], contactEmail);
+      if (checks.problems.length) throw validationFailed(checks.problems);
+
+      const connection = await context.prisma.supplierConnection.findUnique({
+        where: { buyerId_supplierId: { buyerId: viewer.buyerId, supplierId: input.supplierId } },
+        select: { supplierId: true },
+      });
+      if (!connection) throw notFound("Supplier");
+
+      try {
+        return await context.prisma.supplierUser.create({
+          ...query,
+          data: {
+            id: randomUUID(),
+            supplierId: input.supplierId,
+            firstName,
+            lastName,
+            contactEmail,
+            contactEmailKey: contactEmail.toLowerCase(),
+            createdByBuyerId: viewer.buyerId,
+          },
+        });
+      } catch (error) {
+        if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
+          throw alreadyExists("A user with this email already exists under this supplier");
+        }
+        throw error;
+      }
+    },
+  }),
+);

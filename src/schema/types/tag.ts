@@ -1,0 +1,252 @@
+import { queryFromInfo } from "@pothos/plugin-prisma";
+import type { GraphQLError } from "graphql";
+import { notFound, validationFailed } from "../../domain/errors.js";
+import { InputChecks } from "../../domain/input-checks.js";
+import { attachTags, detachTags, MAX_TAGS_PER_CALL } from "../../domain/tagging.js";
+import { batchCount } from "../batch.js";
+import { builder } from "../builder.js";
+import {
+  afterPosition,
+  connectionType,
+  NEWEST_FIRST,
+  pageArgs,
+  readPage,
+  relationPageQuery,
+  toConnection,
+  withPositionFields,
+} from "../pagination.js";
+import { tagsOf } from "../tag-loader.js";
+import { requireViewer } from "../viewer.js";
+
+const TagGroupRef = builder.prismaObject("TagGroup", {
+  description: "A named group of the buyer's tags.",
+  fields: (t) => ({
+    id: t.expose("id", { type: "UUID", description: "The group's id." }),
+    name: t.exposeString("name", { description: "The group's name." }),
+    tags: t.field({
+      type: TagConnectionRef,
+      description: "The tags in this group, newest first.",
+      args: pageArgs(t.arg),
+      select: (args, _context, nestedSelection) => ({
+        tags: withPositionFields(nestedSelection(relationPageQuery(args), ["edges", "node"])),
+      }),
+      resolve: (group, args, context) =>
+        toConnection(group.tags, readPage(args), () =>
+          batchCount(context, "TagGroup.tags", group.id, async (ids) =>
+            (
+              await context.prisma.tag.groupBy({
+                by: ["tagGroupId"],
+                where: { tagGroupId: { in: ids } },
+                _count: { _all: true },
+              })
+            ).map((row) => ({ id: row.tagGroupId, count: row._count._all })),
+          ),
+        ),
+    }),
+  }),
+});
+
+export const TagRef = builder.prismaObject("Tag", {
+  description: "A label the buyer attaches to records.",
+  fields: (t) => ({
+    id: t.expose("id", { type: "UUID", description: "The tag's id." }),
+    name: t.exposeString("name", { description: "The tag's name." }),
+    category: t.exposeString("category", {
+      description: "A free category set by the operator, e.g. compliance.",
+    }),
+    tagGroup: t.relation("tagGroup", { description: "The group the tag belongs to." }),
+  }),
+});
+
+const TaggingResultRef = builder
+  .objectRef<{ taggableType: string; taggableId: string; addedTagIds: string[] }>("TaggingResult")
+  .implement({
+    description: "The tags on a record after attaching.",
+    fields: (t) => ({
+      taggableType: t.exposeString("taggableType", {
+        description: "BuyerProduct, Order, BuyerProductApproval or SupplierUser.",
+      }),
+      taggableId: t.expose("taggableId", { type: "UUID", description: "The tagged record." }),
+      addedTagIds: t.exposeStringList("addedTagIds", {
+        description: "Tags this call attached; tags that were already on the record are not listed.",
+      }),
+      tags: t.prismaField({
+        type: ["Tag"],
+        description: "Every tag now on the record.",
+        resolve: (query, result, _args, context) =>
+          context.prisma.tag.findMany({
+            ...query,
+            where: { taggings: { some: { taggableId: result.taggableId } } },
+            orderBy: [{ name: "asc" }, { id: "asc" }],
+          }),
+      }),
+    }),
+  });
+
+const AttachTagsInput = builder.inputType("AttachTagsInput", {
+  description: "Tags to attach to one of the buyer's records.",
+  fields: (t) => ({
+    taggableId: t.field({ type: "UUID", required: true, description: "The record to tag." }),
+    tagIds: t.field({
+      type: ["UUID"],
+      required: true,
+      description: `1 to ${MAX_TAGS_PER_CALL} of the buyer's tags.`,
+    }),
+  }),
+});
+
+/** The checks attachTags and detachTags share, before any record is looked up. */
+function checkTagIds(tagIds: string[]): void {
+  const checks = new InputChecks();
+  if (tagIds.length === 0) checks.add(["input", "tagIds"], "required", "must list at least one tag");
+  if (tagIds.length > MAX_TAGS_PER_CALL) {
+    checks.add(["input", "tagIds"], "too_many", `must list at most ${MAX_TAGS_PER_CALL} tags`);
+  }
+  if (checks.problems.length) throw validationFailed(checks.problems);
+}
+
+function taggingRefusal(
+  outcome: { kind: "taggable_not_found" } | { kind: "unknown_tags"; indexes: number[] },
+): GraphQLError {
+  if (outcome.kind === "taggable_not_found") return notFound("Taggable record");
+  return validationFailed(
+    outcome.indexes.map((index) => ({
+      path: ["input", "tagIds", index],
+      code: "not_found" as const,
+      message: "is not one of the buyer's tags",
+    })),
+  );
+}
+
+builder.mutationField("attachTags", (t) =>
+  t.field({
+    type: TaggingResultRef,
+    description: "Attaches tags to a record. Attaching a tag that is already there is not an error.",
+    args: {
+      input: t.arg({ type: AttachTagsInput, required: true, description: "The record and the tags." }),
+    },
+    resolve: async (_root, { input }, context) => {
+      const viewer = requireViewer(context);
+      checkTagIds(input.tagIds);
+      const outcome = await attachTags(context.prisma, viewer, input.taggableId, input.tagIds);
+      if (outcome.kind !== "attached") throw taggingRefusal(outcome);
+      return {
+        taggableType: outcome.taggableType,
+        taggableId: input.taggableId,
+        addedTagIds: outcome.addedTagIds,
+      };
+    },
+  }),
+);
+
+const TagConnectionRef = connectionType("Tag", TagRef, "A page of the buyer's tags, newest first.");
+const TagGroupConnectionRef = connectionType(
+  "TagGroup",
+  TagGroupRef,
+  "A page of the buyer's tag groups, newest first.",
+);
+
+builder.queryField("tags", (t) =>
+  t.field({
+    type: TagConnectionRef,
+    description: "The buyer's tags, newest first (creation time, then id).",
+    args: pageArgs(t.arg),
+    resolve: async (_root, args, context, info) => {
+      const where = { buyerId: requireViewer(context).buyerId };
+      const page = readPage(args);
+      const rows = await context.prisma.tag.findMany({
+        ...queryFromInfo({ context, info, path: ["edges", "node"] }),
+        where: { ...where, AND: [afterPosition(page.after)] },
+        orderBy: NEWEST_FIRST,
+        take: page.first + 1,
+      });
+      return toConnection(rows, page, () => context.prisma.tag.count({ where }));
+    },
+  }),
+);
+
+builder.queryField("tagGroups", (t) =>
+  t.field({
+    type: TagGroupConnectionRef,
+    description: "The buyer's tag groups, newest first (creation time, then id).",
+    args: pageArgs(t.arg),
+    resolve: async (_root, args, context, info) => {
+      const where = { buyerId: requireViewer(context).buyerId };
+      const page = readPage(args);
+      const rows = await context.prisma.tagGroup.findMany({
+        ...queryFromInfo({ context, info, path: ["edges", "node"] }),
+        where: { ...where, AND: [afterPosition(page.after)] },
+        orderBy: NEWEST_FIRST,
+        take: page.first + 1,
+      });
+      return toConnection(rows, page, () => context.prisma.tagGroup.count({ where }));
+    },
+  }),
+);
+
+const DetachTagsResultRef = builder
+  .objectRef<{ taggableType: string; taggableId: string; removedTagIds: string[] }>("DetachTagsResult")
+  .implement({
+    description: "The tags on a record after detaching.",
+    fields: (t) => ({
+      taggableType: t.exposeString("taggableType", {
+        description: "BuyerProduct, Order, BuyerProductApproval or SupplierUser.",
+      }),
+      taggableId: t.expose("taggableId", { type: "UUID", description: "The record." }),
+      removedTagIds: t.exposeStringList("removedTagIds", {
+        description: "Tags this call removed; tags that were not on the record are not listed.",
+      }),
+      tags: t.field({
+        type: [TagRef],
+        description: "Every tag still on the record, by name.",
+        resolve: (result, _args, context) => tagsOf(context, result.taggableId),
+      }),
+    }),
+  });
+
+const DetachTagsInput = builder.inputType("DetachTagsInput", {
+  description: "Tags to remove from one of the buyer's records.",
+  fields: (t) => ({
+    taggableId: t.field({ type: "UUID", required: true, description: "The record." }),
+    tagIds: t.field({
+      type: ["UUID"],
+      required: true,
+      description: `1 to ${MAX_TAGS_PER_CALL} of the buyer's tags.`,
+    }),
+  }),
+});
+
+builder.mutationField("detachTags", (t) =>
+  t.field({
+    type: DetachTagsResultRef,
+    description:
+      "Removes tags from a record. Removing a tag that is not there is not an error. " +
+      "Errors: NOT_FOUND when the record is not one of the buyer's; VALIDATION_FAILED " +
+      "(extensions.fieldErrors) when tagIds is empty, too long, or names a tag that is not the buyer's.",
+    args: {
+      input: t.arg({ type: DetachTagsInput, required: true, description: "The record and the tags." }),
+    },
+    resolve: async (_root, { input }, context) => {
+      const viewer = requireViewer(context);
+      checkTagIds(input.tagIds);
+      const outcome = await detachTags(context.prisma, viewer, input.taggableId, input.tagIds);
+      if (outcome.kind !== "detached") throw taggingRefusal(outcome);
+      return {
+        taggableType: outcome.taggableType,
+        taggableId: input.taggableId,
+        removedTagIds: outcome.removedTagIds,
+      };
+    },
+  }),
+);
+
+// Every record a buyer can tag shows its tags.
+for (const model of ["Order", "BuyerProduct", "BuyerProductApproval", "SupplierUser"] as const) {
+  builder.prismaObjectField(model, "tags", (t) =>
+    t.field({
+      type: [TagRef],
+      description: "The buyer's tags on this record, by name.",
+      resolve: (record, _args, context) => tagsOf(context, record.id),
+    }),
+  );
+}
