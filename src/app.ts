@@ -1,0 +1,188 @@
+import { timingSafeEqual } from "node:crypto";
+import { createServerAdapter } from "@whatwg-node/server";
+import { createAuthenticator } from "./auth/authenticator.js";
+import type { Viewer } from "./auth/viewer.js";
+import type { AppConfig } from "./config.js";
+import type { Database } from "./db/database.js";
+import { createOrderUpdateFeed } from "./graphql/order-update-feed.js";
+import { createGraphQLServer } from "./graphql/server.js";
+import { createApiReference } from "./http/api-reference.js";
+import { createIdempotencyStore } from "./http/idempotency-store.js";
+import { createMetrics } from "./http/metrics.js";
+import { createRateLimiter, type RateLimitDecision } from "./http/rate-limiter.js";
+import { pickRequestId } from "./http/request-id.js";
+import { addSecurityHeaders, createCors } from "./http/response-headers.js";
+import type { Logger } from "./logger.js";
+import { createRestHandler } from "./rest/handler.js";
+import { buildOpenApiDocument, OPENAPI_PATH } from "./rest/openapi/document.js";
+import { problemResponse } from "./rest/problem.js";
+import type { GraphQLContext } from "./schema/context.js";
+import { schema } from "./schema/index.js";
+
+export interface AppOptions {
+  config: Pick<AppConfig, "appBaseUrl" | "rateLimitPerMinute" | "graphql"> &
+    Partial<Pick<AppConfig, "corsOrigins" | "metricsToken">>;
+  database: Database;
+  logger: Logger;
+}
+
+/**
+ * The whole service as one fetch handler: health checks, GraphQL and the v1
+ * REST contract, sharing the API-key context. `server.ts` makes it listen;
+ * tests call `app.fetch` directly.
+ */
+export function createApp({ config, database, logger }: AppOptions) {
+  const { prisma } = database;
+  const logUnexpected = (error: unknown, requestId?: string) =>
+    logger.error({ err: error, requestId }, "unexpected error");
+  const authenticator = createAuthenticator(prisma, (error) => logUnexpected(error));
+  const rateLimiter = createRateLimiter(prisma, config.rateLimitPerMinute);
+  const cors = createCors(config.corsOrigins ?? []);
+  const metrics = createMetrics();
+
+  const orderUpdates = createOrderUpdateFeed(database);
+  const contextFor = (viewer: Viewer | null, requestId: string): GraphQLContext => ({
+    prisma,
+    viewer,
+    requestId,
+    appBaseUrl: config.appBaseUrl,
+    orderUpdates,
+  });
+
+  const yoga = createGraphQLServer({
+    schema,
+    config: config.graphql,
+    logger,
+    contextFor,
+    plugins: [metrics.graphqlPlugin],
+  });
+
+  const rest = createRestHandler({
+    schema,
+    contextFor,
+    idempotency: createIdempotencyStore(prisma),
+    onUnexpectedError: logUnexpected,
+  });
+
+  // Generated once at startup: a route the document cannot describe stops the app here.
+  const reference = createApiReference({
+    documentPath: OPENAPI_PATH,
+    documentJson: JSON.stringify(buildOpenApiDocument(schema)),
+  });
+
+  async function metricsResponse(request: Request, requestId: string): Promise<Response> {
+    const token = config.metricsToken;
+    if (token && !safeEqual(request.headers.get("authorization") ?? "", `Bearer ${token}`)) {
+      return problemResponse(
+        {
+          status: 401,
+          code: "unauthenticated",
+          detail: "GET /metrics needs Authorization: Bearer <METRICS_TOKEN>",
+        },
+        requestId,
+      );
+    }
+    return new Response(await metrics.registry.metrics(), {
+      headers: { "content-type": metrics.registry.contentType },
+    });
+  }
+
+  async function route(request: Request, url: URL, requestId: string, onViewer: (viewer: Viewer) => void) {
+    if (url.pathname === "/healthz") return Response.json({ status: "ok" });
+    if (url.pathname === "/metrics") return metricsResponse(request, requestId);
+    const documentation = reference(request, url, requestId);
+    if (documentation) return documentation;
+    if (url.pathname === "/readyz") {
+      const ready = await database.ping();
+      return Response.json({ status: ready ? "ready" : "unavailable" }, { status: ready ? 200 : 503 });
+    }
+    const isGraphQL = url.pathname === "/graphql";
+    const isRest = url.pathname.startsWith("/api/");
+    if (!isGraphQL && !isRest) {
+      return problemResponse({ status: 404, code: "not_found", detail: "No such resource" }, requestId);
+    }
+    const viewer = await authenticator.authenticate(request.headers.get("x-api-key"));
+    let limit: RateLimitDecision | null = null;
+    if (viewer) {
+      onViewer(viewer);
+      limit = await rateLimiter.consume(`key:${viewer.apiKeyId}`);
+      if (!limit.allowed) {
+        const response = problemResponse(
+          {
+            status: 429,
+            code: "rate_limited",
+            detail: `More than ${limit.limit} requests in a minute; retry after ${limit.resetSeconds} s`,
+            headers: { "retry-after": String(limit.resetSeconds) },
+          },
+          requestId,
+        );
+        return withRateLimitHeaders(response, limit);
+      }
+    }
+    const response = isGraphQL
+      ? await yoga.fetch(request, { requestId, viewer })
+      : await rest(request, url, { requestId, viewer });
+    return limit ? withRateLimitHeaders(response, limit) : response;
+  }
+
+  const adapter = createServerAdapter(async (request: Request) => {
+    const started = performance.now();
+    const requestId = pickRequestId(request.headers.get("x-request-id"));
+    const url = new URL(request.url);
+    let buyerId: string | null = null;
+    let response: Response;
+    try {
+      response =
+        cors.preflight(request) ??
+        (await route(request, url, requestId, (viewer) => {
+          buyerId = viewer.buyerId;
+        }));
+    } catch (error) {
+      // A client that hangs up mid-request is not a fault of ours.
+      if (request.signal.aborted) logger.info({ requestId }, "client closed the request");
+      else logUnexpected(error, requestId);
+      response = problemResponse(
+        { status: 500, code: "internal", detail: "An unexpected error occurred; quote the request id" },
+        requestId,
+      );
+    }
+    response.headers.set("x-request-id", requestId);
+    cors.decorate(request, response);
+    addSecurityHeaders(response);
+    const seconds = (performance.now() - started) / 1000;
+    metrics.observeRequest(url.pathname, request.method, response.status, seconds);
+    logger.info(
+      {
+        requestId,
+        method: request.method,
+        path: url.pathname,
+        status: response.status,
+        durationMs: Math.round(seconds * 10_000) / 10,
+        buyerId,
+      },
+      "request",
+    );
+    return response;
+  });
+  // `app.dispose()` ends open subscription streams, which would otherwise keep
+  // their connections, and a graceful shutdown, waiting.
+  adapter.disposableStack.defer(() => orderUpdates.close());
+
+  return adapter;
+}
+
+export type App = ReturnType<typeof createApp>;
+
+function withRateLimitHeaders(response: Response, limit: RateLimitDecision): Response {
+  response.headers.set("ratelimit-limit", String(limit.limit));
+  response.headers.set("ratelimit-remaining", String(limit.remaining));
+  response.headers.set("ratelimit-reset", String(limit.resetSeconds));
+  return response;
+}
+
+/** Compares secrets in constant time, so their content cannot be guessed from timing. */
+function safeEqual(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}

@@ -1,0 +1,86 @@
+import { EnvelopArmorPlugin } from "@escape.tech/graphql-armor";
+import { type ExecutionResult, GraphQLError, type ValidationRule } from "graphql";
+import { isAsyncIterable, type Plugin } from "graphql-yoga";
+import type { GraphQLConfig } from "../config.js";
+
+/** `extensions.code` of an operation refused before it runs. */
+export type RefusalCode =
+  | "DEPTH_LIMIT_EXCEEDED"
+  | "ALIAS_LIMIT_EXCEEDED"
+  | "COST_LIMIT_EXCEEDED"
+  | "TOKEN_LIMIT_EXCEEDED"
+  | "DIRECTIVE_LIMIT_EXCEEDED"
+  | "INTROSPECTION_DISABLED";
+
+type ArmorConfig = NonNullable<Parameters<typeof EnvelopArmorPlugin>[0]>;
+type ArmorCallbacks = Pick<NonNullable<ArmorConfig["maxDepth"]>, "onReject" | "propagateOnRejection">;
+
+function refusal(code: RefusalCode, message: string): GraphQLError {
+  return new GraphQLError(message, { extensions: { code, http: { status: 400 } } });
+}
+
+/**
+ * graphql-armor's errors carry no code and a misleading "Syntax Error:"
+ * prefix; report our own instead. Validation limits report to the validation
+ * context; the token limit runs inside the parser, where throwing is the only
+ * way out.
+ */
+function reportAs(code: RefusalCode): ArmorCallbacks {
+  return {
+    propagateOnRejection: false,
+    onReject: [
+      (context, error) => {
+        const clear = refusal(code, error.message.replace(/^Syntax Error: /, ""));
+        if (!context) throw clear;
+        context.reportError(clear);
+      },
+    ],
+  };
+}
+
+const noIntrospection: ValidationRule = (context) => ({
+  Field(node) {
+    if (node.name.value === "__schema" || node.name.value === "__type") {
+      context.reportError(refusal("INTROSPECTION_DISABLED", "Introspection is disabled on this server"));
+    }
+  },
+});
+
+const SUGGESTION = / ?Did you mean [^?]*\?/g;
+
+/** Without introspection, "Did you mean …?" in validation and coercion errors would leak the schema. */
+function withoutSuggestions(result: ExecutionResult): void {
+  for (const error of result.errors ?? []) {
+    if (SUGGESTION.test(error.message)) error.message = error.message.replace(SUGGESTION, "");
+    SUGGESTION.lastIndex = 0;
+  }
+}
+
+/**
+ * Limits on what one operation may ask for (graphql-armor), checked before it
+ * runs, and introspection off when configured. They apply to /graphql only:
+ * the REST adapter executes its own fixed documents directly.
+ */
+export function protectionPlugins({ introspection, limits }: GraphQLConfig): Plugin[] {
+  const plugins: Plugin[] = [
+    EnvelopArmorPlugin({
+      // Replaced below by a scrub that also covers enum and variable errors.
+      blockFieldSuggestion: { enabled: false },
+      maxDepth: { n: limits.maxDepth, flattenFragments: true, ...reportAs("DEPTH_LIMIT_EXCEEDED") },
+      maxAliases: { n: limits.maxAliases, ...reportAs("ALIAS_LIMIT_EXCEEDED") },
+      costLimit: { maxCost: limits.maxCost, flattenFragments: true, ...reportAs("COST_LIMIT_EXCEEDED") },
+      maxTokens: { n: limits.maxTokens, ...reportAs("TOKEN_LIMIT_EXCEEDED") },
+      maxDirectives: { n: limits.maxDirectives, ...reportAs("DIRECTIVE_LIMIT_EXCEEDED") },
+    }),
+  ];
+  if (!introspection) {
+    plugins.push({
+      onValidate: ({ addValidationRule }) => addValidationRule(noIntrospection),
+      onResultProcess: ({ result }) => {
+        if (isAsyncIterable(result)) return;
+        for (const single of Array.isArray(result) ? result : [result]) withoutSuggestions(single);
+      },
+    });
+  }
+  return plugins;
+}

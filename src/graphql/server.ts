@@ -1,0 +1,71 @@
+import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
+import { GraphQLError, type GraphQLSchema } from "graphql";
+import { createYoga, maskError, type Plugin } from "graphql-yoga";
+import type { Viewer } from "../auth/viewer.js";
+import type { GraphQLConfig } from "../config.js";
+import type { Logger } from "../logger.js";
+import type { GraphQLContext } from "../schema/context.js";
+import { graphiqlOptions } from "./graphiql.js";
+import { protectionPlugins } from "./protection.js";
+
+/** What app.ts knows about a request before GraphQL sees it. */
+export interface RequestScope {
+  requestId: string;
+  viewer: Viewer | null;
+}
+
+export interface GraphQLServerOptions {
+  schema: GraphQLSchema;
+  config: GraphQLConfig;
+  logger: Logger;
+  contextFor(viewer: Viewer | null, requestId: string): GraphQLContext;
+  /** Further envelop plugins, e.g. metrics. */
+  plugins?: Plugin[];
+}
+
+/**
+ * /graphql: queries and mutations over HTTP, subscriptions over Server-Sent
+ * Events, and GraphiQL for browsers, rendered from the installed package so
+ * the page loads nothing from the internet. The API key was checked by app.ts.
+ */
+export function createGraphQLServer({
+  schema,
+  config,
+  logger,
+  contextFor,
+  plugins = [],
+}: GraphQLServerOptions) {
+  return createYoga<RequestScope, GraphQLContext>({
+    schema,
+    graphqlEndpoint: "/graphql",
+    context: ({ viewer, requestId }) => contextFor(viewer, requestId),
+    logging: {
+      debug: () => {},
+      info: () => {},
+      warn: (...args) => logger.warn({ args }, "graphql"),
+      error: (...args) => logger.error({ args }, "graphql"),
+    },
+    landingPage: false,
+    graphiql: config.graphiql ? graphiqlOptions() : false,
+    renderGraphiQL,
+    maskedErrors: {
+      // Errors the code did not mean to show keep their secrets (SQL, stack)
+      // and get the code REST uses for them.
+      maskError: (error, message, isDev) => {
+        const masked = maskError(error, message, isDev);
+        if (masked === error) return masked;
+        logger.error({ err: error }, "unexpected error in GraphQL execution");
+        const { http } = masked instanceof GraphQLError ? masked.extensions : {};
+        return new GraphQLError(
+          "An unexpected error occurred; quote the X-Request-Id response header when reporting it",
+          {
+            nodes: masked instanceof GraphQLError ? masked.nodes : undefined,
+            path: masked instanceof GraphQLError ? masked.path : undefined,
+            extensions: { code: "INTERNAL", ...(http ? { http } : {}) },
+          },
+        );
+      },
+    },
+    plugins: [...protectionPlugins(config), ...plugins],
+  });
+}

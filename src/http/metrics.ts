@@ -1,0 +1,69 @@
+import { type DocumentNode, getOperationAST } from "graphql";
+import type { Plugin } from "graphql-yoga";
+import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
+import { API_PREFIX, routes } from "../rest/routes.js";
+
+/** Known paths as label values; anything else is one label, so a scanner cannot explode the series. */
+const ROUTE_PATTERNS = routes.map((route) => ({
+  label: `${API_PREFIX}${route.path}`,
+  pattern: new RegExp(`^${API_PREFIX}${route.path.replace(/\{\w+\}/g, "[^/]+")}$`),
+}));
+const STATIC_ROUTES = new Set(["/healthz", "/readyz", "/graphql", "/metrics", "/docs"]);
+
+export function routeLabel(pathname: string): string {
+  if (STATIC_ROUTES.has(pathname)) return pathname;
+  return ROUTE_PATTERNS.find((route) => route.pattern.test(pathname))?.label ?? "unmatched";
+}
+
+export interface Metrics {
+  registry: Registry;
+  observeRequest(pathname: string, method: string, status: number, seconds: number): void;
+  /** Counts GraphQL operations by type and outcome. */
+  graphqlPlugin: Plugin;
+}
+
+/** Prometheus metrics of this process: requests, latency, GraphQL operations and the runtime. */
+export function createMetrics(): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const requests = new Counter({
+    name: "http_requests_total",
+    help: "HTTP requests by route, method and status",
+    labelNames: ["route", "method", "status"] as const,
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: "http_request_duration_seconds",
+    help: "Time to answer an HTTP request, by route and method",
+    labelNames: ["route", "method"] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  const operations = new Counter({
+    name: "graphql_operations_total",
+    // Operation names are the client's to choose, so they are not a label.
+    help: "GraphQL operations executed through /graphql, by type and outcome",
+    labelNames: ["type", "outcome"] as const,
+    registers: [registry],
+  });
+  return {
+    registry,
+    observeRequest(pathname, method, status, seconds) {
+      const route = routeLabel(pathname);
+      requests.inc({ route, method, status: String(status) });
+      duration.observe({ route, method }, seconds);
+    },
+    graphqlPlugin: {
+      onExecute({ args }) {
+        const type =
+          getOperationAST(args.document as DocumentNode, args.operationName)?.operation ?? "unknown";
+        return {
+          onExecuteDone({ result }) {
+            const failed = "errors" in result && Array.isArray(result.errors) && result.errors.length > 0;
+            operations.inc({ type, outcome: failed ? "error" : "ok" });
+          },
+        };
+      },
+    },
+  };
+}

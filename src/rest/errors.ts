@@ -1,0 +1,62 @@
+import type { GraphQLError } from "graphql";
+import { snakeCase } from "./contract-names.js";
+import type { FieldError, Problem } from "./problem.js";
+
+/** `["input", "tagIds", 2]` → `tag_ids[2]`; the first segment is named by the route (`first` → `limit`). */
+export function restFieldName(
+  path: readonly (string | number)[],
+  argumentNames: Record<string, string>,
+): string {
+  const [argument, ...rest] = path;
+  let name = typeof argument === "string" ? (argumentNames[argument] ?? snakeCase(argument)) : "";
+  for (const segment of rest) {
+    if (typeof segment === "number") name += `[${segment}]`;
+    else name += name === "" ? snakeCase(segment) : `.${snakeCase(segment)}`;
+  }
+  return name;
+}
+
+interface FieldProblemExtension {
+  path: (string | number)[];
+  code: string;
+  message: string;
+}
+
+const STATUS_BY_CODE: Record<string, number> = {
+  UNAUTHENTICATED: 401,
+  NOT_FOUND: 404,
+  INVALID_TRANSITION: 409,
+  ALREADY_EXISTS: 409,
+  VALIDATION_FAILED: 422,
+};
+
+/** The problem for a GraphQL error that carries one of our codes, or null for anything unexpected. */
+export function problemFromGraphQLError(
+  error: GraphQLError,
+  argumentNames: Record<string, string>,
+): Problem | null {
+  const code = typeof error.extensions.code === "string" ? error.extensions.code : "";
+  const status = STATUS_BY_CODE[code];
+  if (!status) return null;
+  const problem: Problem = { status, code: code.toLowerCase(), detail: error.message };
+  const fieldErrors = error.extensions.fieldErrors as FieldProblemExtension[] | undefined;
+  if (fieldErrors) {
+    problem.errors = fieldErrors.map(
+      (fieldError): FieldError => ({
+        field: restFieldName(fieldError.path, argumentNames),
+        code: fieldError.code,
+        message: fieldError.message,
+      }),
+    );
+    problem.detail = describeFieldErrors(problem.errors);
+  }
+  const allowedStatuses = error.extensions.allowedStatuses;
+  if (Array.isArray(allowedStatuses)) problem.extensions = { allowed_statuses: allowedStatuses };
+  return problem;
+}
+
+export function describeFieldErrors(errors: FieldError[]): string {
+  const [first] = errors;
+  if (errors.length === 1 && first) return `${first.field} ${first.message}`;
+  return `${errors.length} fields are invalid: ${errors.map((error) => error.field).join(", ")}`;
+}

@@ -1,0 +1,208 @@
+import { type GraphQLSchema, isEnumType } from "graphql";
+import type { FieldProblem } from "../../domain/errors.js";
+import { describeFieldErrors } from "../errors.js";
+import { type FieldError, problemBody } from "../problem.js";
+import type { HttpMethod } from "../routes.js";
+import { leafSchema } from "./leaf-schema.js";
+import type { SchemaRegistry } from "./schema-registry.js";
+import type { JsonSchema, JsonValue } from "./types.js";
+
+/** decisions.md §2 and docs/decisions.md: every `code` a REST problem can carry. */
+export type ProblemCode =
+  | "invalid_json"
+  | "unauthenticated"
+  | "not_found"
+  | "method_not_allowed"
+  | "invalid_transition"
+  | "already_exists"
+  | "idempotency_request_in_progress"
+  | "payload_too_large"
+  | "unsupported_media_type"
+  | "validation_failed"
+  | "idempotency_key_reused"
+  | "rate_limited"
+  | "internal";
+
+export interface ProblemExample {
+  detail: string;
+  errors?: FieldError[];
+  allowed_statuses?: string[];
+}
+
+interface ProblemEntry {
+  status: number;
+  /** When it happens, in general; an operation may say it more precisely. */
+  when: string;
+  example: ProblemExample;
+}
+
+export const PROBLEMS: Record<ProblemCode, ProblemEntry> = {
+  invalid_json: {
+    status: 400,
+    when: "The body is not JSON, or not a JSON object.",
+    example: { detail: "The request body is not valid JSON" },
+  },
+  unauthenticated: {
+    status: 401,
+    when: "`X-API-KEY` is missing, unknown or revoked; the body is the same for all three.",
+    example: { detail: "A valid X-API-KEY header is required" },
+  },
+  not_found: {
+    status: 404,
+    when: "The id in the path is not a UUID, or names no record of your organisation.",
+    example: { detail: "No such resource" },
+  },
+  method_not_allowed: {
+    status: 405,
+    when: "The path exists but not with this method; `Allow` lists the methods it has.",
+    example: { detail: "DELETE is not allowed here; use GET" },
+  },
+  invalid_transition: {
+    status: 409,
+    when: "The order's status cannot change as asked; `allowed_statuses` lists where it can go.",
+    example: {
+      detail:
+        "An order cannot move from in_transit to order_placed; allowed next statuses: shipped, in_port, in_warehouse, delivered",
+      allowed_statuses: ["shipped", "in_port", "in_warehouse", "delivered"],
+    },
+  },
+  already_exists: {
+    status: 409,
+    when: "The record already exists.",
+    example: { detail: "A user with this email already exists under this supplier" },
+  },
+  idempotency_request_in_progress: {
+    status: 409,
+    when: "A request with this `Idempotency-Key` is still being processed; retry shortly.",
+    example: { detail: "A request with this Idempotency-Key is still being processed; retry shortly" },
+  },
+  payload_too_large: {
+    status: 413,
+    when: "The body is larger than 1 MiB.",
+    example: { detail: "The request body is larger than 1048576 bytes" },
+  },
+  unsupported_media_type: {
+    status: 415,
+    when: "A non-empty body is not `application/json`.",
+    example: { detail: "The request body must be JSON with Content-Type: application/json" },
+  },
+  validation_failed: {
+    status: 422,
+    when: "Fields, query parameters or enum values are missing or invalid; `errors` names every one.",
+    example: { detail: "", errors: [{ field: "limit", code: "out_of_range", message: "must be 1 to 500" }] },
+  },
+  idempotency_key_reused: {
+    status: 422,
+    when: "This `Idempotency-Key` was used before with a different request.",
+    example: { detail: "This Idempotency-Key was used with a different request" },
+  },
+  rate_limited: {
+    status: 429,
+    when: "More requests this minute than the API key may make; retry after `Retry-After` seconds.",
+    example: { detail: "More than 600 requests in a minute; retry after 17 s" },
+  },
+  internal: {
+    status: 500,
+    when: "Something unexpected failed. Nothing about it is disclosed; quote `request_id` when reporting it.",
+    example: { detail: "An unexpected error occurred; quote the request id when reporting it" },
+  },
+};
+
+/** docs/decisions.md: the `code` of an item of `errors`. */
+const FIELD_ERROR_CODES = [
+  "required",
+  "invalid",
+  "too_long",
+  "out_of_range",
+  "too_many",
+  "duplicate",
+  "not_found",
+] as const satisfies readonly FieldProblem["code"][];
+// Fails to compile when the domain gains a field error code this list lacks.
+const everyFieldErrorCode: Exclude<FieldProblem["code"], (typeof FIELD_ERROR_CODES)[number]> extends never
+  ? true
+  : never = true;
+void everyFieldErrorCode;
+
+/**
+ * The problems any request of this shape can meet before its operation runs,
+ * in the order of checks of docs/decisions.md: key, rate limit, path ids, body,
+ * fields; and the failures that can follow any operation.
+ */
+export function requestProblems(method: HttpMethod, path: string): ProblemCode[] {
+  const codes: ProblemCode[] = ["unauthenticated", "rate_limited"];
+  if (path.includes("{")) codes.push("not_found");
+  if (method !== "GET") codes.push("unsupported_media_type", "payload_too_large", "invalid_json");
+  codes.push("validation_failed");
+  if (method === "POST") codes.push("idempotency_key_reused", "idempotency_request_in_progress");
+  codes.push("internal");
+  return codes;
+}
+
+export const EXAMPLE_REQUEST_ID = "0c2f8a4e-5d1b-4f3a-9e7c-6b1d2a3f4e5d";
+
+/** A problem body exactly as the service writes it. */
+export function problemExample(code: ProblemCode, example: ProblemExample): JsonValue {
+  const { status } = PROBLEMS[code];
+  const { errors, allowed_statuses, detail } = example;
+  return JSON.parse(
+    problemBody(
+      {
+        status,
+        code,
+        detail: errors ? describeFieldErrors(errors) : detail,
+        ...(errors ? { errors } : {}),
+        ...(allowed_statuses ? { extensions: { allowed_statuses } } : {}),
+      },
+      EXAMPLE_REQUEST_ID,
+    ),
+  ) as JsonValue;
+}
+
+/** RFC 9457 problem details as decisions.md §2 defines them. */
+export function problemSchema(schema: GraphQLSchema, registry: SchemaRegistry): JsonSchema {
+  const orderStatus = schema.getType("OrderStatus");
+  if (!isEnumType(orderStatus)) throw new Error("OpenAPI: the schema has no OrderStatus enum");
+  const fieldError = registry.ref("FieldError", {
+    type: "object",
+    description: "One problem with one field of the request.",
+    properties: {
+      field: {
+        type: "string",
+        description:
+          "The field in the REST spelling: `first_name`, `tag_ids[2]`, `resource_values[0].provider`, `limit`, `Idempotency-Key`.",
+      },
+      code: { type: "string", enum: [...FIELD_ERROR_CODES], description: "What is wrong with it." },
+      message: { type: "string", description: "The same in words, e.g. `is required`." },
+    },
+    required: ["field", "code", "message"],
+  });
+  return registry.ref("Problem", {
+    type: "object",
+    description:
+      "RFC 9457 problem details, served as `application/problem+json`. `type` is `about:blank`, so `title` is the HTTP status phrase; `code` is the stable machine-readable reason.",
+    properties: {
+      type: { type: "string", description: "Always `about:blank`." },
+      title: { type: "string", description: "The HTTP status phrase, e.g. `Unprocessable Content`." },
+      status: { type: "integer", minimum: 400, maximum: 599, description: "The HTTP status code." },
+      detail: { type: "string", description: "What went wrong, for a person to read." },
+      code: { type: "string", description: "The stable snake_case reason, e.g. `validation_failed`." },
+      request_id: {
+        type: "string",
+        description:
+          "The request's id, as in the `X-Request-Id` response header. Quote it when reporting a problem.",
+      },
+      errors: {
+        type: "array",
+        items: fieldError,
+        description: "With `validation_failed`: every field problem found, all at once.",
+      },
+      allowed_statuses: {
+        type: "array",
+        items: leafSchema(orderStatus, "output"),
+        description: "With `invalid_transition`: the statuses the order may move to next.",
+      },
+    },
+    required: ["type", "title", "status", "detail", "code", "request_id"],
+  });
+}

@@ -1,0 +1,58 @@
+/** A field problem in REST spelling (decisions.md §2). */
+export interface FieldError {
+  field: string;
+  code: string;
+  message: string;
+}
+
+const TITLES: Record<number, string> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  409: "Conflict",
+  413: "Content Too Large",
+  415: "Unsupported Media Type",
+  422: "Unprocessable Content",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+};
+
+export interface Problem {
+  status: number;
+  code: string;
+  detail: string;
+  errors?: FieldError[];
+  /** Extra members, e.g. the statuses an order may move to. */
+  extensions?: Record<string, unknown>;
+  headers?: Record<string, string>;
+}
+
+/** RFC 9457 problem details; `type` is about:blank, so `title` is the status phrase and `code` tells the cases apart. */
+export function problemBody(problem: Problem, requestId: string): string {
+  return JSON.stringify({
+    type: "about:blank",
+    title: TITLES[problem.status] ?? "Error",
+    status: problem.status,
+    detail: problem.detail,
+    code: problem.code,
+    request_id: requestId,
+    ...(problem.errors ? { errors: problem.errors } : {}),
+    ...problem.extensions,
+  });
+}
+
+export const PROBLEM_CONTENT_TYPE = "application/problem+json";
+export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
+
+export function problemResponse(problem: Problem, requestId: string): Response {
+  return new Response(problemBody(problem, requestId), {
+    status: problem.status,
+    statusText: TITLES[problem.status],
+    headers: { "content-type": PROBLEM_CONTENT_TYPE, ...problem.headers },
+  });
+}
+
+export function jsonResponse(body: string, status: number, headers: Record<string, string> = {}): Response {
+  return new Response(body, { status, headers: { "content-type": JSON_CONTENT_TYPE, ...headers } });
+}

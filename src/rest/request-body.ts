@@ -1,0 +1,93 @@
+import type { Problem } from "./problem.js";
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+/** No request of the contract nests deeper than a few levels; far deeper JSON would overflow recursive code. */
+export const MAX_BODY_DEPTH = 32;
+
+export type JsonObject = Record<string, unknown>;
+
+const tooLarge: Problem = {
+  status: 413,
+  code: "payload_too_large",
+  detail: `The request body is larger than ${MAX_BODY_BYTES} bytes`,
+};
+
+/**
+ * Reads a JSON object body. An empty body counts as `{}`; anything else must
+ * be `application/json` and at most 1 MiB, which is enforced while reading,
+ * so an oversized body is never held in memory whole.
+ */
+export async function readJsonObject(
+  request: Request,
+): Promise<{ value: JsonObject } | { problem: Problem }> {
+  const declaredLength = Number(request.headers.get("content-length") ?? "0");
+  if (declaredLength > MAX_BODY_BYTES) return { problem: tooLarge };
+
+  const text = await readLimitedText(request);
+  if (text === null) return { problem: tooLarge };
+  if (text.trim() === "") return { value: {} };
+
+  const contentType = request.headers.get("content-type") ?? "";
+  const mediaType = contentType.split(";")[0]?.trim().toLowerCase() ?? "";
+  if (mediaType !== "application/json" && !/^application\/[a-z0-9.+-]+\+json$/.test(mediaType)) {
+    return {
+      problem: {
+        status: 415,
+        code: "unsupported_media_type",
+        detail: "The request body must be JSON with Content-Type: application/json",
+      },
+    };
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { problem: { status: 400, code: "invalid_json", detail: "The request body is not valid JSON" } };
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return {
+      problem: { status: 400, code: "invalid_json", detail: "The request body must be a JSON object" },
+    };
+  }
+  if (nestsDeeperThan(value, MAX_BODY_DEPTH)) {
+    return {
+      problem: {
+        status: 400,
+        code: "invalid_json",
+        detail: `The request body nests arrays and objects more than ${MAX_BODY_DEPTH} levels deep`,
+      },
+    };
+  }
+  return { value: value as JsonObject };
+}
+
+/** Walks the parsed body without recursion, so that the check itself cannot overflow the stack. */
+function nestsDeeperThan(root: object, maxDepth: number): boolean {
+  const pending: [value: unknown, depth: number][] = [[root, 1]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [value, depth] = next;
+    if (typeof value !== "object" || value === null) continue;
+    if (depth > maxDepth) return true;
+    for (const child of Object.values(value)) pending.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/** The body as text, or null once it passes the limit. */
+async function readLimitedText(request: Request): Promise<string | null> {
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
