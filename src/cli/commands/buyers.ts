@@ -1,0 +1,49 @@
+import { randomUUID } from "node:crypto";
+import type { Command } from "commander";
+import { CliError, withDatabase } from "../context.js";
+import { formatTable, formatTimestamp } from "../table.js";
+
+export function registerBuyers(program: Command): void {
+  const buyers = program.command("buyers").description("create and list buyer organisations");
+
+  buyers
+    .command("create")
+    .description("create a buyer organisation and print its id")
+    .requiredOption("--name <name>", "the organisation's name")
+    .action(async (options: { name: string }) => {
+      const name = options.name.trim();
+      if (name === "" || name.length > 255) throw new CliError("--name must be 1 to 255 characters");
+      await withDatabase(async (database) => {
+        const buyer = await database.prisma.buyer.create({ data: { id: randomUUID(), name } });
+        // The id alone, so that scripts can capture it: BUYER=$(buyer-api buyers create --name ...)
+        process.stdout.write(`${buyer.id}\n`);
+      });
+    });
+
+  buyers
+    .command("list")
+    .description("list buyer organisations with their count of active API keys")
+    .action(async () => {
+      await withDatabase(async (database) => {
+        const rows = await database.prisma.buyer.findMany({
+          orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+          include: { _count: { select: { apiKeys: { where: { revokedAt: null } } } } },
+        });
+        if (rows.length === 0) {
+          process.stdout.write("No buyers yet: create one with `buyer-api buyers create --name NAME`.\n");
+          return;
+        }
+        process.stdout.write(
+          formatTable(
+            ["id", "name", "active keys", "created"],
+            rows.map((buyer) => [
+              buyer.id,
+              buyer.name,
+              buyer._count.apiKeys,
+              formatTimestamp(buyer.createdAt),
+            ]),
+          ),
+        );
+      });
+    });
+}

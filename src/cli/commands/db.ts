@@ -1,0 +1,28 @@
+import type { Command } from "commander";
+import { loadConfig } from "../../config.js";
+import { openDatabase } from "../../db/database.js";
+import { migrateDatabase } from "../../db/migrations.js";
+
+export function registerDb(program: Command): void {
+  const db = program.command("db").description("database maintenance");
+
+  db.command("migrate")
+    .description("apply pending migrations from prisma/migrations and list the ones applied")
+    .action(async () => {
+      const config = loadConfig();
+      // Opened without openDatabaseForUse, which would migrate PGlite on its own
+      // before this command could report what it applied.
+      const database = await openDatabase(config.database, { poolSize: 1 });
+      try {
+        const report = await migrateDatabase(database);
+        for (const name of report.applied) process.stdout.write(`applied ${name}\n`);
+        process.stdout.write(
+          report.applied.length === 0
+            ? `${config.database.description} is up to date (${report.alreadyApplied} migration(s) applied before).\n`
+            : `${config.database.description}: ${report.applied.length} migration(s) applied, ${report.alreadyApplied} before.\n`,
+        );
+      } finally {
+        await database.close();
+      }
+    });
+}

@@ -1,0 +1,55 @@
+import type { Command } from "commander";
+import { loadConfig } from "../../config.js";
+import { openConfiguredDatabase } from "../context.js";
+import { type DemoData, loadDemoData } from "../demo.js";
+
+function examples(demo: DemoData, baseUrl: string): string {
+  const api = `${baseUrl}/api/public/buyer/v1`;
+  const key = `-H 'X-API-KEY: ${demo.apiKey}'`;
+  return [
+    "# orders placed, newest first",
+    `curl -s -g ${key} '${api}/orders?order_status[]=order_placed&limit=5'`,
+    "# buyer product approvals",
+    `curl -s ${key} '${api}/buyer_product_approvals'`,
+    "# confirm an order and set the purchase order reference",
+    `curl -s -X PATCH ${key} -H 'Content-Type: application/json' \\\n` +
+      `  -d '{"order_status":"order_confirmed","purchase_order_reference":"PO-DEMO-1"}' \\\n` +
+      `  '${api}/orders/${demo.orderId}'`,
+  ].join("\n");
+}
+
+export function registerDemo(program: Command): void {
+  program
+    .command("demo")
+    .summary("load the demo dataset and print an API key and example requests")
+    .description(
+      "load the demo dataset (data/demo.json: 2 buyers, suppliers, catalogue, approvals, ~50 orders)\n" +
+        "and print the demo API key with example requests; loading it again changes nothing",
+    )
+    .option("--serve", "then start the HTTP server on the same database")
+    .action(async (options: { serve?: boolean }) => {
+      const config = loadConfig();
+      const database = await openConfiguredDatabase(config, options.serve ? undefined : 2);
+      let handedToServer = false;
+      try {
+        const demo = await loadDemoData(database);
+        process.stdout.write(
+          `Demo data loaded into ${config.database.description}.\n` +
+            `Buyer: ${demo.buyerName}\nAPI key: ${demo.apiKey}\n\n${examples(demo, config.appBaseUrl)}\n`,
+        );
+        if (options.serve) {
+          // Loaded only here: the other commands need none of the HTTP stack.
+          const { startServer } = await import("../../server/start.js");
+          // The server keeps using this database (an in-memory PGlite has no
+          // other copy) and closes it when it shuts down.
+          handedToServer = true;
+          await startServer({ database });
+        }
+      } catch (error) {
+        handedToServer = false;
+        throw error;
+      } finally {
+        if (!handedToServer) await database.close();
+      }
+    });
+}

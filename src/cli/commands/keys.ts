@@ -1,0 +1,100 @@
+import { randomUUID } from "node:crypto";
+import type { Command } from "commander";
+import { generateApiKey, hashApiKey, visibleKeyPrefix } from "../../auth/api-key-format.js";
+import type { Database } from "../../db/database.js";
+import { CliError, requireUuid, withDatabase } from "../context.js";
+import { formatTable, formatTimestamp } from "../table.js";
+
+async function findBuyer(database: Database, id: string) {
+  const buyer = await database.prisma.buyer.findUnique({ where: { id: requireUuid(id, "--buyer") } });
+  if (!buyer) throw new CliError(`no buyer with id ${id} (see \`buyer-api buyers list\`)`);
+  return buyer;
+}
+
+export function registerKeys(program: Command): void {
+  const keys = program.command("keys").description("issue, list and revoke a buyer's API keys");
+
+  keys
+    .command("create")
+    .description("issue an API key for a buyer; the key is printed once, as the last line, and never again")
+    .requiredOption("--buyer <id>", "the buyer's id")
+    .option("--name <name>", "a label to tell the key apart, such as the integration using it")
+    .action(async (options: { buyer: string; name?: string }) => {
+      const name = options.name?.trim() || null;
+      if (name !== null && name.length > 255) throw new CliError("--name must be at most 255 characters");
+      await withDatabase(async (database) => {
+        const buyer = await findBuyer(database, options.buyer);
+        const key = generateApiKey();
+        const created = await database.prisma.apiKey.create({
+          data: {
+            id: randomUUID(),
+            buyerId: buyer.id,
+            name,
+            prefix: visibleKeyPrefix(key),
+            hash: hashApiKey(key),
+          },
+        });
+        process.stdout.write(
+          `Created API key ${created.id} (${created.prefix}...) for ${buyer.name}.\n` +
+            "Store it now: only its hash is kept, so it cannot be shown again.\n" +
+            `${key}\n`,
+        );
+      });
+    });
+
+  keys
+    .command("list")
+    .description("list a buyer's API keys (never the keys themselves)")
+    .requiredOption("--buyer <id>", "the buyer's id")
+    .action(async (options: { buyer: string }) => {
+      await withDatabase(async (database) => {
+        const buyer = await findBuyer(database, options.buyer);
+        const rows = await database.prisma.apiKey.findMany({
+          where: { buyerId: buyer.id },
+          orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+        });
+        if (rows.length === 0) {
+          process.stdout.write(`${buyer.name} has no API keys.\n`);
+          return;
+        }
+        process.stdout.write(
+          formatTable(
+            ["id", "prefix", "name", "created", "last used", "revoked"],
+            rows.map((key) => [
+              key.id,
+              key.prefix,
+              key.name ?? "-",
+              formatTimestamp(key.createdAt),
+              key.lastUsedAt ? formatTimestamp(key.lastUsedAt) : "never",
+              formatTimestamp(key.revokedAt),
+            ]),
+          ),
+        );
+      });
+    });
+
+  keys
+    .command("revoke")
+    .description("revoke an API key: requests with it are refused from now on")
+    .argument("<key-id>", "the key's id, as `keys list` shows it")
+    .action(async (keyId: string) => {
+      await withDatabase(async (database) => {
+        const id = requireUuid(keyId, "the key id");
+        const key = await database.prisma.apiKey.findUnique({ where: { id } });
+        if (!key) throw new CliError(`no API key with id ${keyId}`);
+        if (key.revokedAt) {
+          process.stdout.write(
+            `API key ${key.id} (${key.prefix}...) was already revoked at ${formatTimestamp(key.revokedAt)}.\n`,
+          );
+          return;
+        }
+        const revoked = await database.prisma.apiKey.update({
+          where: { id },
+          data: { revokedAt: new Date() },
+        });
+        process.stdout.write(
+          `Revoked API key ${revoked.id} (${revoked.prefix}...) at ${formatTimestamp(revoked.revokedAt)}.\n`,
+        );
+      });
+    });
+}

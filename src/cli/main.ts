@@ -1,0 +1,4 @@
+import { runCli } from "./program.js";
+
+// exitCode rather than exit(): stdout is flushed before Node ends.
+process.exitCode = await runCli(process.argv);
