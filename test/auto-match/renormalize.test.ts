@@ -1,0 +1,125 @@
+// Match keys are computed in JavaScript and stored. After an upgrade changes
+// normalisation, an operator runs `buyer-api catalogue renormalize`, and
+// products stored with old keys are found again. The real CLI, in a child process.
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Database, openDatabase } from "../../src/db/database.js";
+import { parseDatabaseUrl } from "../../src/db/database-url.js";
+import { migrateDatabase } from "../../src/db/migrations.js";
+import { findCandidates, matchKeys } from "../../src/domain/match-rules.js";
+import { createTestDatabase } from "../support/test-database.js";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+// Each run starts Node with tsx and opens the database: seconds, not milliseconds.
+const SLOW = 90_000;
+
+describe("buyer-api catalogue renormalize", () => {
+  let databaseUrl: string;
+  let workDir: string;
+  /** PostgreSQL stays open beside the CLI; a PGlite folder has one user at a time. */
+  let open: () => Promise<Database>;
+  let release: (database: Database) => Promise<void>;
+  let cleanup: () => Promise<void>;
+  let staleId: string;
+
+  function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+    return new Promise((resolve) => {
+      execFile(
+        process.execPath,
+        ["--import", "tsx", "src/cli/main.ts", ...args],
+        {
+          cwd: ROOT,
+          env: { ...process.env, DATABASE_URL: databaseUrl, MIGRATE_ON_START: "true", DEBUG: "" },
+        },
+        (error, stdout, stderr) => {
+          resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr });
+        },
+      );
+    });
+  }
+
+  async function bestMatch(name: string): Promise<string | undefined> {
+    const database = await open();
+    try {
+      const keys = matchKeys({ rawMaterialName: name, productType: "RawMaterial" });
+      const [best] = await findCandidates(database.prisma, keys, 1);
+      return best?.productId;
+    } finally {
+      await release(database);
+    }
+  }
+
+  beforeAll(async () => {
+    workDir = mkdtempSync(path.join(tmpdir(), "buyer-api-renormalize-"));
+    if (process.env.DATABASE_URL?.startsWith("postgres")) {
+      const database = await createTestDatabase();
+      databaseUrl = database.url;
+      open = async () => database;
+      release = async () => {};
+      cleanup = () => database.close();
+    } else {
+      databaseUrl = `pglite:${path.join(workDir, "pglite")}`;
+      open = async () => {
+        const database = await openDatabase(parseDatabaseUrl(databaseUrl));
+        await migrateDatabase(database);
+        return database;
+      };
+      release = (database) => database.close();
+      cleanup = async () => {};
+    }
+    const database = await open();
+    try {
+      // As an earlier release stored it: "sulphate" kept, synonyms not normalised at all.
+      const stale = await database.prisma.product.create({
+        data: {
+          id: "00000000-0000-4000-8000-00000000e050",
+          name: "Magnesium Sulphate Heptahydrate",
+          normalizedName: "magnesium sulphate heptahydrate",
+          synonyms: ["Epsom Salt"],
+          normalizedSynonyms: [],
+          productType: "RawMaterial",
+        },
+      });
+      staleId = stale.id;
+      await database.prisma.product.create({
+        data: {
+          id: "00000000-0000-4000-8000-00000000e051",
+          name: "Glycerin",
+          normalizedName: "glycerin",
+          synonyms: [],
+          normalizedSynonyms: [],
+          productType: "RawMaterial",
+        },
+      });
+    } finally {
+      await release(database);
+    }
+  }, SLOW);
+  afterAll(async () => {
+    await cleanup?.();
+    rmSync(workDir, { recursive: true, force: true });
+  });
+
+  it(
+    "recomputes stale keys, so the product is found again by name and synonym; a second run changes nothing",
+    async () => {
+      expect(await bestMatch("Magnesium Sulfate Heptahydrate")).toBeUndefined();
+      expect(await bestMatch("Epsom salt")).toBeUndefined();
+
+      const first = await cli("catalogue", "renormalize");
+      expect(first).toMatchObject({ code: 0, stderr: "" });
+      expect(first.stdout).toBe("2 catalogue product(s) checked, 1 with new match keys.\n");
+
+      expect(await bestMatch("Magnesium Sulfate Heptahydrate")).toBe(staleId);
+      expect(await bestMatch("Epsom salt")).toBe(staleId);
+
+      const second = await cli("catalogue", "renormalize");
+      expect(second.stdout).toBe("2 catalogue product(s) checked, 0 with new match keys.\n");
+    },
+    SLOW,
+  );
+});

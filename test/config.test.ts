@@ -1,0 +1,130 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "../src/config.js";
+import { parseDatabaseUrl } from "../src/db/database-url.js";
+
+function problemsOf(env: NodeJS.ProcessEnv): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe("configuration", () => {
+  it("has working defaults: port 4000, embedded database, 600 requests a minute", () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 4000,
+      host: "0.0.0.0",
+      database: { kind: "pglite", dataDir: "./.data/pglite" },
+      rateLimitPerMinute: 600,
+      migrateOnStart: false,
+      logLevel: "info",
+    });
+  });
+
+  it("names every bad variable, one line each, and why", () => {
+    const problems = problemsOf({
+      PORT: "eighty",
+      RATE_LIMIT_PER_MINUTE: "0",
+      LOG_LEVEL: "loud",
+      MIGRATE_ON_START: "maybe",
+      APP_BASE_URL: "not a url",
+      DATABASE_URL: "mysql://localhost/db",
+    });
+    expect(problems).toHaveLength(6);
+    for (const variable of [
+      "PORT",
+      "RATE_LIMIT_PER_MINUTE",
+      "LOG_LEVEL",
+      "MIGRATE_ON_START",
+      "APP_BASE_URL",
+    ]) {
+      expect(problems.some((line) => line.startsWith(`${variable}:`))).toBe(true);
+    }
+    expect(problems).toContain(
+      "DATABASE_URL: scheme 'mysql' is not supported: use pglite:<dir>, pglite:memory or postgres://...",
+    );
+  });
+
+  it("refuses several processes on the embedded database, which one process owns", () => {
+    expect(problemsOf({ WEB_CONCURRENCY: "2" })).toEqual([
+      "WEB_CONCURRENCY: the embedded database (PGlite) serves one process; use 1, or PostgreSQL for more",
+    ]);
+    expect(loadConfig({ WEB_CONCURRENCY: "4", DATABASE_URL: "postgres://db/api" }).webConcurrency).toBe(4);
+  });
+
+  it("serves GraphiQL and introspection by default, with GraphQL limits that a normal query stays under", () => {
+    expect(loadConfig({}).graphql).toEqual({
+      graphiql: true,
+      introspection: true,
+      limits: { maxDepth: 12, maxAliases: 30, maxCost: 200_000, maxTokens: 2_000, maxDirectives: 50 },
+    });
+  });
+
+  it("switches GraphiQL and introspection off and sets every GraphQL limit from the environment", () => {
+    const config = loadConfig({
+      GRAPHIQL_ENABLED: "false",
+      GRAPHQL_INTROSPECTION: "0",
+      GRAPHQL_MAX_DEPTH: "5",
+      GRAPHQL_MAX_ALIASES: "3",
+      GRAPHQL_MAX_COST: "1000",
+      GRAPHQL_MAX_TOKENS: "300",
+      GRAPHQL_MAX_DIRECTIVES: "4",
+    });
+    expect(config.graphql).toEqual({
+      graphiql: false,
+      introspection: false,
+      limits: { maxDepth: 5, maxAliases: 3, maxCost: 1000, maxTokens: 300, maxDirectives: 4 },
+    });
+  });
+
+  it("names a bad GraphQL setting and why", () => {
+    const problems = problemsOf({
+      GRAPHIQL_ENABLED: "sometimes",
+      GRAPHQL_INTROSPECTION: "off-ish",
+      GRAPHQL_MAX_DEPTH: "0",
+      GRAPHQL_MAX_ALIASES: "many",
+      GRAPHQL_MAX_COST: "1.5",
+    });
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        "GRAPHIQL_ENABLED: must be true or false",
+        "GRAPHQL_INTROSPECTION: must be true or false",
+        "GRAPHQL_MAX_DEPTH: must be at least 1",
+        "GRAPHQL_MAX_ALIASES: must be a number",
+        "GRAPHQL_MAX_COST: must be a whole number",
+      ]),
+    );
+    expect(problems).toHaveLength(5);
+  });
+
+  it("trims a trailing slash from APP_BASE_URL so order links have one slash", () => {
+    expect(loadConfig({ APP_BASE_URL: "https://app.example.com/" }).appBaseUrl).toBe(
+      "https://app.example.com",
+    );
+  });
+});
+
+describe("DATABASE_URL", () => {
+  it("selects PGlite in a folder, in memory, or PostgreSQL", () => {
+    expect(parseDatabaseUrl(undefined)).toMatchObject({ kind: "pglite", dataDir: "./.data/pglite" });
+    expect(parseDatabaseUrl("pglite:/var/lib/buyer-api")).toMatchObject({
+      kind: "pglite",
+      dataDir: "/var/lib/buyer-api",
+    });
+    expect(parseDatabaseUrl("pglite:memory")).toMatchObject({ kind: "pglite", dataDir: null });
+    expect(parseDatabaseUrl("postgres://u@db:5433/api")).toMatchObject({
+      kind: "postgres",
+      description: "PostgreSQL (db:5433/api)",
+    });
+    expect(parseDatabaseUrl("postgresql://u@db/api")).toMatchObject({ kind: "postgres" });
+  });
+
+  it("refuses an unknown scheme or an empty PGlite location with a clear message", () => {
+    expect(() => parseDatabaseUrl("sqlite:./x.db")).toThrow(/scheme 'sqlite' is not supported/);
+    expect(() => parseDatabaseUrl("pglite:")).toThrow(/needs a folder/);
+  });
+});

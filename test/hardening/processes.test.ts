@@ -1,0 +1,160 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { Agent, get } from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { projectRoot } from "../../src/db/project-root.js";
+import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
+import { startServerProcess } from "../support/server-process.js";
+import { createTestDatabase, type TestDatabase } from "../support/test-database.js";
+
+// Several server processes on one PostgreSQL must behave as one service.
+// PGlite belongs to one process, so these run where DATABASE_URL names PostgreSQL.
+const onPostgres = (process.env.DATABASE_URL ?? "").startsWith("postgres");
+
+describe.runIf(onPostgres)("several processes on one PostgreSQL", { timeout: 90_000 }, () => {
+  let database: TestDatabase;
+  let buyer: SeededBuyer;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    buyer = await seedBuyer(database, "Processes");
+    await seedOrders(
+      database,
+      buyer,
+      Array.from({ length: 120 }, (_, index) => ({ createdAt: new Date(Date.UTC(2025, 0, 1, 0, index)) })),
+    );
+  }, 60_000);
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  it("share idempotency records and rate limits", async () => {
+    const env = { DATABASE_URL: database.url, RATE_LIMIT_PER_MINUTE: "8" };
+    const [a, b] = await Promise.all([startServerProcess(env), startServerProcess(env)]);
+    try {
+      const post = (baseUrl: string) =>
+        fetch(`${baseUrl}/api/public/buyer/v1/suppliers/${buyer.supplierId}/users`, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            "x-api-key": buyer.apiKey,
+            "idempotency-key": "one",
+          },
+          body: JSON.stringify({
+            first_name: "Ada",
+            last_name: "Lovelace",
+            contact_email: "ada@example.com",
+          }),
+        });
+      const first = await post(a.baseUrl);
+      const replay = await post(b.baseUrl);
+      expect(first.status).toBe(201);
+      expect(replay.status).toBe(201);
+      expect(replay.headers.get("idempotent-replayed")).toBe("true");
+      expect(await replay.json()).toEqual(await first.json());
+      expect(
+        await database.prisma.supplierUser.count({ where: { contactEmailKey: "ada@example.com" } }),
+      ).toBe(1);
+
+      // Two requests spent above; six more fill the window of eight across both processes.
+      const statuses: number[] = [];
+      for (const baseUrl of [a.baseUrl, b.baseUrl, a.baseUrl, b.baseUrl, a.baseUrl, b.baseUrl, a.baseUrl]) {
+        const response = await fetch(`${baseUrl}/api/public/buyer/v1/orders?limit=1`, {
+          headers: { "x-api-key": buyer.apiKey },
+        });
+        statuses.push(response.status);
+      }
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 429]);
+    } finally {
+      a.child.kill("SIGTERM");
+      b.child.kill("SIGTERM");
+      await Promise.all([a.exited, b.exited]);
+    }
+  });
+
+  it("on SIGTERM finishes every accepted request, refuses new ones, and exits 0", async () => {
+    const server = await startServerProcess({ DATABASE_URL: database.url, RATE_LIMIT_PER_MINUTE: "100000" });
+    const url = `${server.baseUrl}/api/public/buyer/v1/orders?limit=100`;
+    // A load generator holds its connections open; open 40 the server has
+    // accepted (a connection still in the kernel's backlog at SIGTERM is a
+    // new one, and is refused).
+    const agent = new Agent({ keepAlive: true, maxSockets: 40 });
+    await Promise.all(Array.from({ length: 40 }, () => getOverAgent(`${server.baseUrl}/healthz`, agent, {})));
+    const inFlight = Array.from({ length: 40 }, () =>
+      getOverAgent(url, agent, { "x-api-key": buyer.apiKey }).then(
+        (response) => ({ status: response.status, count: (JSON.parse(response.body) as unknown[]).length }),
+        (error: Error) => ({ status: 0, count: 0, error: error.message }),
+      ),
+    );
+    // Let the requests reach the server before the signal.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    server.child.kill("SIGTERM");
+    const results = await Promise.all(inFlight);
+    expect(
+      results.filter((result) => result.status !== 200 || result.count !== 100),
+      server.output(),
+    ).toEqual([]);
+    expect(await server.exited).toBe(0);
+    await expect(fetch(url, { headers: { "x-api-key": buyer.apiKey } })).rejects.toThrow();
+  });
+
+  it("leaves nothing behind when an import is killed mid-transaction", async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), "bpa-kill-"));
+    const file = path.join(folder, "import.json");
+    const generator = spawn(
+      process.execPath,
+      ["--import", "tsx", "scripts/generate-import-file.ts", "--orders", "30000", "--out", file],
+      { cwd: projectRoot(), stdio: "ignore" },
+    );
+    expect(await new Promise((resolve) => generator.once("exit", resolve))).toBe(0);
+    const ordersBefore = await database.prisma.order.count();
+
+    const importer = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "import", file], {
+      cwd: projectRoot(),
+      env: { ...process.env, DATABASE_URL: database.url },
+      stdio: "ignore",
+    });
+    const exited = new Promise((resolve) => importer.once("exit", resolve));
+    // Kill it once it is writing inside its transaction.
+    const connection = await database.connect();
+    try {
+      for (;;) {
+        const [writing] = await connection.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_stat_activity
+           WHERE datname = current_database() AND pid <> pg_backend_pid()
+             AND state IN ('active', 'idle in transaction') AND query ILIKE '%insert into%'`,
+        );
+        if ((writing?.n ?? 0) > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    } finally {
+      await connection.release();
+    }
+    importer.kill("SIGKILL");
+    await exited;
+    writeFileSync(file, "");
+
+    expect(await database.prisma.order.count()).toBe(ordersBefore);
+    expect(await database.prisma.buyer.count({ where: { name: { startsWith: "Load Test Buyer" } } })).toBe(0);
+  });
+});
+
+function getOverAgent(
+  url: string,
+  agent: Agent,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    get(url, { agent, headers }, (response) => {
+      let body = "";
+      response.setEncoding("utf8");
+      response.on("data", (chunk: string) => {
+        body += chunk;
+      });
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, body }));
+      response.on("error", reject);
+    }).on("error", reject);
+  });
+}

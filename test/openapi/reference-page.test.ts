@@ -1,0 +1,53 @@
+// GET /docs: the Redoc reference, served from local packages only.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { OPENAPI_PATH } from "../../src/rest/openapi/document.js";
+import { createTestApp, type TestApp } from "../support/test-app.js";
+
+describe("the API reference page", () => {
+  let harness: TestApp;
+  const get = (path: string, init: RequestInit = {}) =>
+    harness.app.fetch(new Request(`http://localhost${path}`, init));
+
+  beforeAll(async () => {
+    harness = await createTestApp();
+  });
+  afterAll(async () => {
+    await harness?.close();
+  });
+
+  it("serves /docs without an API key, loading scripts only from this server", async () => {
+    const response = await get("/docs");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^text\/html/);
+    const html = await response.text();
+    expect([...html.matchAll(/<script src="([^"]+)"/g)].map((match) => match[1])).toEqual([
+      "/docs/redoc.standalone.js",
+      "/docs/init.js",
+    ]);
+    expect(html).not.toMatch(/https?:\/\//);
+    const csp = response.headers.get("content-security-policy") ?? "";
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("connect-src 'self'");
+  });
+
+  it("serves Redoc from node_modules without the CDN logo it would fetch", async () => {
+    const response = await get("/docs/redoc.standalone.js");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^text\/javascript/);
+    const bundle = await response.text();
+    expect(bundle.length).toBeGreaterThan(500_000);
+    expect(bundle).not.toContain("cdn.redoc.ly");
+  });
+
+  it("renders the document at the OpenAPI URL", async () => {
+    const script = await (await get("/docs/init.js")).text();
+    expect(script).toContain(`Redoc.init(${JSON.stringify(OPENAPI_PATH)}`);
+  });
+
+  it("answers other methods with 405 and Allow", async () => {
+    const response = await get("/docs", { method: "POST" });
+    expect(response.status).toBe(405);
+    expect(response.headers.get("allow")).toBe("GET, HEAD");
+    expect(await response.json()).toMatchObject({ code: "method_not_allowed" });
+  });
+});

@@ -1,0 +1,35 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import path from "node:path";
+import { projectRoot } from "../../src/db/project-root.js";
+
+export interface ServerProcess {
+  child: ChildProcess;
+  baseUrl: string;
+  /** Resolves with the exit code once the process has ended. */
+  exited: Promise<number | null>;
+  output(): string;
+}
+
+/** Runs `src/server.ts` in its own process, the way `npm start` does, on a free port. */
+export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(projectRoot(), "src", "server.ts")], {
+    cwd: projectRoot(),
+    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", NODE_ENV: "production", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on (http:\/\/localhost:\d+)/.exec(output);
+      if (match?.[1]) resolve(match[1].replace("localhost", "127.0.0.1"));
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    void exited.then((code) => reject(new Error(`server exited with ${code} before listening:\n${output}`)));
+  });
+  return { child, baseUrl, exited, output: () => output };
+}
