@@ -1,0 +1,70 @@
+import type { Measurement } from "./load.js";
+import type { QueryCount } from "./query-count.js";
+import { type Cell, type Ratio, ratio } from "./report.js";
+import type { Scenario } from "./scenarios.js";
+
+type Goal = { atLeast?: number; atMost?: number };
+
+const rps = (m: Measurement) => m.requestsPerSecond;
+/** Everything a request costs the machine: the server process and the PostgreSQL backends serving it. */
+const cpu = (m: Measurement) =>
+  m.serverCpuMsPerRequest === null ? Number.NaN : m.serverCpuMsPerRequest + (m.databaseCpuMsPerRequest ?? 0);
+
+/** The issue's targets, then the ratios that explain them (vs the floor, candidate vs gateway). */
+export function issueRatios(cells: Cell[], counts: QueryCount[], scenarios: Scenario[]): Ratio[] {
+  const cell = (scenario: string, target: string) =>
+    cells.find((candidate) => candidate.scenario === scenario && candidate.target === target);
+  const ratios: Ratio[] = [];
+
+  // Each comparison twice: by throughput, and by CPU per request (theirs over ours, so that
+  // above 1 is better for us too), which a busy machine disturbs far less than req/s.
+  function compare(name: string, scenario: string, ours: string, theirs: string, goal: Goal): void {
+    const left = cell(scenario, ours);
+    const right = cell(scenario, theirs);
+    if (!left || !right) return;
+    ratios.push(
+      ratio(`${name}, req/s`, left, right, rps, goal),
+      ratio(`${name}, by CPU per request (server + PostgreSQL)`, right, left, cpu, goal),
+    );
+  }
+
+  compare("REST GET /orders?limit=100 vs (b) node:http + Prisma", "list-orders", "rest", "prisma", {
+    atLeast: 0.9,
+  });
+  compare("REST GET /orders?limit=100 vs (c) SOFA", "list-orders", "rest", "sofa", { atLeast: 1.2 });
+  for (const scenario of scenarios) {
+    compare(`REST vs the same operation as GraphQL, ${scenario.label}`, scenario.id, "rest", "graphql", {
+      atLeast: 0.95,
+    });
+  }
+  for (const scenario of scenarios.filter((candidate) => candidate.read)) {
+    const count = counts.find((entry) => entry.scenario === scenario.id && entry.target === "rest")?.count;
+    if (count === undefined) continue;
+    ratios.push({
+      name: `SQL statements per REST list request, ${scenario.label}`,
+      value: count,
+      goal: "≤ 3",
+      pass: count <= 3,
+      perRound: [],
+    });
+  }
+  for (const target of ["rest", "graphql", "prisma", "sofa"]) {
+    const label = cells.find((candidate) => candidate.target === target)?.targetLabel;
+    const left = cell("list-orders", target);
+    const floor = cell("list-orders", "floor");
+    if (label && left && floor) {
+      ratios.push(ratio(`${label} vs (a) floor, GET /orders?limit=100, req/s`, left, floor, rps, {}));
+    }
+  }
+  for (const scenario of scenarios) {
+    compare(`candidate vs gateway REST, ${scenario.label}`, scenario.id, "candidate", "rest", {});
+    compare(
+      `candidate vs gateway GraphQL, ${scenario.label}`,
+      scenario.id,
+      "candidate-graphql",
+      "graphql",
+      {},
+    );
+  }
+  return ratios;
+}

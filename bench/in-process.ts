@@ -1,0 +1,86 @@
+import { createServer, type RequestListener, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import type { ProcessId } from "./scenarios.js";
+
+type AppModule = typeof import("../src/app.js");
+type ConfigModule = typeof import("../src/config.js");
+type DatabaseModule = typeof import("../src/db/database.js");
+type DatabaseUrlModule = typeof import("../src/db/database-url.js");
+type LoggerModule = typeof import("../src/logger.js");
+type PrismaPeerModule = typeof import("./peers/prisma-handler.js");
+type SofaPeerModule = typeof import("./peers/sofa.js");
+
+/** A statement Prisma sent, with its parameters as Prisma logs them (a JSON array). */
+export type QueryListener = (sql: string, params: string) => void;
+
+export interface InProcessServer {
+  port: number;
+  close(): Promise<void>;
+}
+
+export interface InProcessOptions {
+  /** Checkout whose built code (dist/) to load. */
+  root: string;
+  databaseUrl: string;
+  appBaseUrl: string;
+  onQuery: QueryListener;
+}
+
+async function load<Module>(root: string, file: string): Promise<Module> {
+  return (await import(pathToFileURL(path.join(root, "dist", file)).href)) as Module;
+}
+
+/**
+ * A server of the benchmark inside this process, from the same built code
+ * the measured processes run, with Prisma reporting every statement to us.
+ */
+export async function startInProcess(
+  id: Exclude<ProcessId, "floor">,
+  options: InProcessOptions,
+): Promise<InProcessServer> {
+  const { root } = options;
+  const { openDatabase } = await load<DatabaseModule>(root, "src/db/database.js");
+  const { parseDatabaseUrl } = await load<DatabaseUrlModule>(root, "src/db/database-url.js");
+  // onQuery switches Prisma's query events on; the listener below also gets the parameters.
+  const database = await openDatabase(parseDatabaseUrl(options.databaseUrl), { onQuery: () => {} });
+  (
+    database.prisma as unknown as {
+      $on(event: "query", listener: (event: { query: string; params: string }) => void): void;
+    }
+  ).$on("query", (event) => options.onQuery(event.query, event.params));
+
+  let listener: RequestListener;
+  if (id === "gateway" || id === "candidate") {
+    const { createApp } = await load<AppModule>(root, "src/app.js");
+    const { loadConfig } = await load<ConfigModule>(root, "src/config.js");
+    const { createLogger } = await load<LoggerModule>(root, "src/logger.js");
+    const config = loadConfig({
+      DATABASE_URL: options.databaseUrl,
+      APP_BASE_URL: options.appBaseUrl,
+      RATE_LIMIT_PER_MINUTE: "1000000000",
+    });
+    listener = createApp({ config, database, logger: createLogger("silent") });
+  } else if (id === "prisma") {
+    const { createPrismaListener } = await load<PrismaPeerModule>(root, "bench/peers/prisma-handler.js");
+    listener = createPrismaListener({ database, appBaseUrl: options.appBaseUrl });
+  } else {
+    const { createSofaListener } = await load<SofaPeerModule>(root, "bench/peers/sofa.js");
+    listener = createSofaListener({ database, appBaseUrl: options.appBaseUrl });
+  }
+  const server = createServer(listener);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    async close() {
+      await closeServer(server);
+      await database.close();
+    },
+  };
+}
+
+function closeServer(server: Server): Promise<void> {
+  server.closeAllConnections();
+  return new Promise((resolve) => server.close(() => resolve()));
+}

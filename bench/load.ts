@@ -1,0 +1,91 @@
+import autocannon from "autocannon";
+import { cpuBetween, type DatabaseWatch } from "./database-watch.js";
+import { cpuMs, settle } from "./proc.js";
+import type { RequestPlan } from "./scenarios.js";
+
+export interface LoadOptions {
+  seconds: number;
+  connections: number;
+  /** Waits for the database to finish what a measurement left behind, and reads its CPU. */
+  database?: DatabaseWatch;
+}
+
+export interface Measurement {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+  /** Server CPU (user + system) per completed request: less sensitive to a busy machine than req/s. */
+  serverCpuMsPerRequest: number | null;
+  /** CPU of the PostgreSQL backends of the scratch database per completed request. */
+  databaseCpuMsPerRequest: number | null;
+}
+
+/** Numbers the n-th request of every plan of the run, so written values never repeat. */
+let requestNumber = 0;
+
+/**
+ * Drives one server with autocannon from this process for `seconds`, then
+ * waits until the server has finished what the closed connections left it.
+ */
+export async function measure(
+  target: { port: number; pid: number },
+  plan: RequestPlan,
+  options: LoadOptions,
+): Promise<Measurement> {
+  const databaseBefore = await options.database?.backendCpu();
+  const cpuBefore = cpuMs(target.pid);
+  const result = await autocannon({
+    url: `http://127.0.0.1:${target.port}`,
+    connections: options.connections,
+    duration: options.seconds,
+    timeout: 30,
+    requests: [
+      {
+        method: plan.method,
+        headers: plan.headers,
+        setupRequest: (request) => {
+          const next = plan.build(requestNumber++);
+          return { ...request, path: next.path, body: next.body };
+        },
+      },
+    ],
+  });
+  const cpuDuring = cpuMs(target.pid) - cpuBefore;
+  const databaseAfter = await options.database?.backendCpu();
+  await settle(target.pid);
+  await options.database?.wait();
+  const ok = result["2xx"];
+  const databaseCpu = databaseBefore && databaseAfter ? cpuBetween(databaseBefore, databaseAfter) : null;
+  return {
+    requestsPerSecond: ok / result.duration,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    requests: ok,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    serverCpuMsPerRequest: ok > 0 ? cpuDuring / ok : null,
+    databaseCpuMsPerRequest: ok > 0 && databaseCpu !== null ? databaseCpu / ok : null,
+  };
+}
+
+/** One request outside any measurement (sanity checks, canned floor responses). */
+export async function sendOnce(
+  port: number,
+  plan: RequestPlan,
+): Promise<{ status: number; contentType: string; body: Buffer; path: string }> {
+  const next = plan.build(requestNumber++);
+  const response = await fetch(`http://127.0.0.1:${port}${next.path}`, {
+    method: plan.method,
+    headers: plan.headers,
+    body: next.body,
+  });
+  return {
+    status: response.status,
+    contentType: response.headers.get("content-type") ?? "application/json",
+    body: Buffer.from(await response.arrayBuffer()),
+    path: next.path,
+  };
+}

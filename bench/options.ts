@@ -1,0 +1,127 @@
+import path from "node:path";
+import { Command, InvalidArgumentError, Option } from "commander";
+import { SCENARIOS, TARGETS } from "./scenarios.js";
+
+export interface BenchOptions {
+  seconds: number;
+  rounds: number;
+  warmup: number;
+  connections: number;
+  targets: string[];
+  scenarios: string[];
+  candidate: string | null;
+  scale: boolean;
+  cpuProf: boolean;
+  build: boolean;
+  keepDb: boolean;
+  database: string;
+  adminUrl: string;
+  out: string;
+}
+
+function positive(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed < 0) throw new InvalidArgumentError("must be a number ≥ 0");
+  return parsed;
+}
+
+function list(known: string[]) {
+  return (value: string): string[] => {
+    const items = value
+      .split(",")
+      .map((item) => item.trim())
+      .filter(Boolean);
+    const unknown = items.filter((item) => !known.includes(item));
+    if (unknown.length)
+      throw new InvalidArgumentError(`unknown: ${unknown.join(", ")}; known: ${known.join(", ")}`);
+    return items;
+  };
+}
+
+const DEFAULT_TARGETS = ["floor", "rest", "graphql", "prisma", "sofa"];
+
+export function parseOptions(argv: string[], root: string): BenchOptions {
+  const program = new Command("bench")
+    .description(
+      "Benchmarks the gateway beside its peers on a generated PostgreSQL database and prints the table and ratios.",
+    )
+    .option("--seconds <n>", "measured seconds per scenario, server and round", positive, 10)
+    .option("--rounds <n>", "rounds; servers alternate within each round", positive, 2)
+    .option("--warmup <n>", "seconds of unmeasured load per scenario and server before round 1", positive, 2)
+    .option("--connections <n>", "concurrent connections", positive, 50)
+    .option(
+      "--targets <list>",
+      `servers to measure (${TARGETS.map((target) => target.id).join(", ")})`,
+      list(TARGETS.map((target) => target.id)),
+    )
+    .option(
+      "--scenarios <list>",
+      `scenarios (${SCENARIOS.map((scenario) => scenario.id).join(", ")})`,
+      list(SCENARIOS.map((scenario) => scenario.id)),
+      SCENARIOS.map((scenario) => scenario.id),
+    )
+    .option("--candidate <dir>", "another checkout whose build runs beside the gateway as 'candidate'")
+    .option("--scale", "then grow the orders table to 1,000,000 and compare GET /orders p99", false)
+    .option(
+      "--cpu-prof",
+      "run the gateway (and candidate) under node --cpu-prof and summarise the profile",
+      false,
+    )
+    .option("--no-build", "use the existing dist/ builds")
+    .option("--keep-db", "keep the scratch database afterwards", false)
+    .addOption(
+      new Option("--database <name>", "scratch database (dropped and recreated)").default("bpa_bench"),
+    )
+    .addOption(
+      new Option("--admin-url <url>", "PostgreSQL URL for creating the scratch database")
+        .env("BENCH_ADMIN_URL")
+        .default("postgres://postgres@127.0.0.1:5432/postgres"),
+    )
+    .option("--out <file>", "JSON report", path.join(root, "bench-results", "latest.json"));
+  program.parse(argv, { from: "user" });
+  const raw = program.opts<{
+    seconds: number;
+    rounds: number;
+    warmup: number;
+    connections: number;
+    targets?: string[];
+    scenarios: string[];
+    candidate?: string;
+    scale: boolean;
+    cpuProf: boolean;
+    build: boolean;
+    keepDb: boolean;
+    database: string;
+    adminUrl: string;
+    out: string;
+  }>();
+  const candidate = raw.candidate ? path.resolve(raw.candidate) : null;
+  const targets =
+    raw.targets ?? (candidate ? [...DEFAULT_TARGETS, "candidate", "candidate-graphql"] : DEFAULT_TARGETS);
+  if (!candidate && targets.some((target) => target.startsWith("candidate"))) {
+    throw new InvalidArgumentError("the candidate targets need --candidate <dir>");
+  }
+  return {
+    seconds: raw.seconds,
+    rounds: Math.max(1, Math.round(raw.rounds)),
+    warmup: raw.warmup,
+    connections: Math.max(1, Math.round(raw.connections)),
+    targets,
+    scenarios: raw.scenarios,
+    candidate,
+    scale: raw.scale,
+    cpuProf: raw.cpuProf,
+    build: raw.build,
+    keepDb: raw.keepDb,
+    database: raw.database,
+    adminUrl: raw.adminUrl,
+    out: path.resolve(raw.out),
+  };
+}
+
+/** The scratch database's URL on the same server as the admin URL. */
+export function databaseUrl(options: BenchOptions): string {
+  const url = new URL(options.adminUrl);
+  url.pathname = `/${options.database}`;
+  return url.toString();
+}

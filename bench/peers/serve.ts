@@ -1,0 +1,37 @@
+// Entry of a peer server process: `node dist/bench/peers/serve.js <floor|prisma|sofa>`,
+// configured by PORT, DATABASE_URL, APP_BASE_URL and FLOOR_RESPONSES (a JSON file).
+import { readFileSync } from "node:fs";
+import { createServer, type RequestListener } from "node:http";
+import { openDatabase } from "../../src/db/database.js";
+import { parseDatabaseUrl } from "../../src/db/database-url.js";
+import { type CannedResponse, createFloorListener } from "./floor.js";
+import { createPrismaListener } from "./prisma-handler.js";
+import { createSofaListener } from "./sofa.js";
+
+const peer = process.argv[2];
+const port = Number(process.env.PORT ?? "0");
+const appBaseUrl = process.env.APP_BASE_URL ?? "http://localhost:4000";
+
+async function listener(): Promise<{ listener: RequestListener; close: () => Promise<void> }> {
+  if (peer === "floor") {
+    const file = process.env.FLOOR_RESPONSES;
+    if (!file) throw new Error("FLOOR_RESPONSES names the JSON file of canned responses");
+    const responses = JSON.parse(readFileSync(file, "utf8")) as CannedResponse[];
+    return { listener: createFloorListener(responses), close: async () => {} };
+  }
+  // The same pool size as the gateway (openDatabase's default), so no peer gets more connections.
+  const database = await openDatabase(parseDatabaseUrl(process.env.DATABASE_URL));
+  const options = { database, appBaseUrl };
+  if (peer === "prisma") return { listener: createPrismaListener(options), close: () => database.close() };
+  if (peer === "sofa") return { listener: createSofaListener(options), close: () => database.close() };
+  throw new Error(`unknown peer '${peer}': use floor, prisma or sofa`);
+}
+
+const { listener: handle, close } = await listener();
+const server = createServer(handle);
+server.listen(port, "127.0.0.1", () => console.log(`peer ${peer} listening on ${port}`));
+process.once("SIGTERM", () => {
+  server.close();
+  server.closeAllConnections();
+  void close().finally(() => process.exit(0));
+});

@@ -1,0 +1,51 @@
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+
+// Linux reports CPU time in clock ticks; 100 per second almost everywhere.
+const TICKS_PER_SECOND = (() => {
+  try {
+    return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** User plus system CPU time the process has used, in milliseconds (10 ms resolution). */
+export function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // The command name may contain spaces; the fields after it are fixed.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return (ticks * 1000) / TICKS_PER_SECOND;
+}
+
+/** A line of /proc/<pid>/status in kB, e.g. VmHWM (peak resident set) or VmRSS. */
+export function statusKb(pid: number, field: "VmHWM" | "VmRSS"): number | null {
+  try {
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(
+      readFileSync(`/proc/${pid}/status`, "utf8"),
+    );
+    return match ? Number(match[1]) : null;
+  } catch {
+    return null;
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Waits until the process has been nearly idle (under 10% of a core) for two
+ * consecutive 250 ms windows: requests abandoned when a measurement ends are
+ * still being served, and must not eat into the next measurement.
+ */
+export async function settle(pid: number, maxMs = 15_000): Promise<void> {
+  const deadline = Date.now() + maxMs;
+  let quiet = 0;
+  let last = cpuMs(pid);
+  while (quiet < 2 && Date.now() < deadline) {
+    await sleep(250);
+    const now = cpuMs(pid);
+    quiet = now - last <= 25 ? quiet + 1 : 0;
+    last = now;
+  }
+}

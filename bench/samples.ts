@@ -1,0 +1,73 @@
+import { isDeepStrictEqual } from "node:util";
+import { sendOnce } from "./load.js";
+import type { CannedResponse } from "./peers/floor.js";
+import type { Job } from "./run.js";
+import type { Scenario, ScenarioContext } from "./scenarios.js";
+
+/** The gateway's REST answer to each read, for the floor server to replay byte for byte. */
+export async function captureCannedResponses(
+  gatewayPort: number,
+  scenarios: Scenario[],
+  context: ScenarioContext,
+): Promise<CannedResponse[]> {
+  const canned: CannedResponse[] = [];
+  for (const scenario of scenarios.filter((candidate) => candidate.read)) {
+    const plan = scenario.plan("rest", context);
+    const response = await sendOnce(gatewayPort, plan);
+    if (response.status >= 300) {
+      throw new Error(
+        `gateway answered ${scenario.label} with ${response.status}: ${response.body.toString().slice(0, 500)}`,
+      );
+    }
+    canned.push({
+      method: plan.method,
+      target: response.path,
+      status: response.status,
+      contentType: response.contentType,
+      bodyBase64: response.body.toString("base64"),
+    });
+  }
+  return canned;
+}
+
+/**
+ * One request per job before anything is measured: every server must answer
+ * every scenario with 2xx (a benchmark of error responses measures nothing),
+ * and peer (b) must return the gateway's JSON for the reads.
+ */
+export async function checkJobs(groups: Job[][], log: (line: string) => void): Promise<void> {
+  for (const group of groups) {
+    const bodies = new Map<string, unknown>();
+    for (const job of group) {
+      const response = await sendOnce(job.port, job.plan);
+      if (response.status >= 300) {
+        throw new Error(
+          `${job.cell.targetLabel} answered ${job.cell.scenarioLabel} with ${response.status}: ` +
+            response.body.toString().slice(0, 500),
+        );
+      }
+      job.cell.responseBytes = response.body.length;
+      try {
+        bodies.set(job.cell.target, JSON.parse(response.body.toString()));
+      } catch {
+        // not JSON: nothing to compare
+      }
+    }
+    // Writes touch a different order each time, so only reads can be compared.
+    const gatewayJob = group.find((job) => job.cell.target === "rest");
+    const gateway = bodies.get("rest");
+    if (gatewayJob?.plan.method !== "GET" || gateway === undefined) continue;
+    for (const [target, name] of [
+      ["prisma", "(b)"],
+      ["candidate", "the candidate"],
+    ] as const) {
+      const other = bodies.get(target);
+      if (other === undefined) continue;
+      log(
+        isDeepStrictEqual(gateway, other)
+          ? `check: ${name} returns the same JSON as the gateway for ${gatewayJob.cell.scenarioLabel}`
+          : `WARNING: ${name} returns different JSON from the gateway for ${gatewayJob.cell.scenarioLabel}`,
+      );
+    }
+  }
+}

@@ -1,0 +1,109 @@
+import { type Dataset, growForScale, type ScaleInfo } from "./dataset.js";
+import { type ExplainResult, explainPages } from "./explain.js";
+import type { LoadOptions } from "./load.js";
+import type { ServerProcess } from "./processes.js";
+import { type Cell, type Ratio, ratio } from "./report.js";
+import { type Job, runRounds, warmUp } from "./run.js";
+import { SCENARIOS, type ScenarioContext } from "./scenarios.js";
+import { round } from "./stats.js";
+
+export interface ScaleResult {
+  info: ScaleInfo;
+  cells: Cell[];
+  ratios: Ratio[];
+  explain: ExplainResult[];
+}
+
+const SCALED_SCENARIOS = ["list-orders", "list-orders-filtered"];
+
+/**
+ * `--scale`: grows the table, then measures the gateway's GET /orders for the
+ * measured buyer (now most of a million orders) and for a buyer with 10,000,
+ * alternating in the same rounds. Index range scans should make the page
+ * cost independent of how many rows lie beyond it.
+ */
+export async function runScaleStep(options: {
+  root: string;
+  appBaseUrl: string;
+  databaseUrl: string;
+  dataset: Dataset;
+  gateway: ServerProcess;
+  runTag: string;
+  rounds: number;
+  warmupSeconds: number;
+  load: LoadOptions;
+  log: (line: string) => void;
+}): Promise<ScaleResult> {
+  const { dataset, gateway, log } = options;
+  log("scale: growing the orders table...");
+  const info = await growForScale(options.databaseUrl, dataset);
+  log(
+    `scale: ${info.ordersInTable.toLocaleString("en-US")} orders in the table; measured buyer ` +
+      `${info.measuredBuyerOrders.toLocaleString("en-US")}, reference buyer ` +
+      `${info.referenceBuyerOrders.toLocaleString("en-US")} (${info.seconds} s)`,
+  );
+  const contexts: { id: string; label: string; context: ScenarioContext }[] = [
+    {
+      id: "large",
+      label: `gateway REST, buyer with ${info.measuredBuyerOrders.toLocaleString("en-US")} orders`,
+      context: { apiKey: dataset.apiKey, orderIds: dataset.orderIds, runTag: options.runTag },
+    },
+    {
+      id: "small",
+      label: `gateway REST, buyer with ${info.referenceBuyerOrders.toLocaleString("en-US")} orders`,
+      context: { apiKey: dataset.referenceApiKey, orderIds: [], runTag: options.runTag },
+    },
+  ];
+  const scenarios = SCENARIOS.filter((scenario) => SCALED_SCENARIOS.includes(scenario.id));
+  const explain = await explainPages({
+    root: options.root,
+    databaseUrl: options.databaseUrl,
+    appBaseUrl: options.appBaseUrl,
+    scenarios,
+    callers: contexts,
+  });
+  const groups: Job[][] = scenarios.map((scenario) =>
+    contexts.map(({ id, label, context }) => ({
+      cell: {
+        scenario: scenario.id,
+        scenarioLabel: scenario.label,
+        target: id,
+        targetLabel: label,
+        rounds: [],
+        responseBytes: null,
+      },
+      port: gateway.port,
+      pid: gateway.pid,
+      plan: scenario.plan("rest", context),
+    })),
+  );
+  await warmUp(groups, options.warmupSeconds, options.load);
+  await runRounds(groups, options.rounds, options.load, log);
+  const cells = groups.flat().map((job) => job.cell);
+  const ratios = groups.map((group) =>
+    ratio(
+      `p99 ${group[0]?.cell.scenarioLabel}: ${info.ordersInTable.toLocaleString("en-US")}-row table, buyer with ` +
+        `${info.measuredBuyerOrders.toLocaleString("en-US")} orders vs ${info.referenceBuyerOrders.toLocaleString("en-US")}`,
+      group[0]?.cell,
+      group[1]?.cell,
+      (m) => m.p99Ms,
+      { atMost: 1.5 },
+    ),
+  );
+  for (const scenario of scenarios) {
+    const [large, small] = contexts.map(
+      (caller) =>
+        explain.find((result) => result.scenario === scenario.id && result.label.endsWith(caller.label))
+          ?.executionMs,
+    );
+    const value = large !== undefined && large !== null && small ? round(large / small, 2) : null;
+    ratios.push({
+      name: `PostgreSQL time of the page statement, ${scenario.label}: ${contexts[0]?.label} vs ${contexts[1]?.label}`,
+      value,
+      goal: "≤ 1.5",
+      pass: value === null ? null : value <= 1.5,
+      perRound: [],
+    });
+  }
+  return { info, cells, ratios, explain };
+}

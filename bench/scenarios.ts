@@ -1,0 +1,263 @@
+import { createHash } from "node:crypto";
+import { API_PREFIX, routes } from "../src/rest/routes.js";
+import { SOFA_BASE_PATH } from "./peers/sofa-base-path.js";
+
+/** How a target is spoken to: the v1 contract, POST /graphql, or SOFA's generated routes. */
+export type Protocol = "rest" | "graphql" | "sofa";
+
+export type ScenarioId =
+  | "list-orders"
+  | "list-orders-filtered"
+  | "list-approvals"
+  | "update-order"
+  | "create-buyer-product";
+
+export type Method = "GET" | "POST" | "PATCH";
+
+/** What a scenario sends; `build(n)` gives the n-th request, so writes can differ every time. */
+export interface RequestPlan {
+  method: Method;
+  headers: Record<string, string>;
+  build(n: number): { path: string; body?: string };
+}
+
+export interface ScenarioContext {
+  apiKey: string;
+  /** Orders of the measured buyer; PATCH cycles through them. */
+  orderIds: string[];
+  /** Differs per run, so that created names never repeat across runs on a kept database. */
+  runTag: string;
+}
+
+export interface Scenario {
+  id: ScenarioId;
+  label: string;
+  /** Reads; peer (b) serves only these. */
+  read: boolean;
+  plan(protocol: Protocol, context: ScenarioContext): RequestPlan;
+}
+
+// Two statuses of eight over six months of the two years of data: a full page
+// of 100 still matches, from about a sixteenth of the buyer's orders.
+export const ORDER_FILTER = {
+  from: "2025-04-01",
+  to: "2025-09-30",
+  statuses: ["order_placed", "in_transit"],
+} as const;
+
+const PAGE = 100;
+
+function documentOf(operationId: string): string {
+  const route = routes.find((candidate) => candidate.operationId === operationId);
+  if (!route) throw new Error(`no REST route ${operationId}`);
+  return route.document;
+}
+
+const restPath = (path: string) => `${API_PREFIX}${path}`;
+const json = (value: unknown) => JSON.stringify(value);
+
+function headers(context: ScenarioContext, withBody: boolean): Record<string, string> {
+  return withBody
+    ? { "x-api-key": context.apiKey, "content-type": "application/json" }
+    : { "x-api-key": context.apiKey };
+}
+
+function fixed(method: Method, context: ScenarioContext, path: string, body?: string): RequestPlan {
+  return { method, headers: headers(context, body !== undefined), build: () => ({ path, body }) };
+}
+
+function graphql(
+  context: ScenarioContext,
+  operationId: string,
+  variables: (n: number) => unknown,
+): RequestPlan {
+  const query = documentOf(operationId);
+  return {
+    method: "POST",
+    headers: headers(context, true),
+    build: (n) => ({ path: "/graphql", body: json({ query, variables: variables(n) }) }),
+  };
+}
+
+/** GraphQL spells enum values in upper case: order_placed → ORDER_PLACED. */
+const graphqlEnum = (value: string) => value.toUpperCase();
+
+function listOrders(filtered: boolean): Scenario["plan"] {
+  const restQuery = filtered
+    ? `?limit=${PAGE}&created_at_from=${ORDER_FILTER.from}&created_at_to=${ORDER_FILTER.to}` +
+      ORDER_FILTER.statuses.map((status) => `&order_status%5B%5D=${status}`).join("")
+    : `?limit=${PAGE}`;
+  const filter = filtered
+    ? {
+        createdAtFrom: ORDER_FILTER.from,
+        createdAtTo: ORDER_FILTER.to,
+        orderStatus: ORDER_FILTER.statuses.map(graphqlEnum),
+      }
+    : undefined;
+  return (protocol, context) => {
+    switch (protocol) {
+      case "rest":
+        return fixed("GET", context, restPath(`/orders${restQuery}`));
+      case "graphql":
+        return graphql(context, "listOrders", () => ({ first: PAGE, filter }));
+      case "sofa": {
+        const sofaFilter = filter ? `&filter=${encodeURIComponent(json(filter))}` : "";
+        return fixed("GET", context, `${SOFA_BASE_PATH}/orders?first=${PAGE}${sofaFilter}`);
+      }
+    }
+  };
+}
+
+/** A product name no catalogue product resembles: letters from a hash, so trigram matching finds nothing close. */
+export function uniqueProductName(runTag: string, n: number): string {
+  const letters = createHash("md5")
+    .update(`${runTag}:${n}`)
+    .digest("hex")
+    .replace(/[0-9]/g, (digit) => "gklmnprstv"[Number(digit)] ?? "x");
+  return `Bench ${letters.slice(0, 10)} ${letters.slice(10, 18)}`;
+}
+
+export const SCENARIOS: Scenario[] = [
+  {
+    id: "list-orders",
+    label: "GET /orders?limit=100",
+    read: true,
+    plan: listOrders(false),
+  },
+  {
+    id: "list-orders-filtered",
+    label: "GET /orders (dates + 2 statuses)",
+    read: true,
+    plan: listOrders(true),
+  },
+  {
+    id: "list-approvals",
+    label: "GET /buyer_product_approvals",
+    read: true,
+    plan: (protocol, context) => {
+      switch (protocol) {
+        case "rest":
+          return fixed("GET", context, restPath("/buyer_product_approvals"));
+        case "graphql":
+          return graphql(context, "listBuyerProductApprovals", () => ({ first: PAGE }));
+        case "sofa":
+          return fixed("GET", context, `${SOFA_BASE_PATH}/buyer-product-approvals?first=${PAGE}`);
+      }
+    },
+  },
+  {
+    id: "update-order",
+    label: "PATCH /orders/{id}",
+    read: false,
+    plan: (protocol, context) => {
+      const orderId = (n: number) => context.orderIds[n % context.orderIds.length] ?? "";
+      const reference = (n: number) => `PO-bench-${context.runTag}-${n}`;
+      switch (protocol) {
+        case "rest":
+          return {
+            method: "PATCH",
+            headers: headers(context, true),
+            build: (n) => ({
+              path: restPath(`/orders/${orderId(n)}`),
+              body: json({ purchase_order_reference: reference(n) }),
+            }),
+          };
+        case "graphql":
+          return graphql(context, "updateOrder", (n) => ({
+            id: orderId(n),
+            input: { purchaseOrderReference: reference(n) },
+          }));
+        case "sofa":
+          return {
+            method: "POST",
+            headers: headers(context, true),
+            build: (n) => ({
+              path: `${SOFA_BASE_PATH}/update-order`,
+              body: json({ id: orderId(n), input: { purchaseOrderReference: reference(n) } }),
+            }),
+          };
+      }
+    },
+  },
+  {
+    id: "create-buyer-product",
+    label: "POST /buyer_products",
+    read: false,
+    plan: (protocol, context) => {
+      const name = (n: number) => uniqueProductName(context.runTag, n);
+      const input = (n: number) => ({
+        rawMaterialName: name(n),
+        measurementUnit: "KG",
+        productType: "RAW_MATERIAL",
+      });
+      switch (protocol) {
+        case "rest":
+          return {
+            method: "POST",
+            headers: headers(context, true),
+            build: (n) => ({
+              path: restPath("/buyer_products"),
+              body: json({
+                raw_material_name: name(n),
+                measurement_unit: "kg",
+                product_type: "Raw Material",
+              }),
+            }),
+          };
+        case "graphql":
+          return graphql(context, "createBuyerProduct", (n) => ({ input: input(n) }));
+        case "sofa":
+          return {
+            method: "POST",
+            headers: headers(context, true),
+            build: (n) => ({
+              path: `${SOFA_BASE_PATH}/create-buyer-product`,
+              body: json({ input: input(n) }),
+            }),
+          };
+      }
+    },
+  },
+];
+
+/** The server processes a run can start. */
+export type ProcessId = "gateway" | "candidate" | "floor" | "prisma" | "sofa";
+
+export interface Target {
+  id: string;
+  label: string;
+  process: ProcessId;
+  protocol: Protocol;
+  supports(scenario: Scenario): boolean;
+}
+
+const always = () => true;
+
+export const TARGETS: Target[] = [
+  // The floor bounds what a read could reach; replaying a write's answer would add nothing.
+  {
+    id: "floor",
+    label: "(a) floor: bytes from memory",
+    process: "floor",
+    protocol: "rest",
+    supports: (scenario) => scenario.read,
+  },
+  { id: "rest", label: "gateway REST", process: "gateway", protocol: "rest", supports: always },
+  { id: "graphql", label: "gateway GraphQL", process: "gateway", protocol: "graphql", supports: always },
+  {
+    id: "prisma",
+    label: "(b) node:http + Prisma",
+    process: "prisma",
+    protocol: "rest",
+    supports: (scenario) => scenario.read,
+  },
+  { id: "sofa", label: "(c) SOFA on Yoga", process: "sofa", protocol: "sofa", supports: always },
+  { id: "candidate", label: "candidate REST", process: "candidate", protocol: "rest", supports: always },
+  {
+    id: "candidate-graphql",
+    label: "candidate GraphQL",
+    process: "candidate",
+    protocol: "graphql",
+    supports: always,
+  },
+];
