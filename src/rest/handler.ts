@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { type ExecutionResult, execute, type GraphQLSchema } from "graphql";
+import type { ExecutionResult, GraphQLSchema } from "graphql";
 import type { Viewer } from "../auth/viewer.js";
 import type { IdempotencyStore } from "../http/idempotency-store.js";
 import type { GraphQLContext } from "../schema/context.js";
@@ -172,12 +172,7 @@ export function createRestHandler(dependencies: RestDependencies): RestHandler {
     viewer: Viewer,
     requestId: string,
   ): Promise<ExecutionResult> {
-    return execute({
-      schema: dependencies.schema,
-      document: entry.document,
-      variableValues,
-      contextValue: dependencies.contextFor(viewer, requestId),
-    });
+    return entry.execute(dependencies.contextFor(viewer, requestId), variableValues);
   }
 
   function respond(result: ExecutionResult, entry: CompiledRoute, url: URL, requestId: string): Response {
