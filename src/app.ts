@@ -1,15 +1,15 @@
 import { timingSafeEqual } from "node:crypto";
 import { createServerAdapter } from "@whatwg-node/server";
-import { createAuthenticator } from "./auth/authenticator.js";
 import type { Viewer } from "./auth/viewer.js";
 import type { AppConfig } from "./config.js";
 import type { Database } from "./db/database.js";
 import { createOrderUpdateFeed } from "./graphql/order-update-feed.js";
 import { createGraphQLServer } from "./graphql/server.js";
+import { createAdmission } from "./http/admission.js";
 import { createApiReference } from "./http/api-reference.js";
 import { createIdempotencyStore } from "./http/idempotency-store.js";
 import { createMetrics } from "./http/metrics.js";
-import { createRateLimiter, type RateLimitDecision } from "./http/rate-limiter.js";
+import type { RateLimitDecision } from "./http/rate-limiter.js";
 import { pickRequestId } from "./http/request-id.js";
 import { addSecurityHeaders, createCors } from "./http/response-headers.js";
 import type { Logger } from "./logger.js";
@@ -35,8 +35,7 @@ export function createApp({ config, database, logger }: AppOptions) {
   const { prisma } = database;
   const logUnexpected = (error: unknown, requestId?: string) =>
     logger.error({ err: error, requestId }, "unexpected error");
-  const authenticator = createAuthenticator(prisma, (error) => logUnexpected(error));
-  const rateLimiter = createRateLimiter(prisma, config.rateLimitPerMinute);
+  const gate = createAdmission(prisma, config.rateLimitPerMinute, (error) => logUnexpected(error));
   const cors = createCors(config.corsOrigins ?? []);
   const metrics = createMetrics();
 
@@ -101,11 +100,10 @@ export function createApp({ config, database, logger }: AppOptions) {
     if (!isGraphQL && !isRest) {
       return problemResponse({ status: 404, code: "not_found", detail: "No such resource" }, requestId);
     }
-    const viewer = await authenticator.authenticate(request.headers.get("x-api-key"));
-    let limit: RateLimitDecision | null = null;
-    if (viewer) {
-      onViewer(viewer);
-      limit = await rateLimiter.consume(`key:${viewer.apiKeyId}`);
+    const admission = await gate.admit(request.headers.get("x-api-key"));
+    if (admission) {
+      onViewer(admission.viewer);
+      const { limit } = admission;
       if (!limit.allowed) {
         const response = problemResponse(
           {
@@ -119,10 +117,11 @@ export function createApp({ config, database, logger }: AppOptions) {
         return withRateLimitHeaders(response, limit);
       }
     }
+    const viewer = admission?.viewer ?? null;
     const response = isGraphQL
       ? await yoga.fetch(request, { requestId, viewer })
       : await rest(request, url, { requestId, viewer });
-    return limit ? withRateLimitHeaders(response, limit) : response;
+    return admission ? withRateLimitHeaders(response, admission.limit) : response;
   }
 
   const adapter = createServerAdapter(async (request: Request) => {

@@ -11,22 +11,39 @@ export interface Authenticator {
   authenticate(key: string | null): Promise<Viewer | null>;
 }
 
+/** The hash to look a presented key up by, or null when it cannot be one of ours. */
+export function lookupHash(key: string | null): string | null {
+  if (!key?.startsWith(API_KEY_PREFIX) || key.length > MAX_KEY_LENGTH) return null;
+  // Looked up by hash: no secret is ever compared character by character.
+  return hashApiKey(key);
+}
+
+/** Stamps `last_used_at` beside the response, never in its way. */
+export function refreshLastUsed(
+  prisma: PrismaClient,
+  apiKeyId: string,
+  lastUsedAt: Date | null,
+  onError: (error: unknown) => void,
+): void {
+  const now = Date.now();
+  if (lastUsedAt && now - lastUsedAt.getTime() <= LAST_USED_RESOLUTION_MS) return;
+  prisma.apiKey
+    .update({ where: { id: apiKeyId }, data: { lastUsedAt: new Date(now) }, select: { id: true } })
+    .catch(onError);
+}
+
+/** Authentication alone; the service itself admits requests with `createAdmission`, which also counts them. */
 export function createAuthenticator(prisma: PrismaClient, onError: (error: unknown) => void): Authenticator {
   return {
     async authenticate(key) {
-      if (!key?.startsWith(API_KEY_PREFIX) || key.length > MAX_KEY_LENGTH) return null;
-      // Looked up by hash: no secret is ever compared character by character.
+      const hash = lookupHash(key);
+      if (hash === null) return null;
       const record = await prisma.apiKey.findUnique({
-        where: { hash: hashApiKey(key) },
+        where: { hash },
         select: { id: true, buyerId: true, revokedAt: true, lastUsedAt: true },
       });
       if (!record || record.revokedAt) return null;
-      const now = Date.now();
-      if (!record.lastUsedAt || now - record.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
-        prisma.apiKey
-          .update({ where: { id: record.id }, data: { lastUsedAt: new Date(now) }, select: { id: true } })
-          .catch(onError);
-      }
+      refreshLastUsed(prisma, record.id, record.lastUsedAt, onError);
       return { buyerId: record.buyerId, apiKeyId: record.id };
     },
   };

@@ -8,37 +8,32 @@ export interface RateLimitDecision {
   resetSeconds: number;
 }
 
-export interface RateLimiter {
-  consume(subject: string): Promise<RateLimitDecision>;
-}
-
 const WINDOW_MS = 60_000;
 /** Old windows are swept on about one request in this many. */
 const SWEEP_EVERY = 500;
 
-/**
- * A fixed one-minute window per subject, counted in PostgreSQL so that every
- * server process shares it: one upsert per request.
- */
-export function createRateLimiter(prisma: PrismaClient, limitPerMinute: number): RateLimiter {
+/** The fixed wall-clock minute a request made at `now` counts in. */
+export function rateLimitWindow(now: number): Date {
+  return new Date(now - (now % WINDOW_MS));
+}
+
+/** What a request that brought its window's count to `count` may do. */
+export function decideRateLimit(
+  count: number,
+  limitPerMinute: number,
+  windowStart: Date,
+  now: number,
+): RateLimitDecision {
   return {
-    async consume(subject) {
-      const now = Date.now();
-      const windowStart = new Date(now - (now % WINDOW_MS));
-      const rows = await prisma.$queryRaw<{ count: number }[]>`
-        INSERT INTO rate_limit_windows (subject, window_start, count) VALUES (${subject}, ${windowStart}, 1)
-        ON CONFLICT (subject, window_start) DO UPDATE SET count = rate_limit_windows.count + 1
-        RETURNING count`;
-      if (Math.random() * SWEEP_EVERY < 1) {
-        await prisma.$executeRaw`DELETE FROM rate_limit_windows WHERE window_start < ${new Date(now - 2 * WINDOW_MS)}`;
-      }
-      const count = rows[0]?.count ?? 1;
-      return {
-        allowed: count <= limitPerMinute,
-        limit: limitPerMinute,
-        remaining: Math.max(0, limitPerMinute - count),
-        resetSeconds: Math.max(1, Math.ceil((windowStart.getTime() + WINDOW_MS - now) / 1000)),
-      };
-    },
+    allowed: count <= limitPerMinute,
+    limit: limitPerMinute,
+    remaining: Math.max(0, limitPerMinute - count),
+    resetSeconds: Math.max(1, Math.ceil((windowStart.getTime() + WINDOW_MS - now) / 1000)),
   };
+}
+
+/** Deletes windows nobody reads any more, on a random one request in `SWEEP_EVERY`. */
+export async function sweepRateLimitWindows(prisma: PrismaClient, now: number): Promise<void> {
+  if (Math.random() * SWEEP_EVERY >= 1) return;
+  await prisma.$executeRaw`DELETE FROM rate_limit_windows WHERE window_start < ${new Date(now - 2 * WINDOW_MS)}`;
 }
