@@ -61,7 +61,7 @@ export function parseOptions(argv: string[], root: string): BenchOptions {
       SCENARIOS.map((scenario) => scenario.id),
     )
     .option("--candidate <dir>", "another checkout whose build runs beside the gateway as 'candidate'")
-    .option("--scale", "then grow the orders table to 1,000,000 and compare GET /orders p99", false)
+    .option("--no-scale", "skip growing the orders table to 1,000,000 to compare GET /orders p99")
     .option(
       "--cpu-prof",
       "run the gateway (and candidate) under node --cpu-prof and summarise the profile",

@@ -51,7 +51,11 @@ export function createRestHandler(dependencies: RestDependencies): RestHandler {
     const method = request.method === "HEAD" ? "GET" : request.method;
     const entry = candidates.find((candidate) => candidate.method === method);
     if (!entry) {
-      const allow = candidates.map((candidate) => candidate.method).join(", ");
+      const methods = candidates.map((candidate) => candidate.method);
+      // HEAD is served wherever GET is, so it is allowed there too (RFC 9110 §9.3.2).
+      const allow = methods
+        .flatMap((allowed) => (allowed === "GET" ? ["GET", "HEAD"] : [allowed]))
+        .join(", ");
       return problemResponse(
         {
           status: 405,

@@ -157,11 +157,11 @@ describe("REST v1 request-level errors", () => {
 
   describe("405 method_not_allowed", () => {
     it.each([
-      ["DELETE", "/orders", "GET"],
-      ["POST", "/orders", "GET"],
+      ["DELETE", "/orders", "GET, HEAD"],
+      ["POST", "/orders", "GET, HEAD"],
       ["GET", "/taggings", "POST"],
       ["PUT", "/buyer_products", "POST"],
-      ["POST", "/buyer_product_approvals", "GET"],
+      ["POST", "/buyer_product_approvals", "GET, HEAD"],
       ["GET", "/suppliers/c0ffee00-0000-4000-8000-000000000000/users", "POST"],
       ["DELETE", "/orders/c0ffee00-0000-4000-8000-000000000000", "PATCH"],
       ["PUT", "/orders/c0ffee00-0000-4000-8000-000000000000", "PATCH"],
