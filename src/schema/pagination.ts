@@ -92,21 +92,32 @@ export function lazyCount(count: () => Promise<number>): () => Promise<number> {
   };
 }
 
+/** An edge whose cursor is encoded only if a client selects it: REST pages read `endCursor` alone. */
+class Edge<Node extends PagePosition> {
+  constructor(readonly node: Node) {}
+
+  get cursor(): string {
+    return encodeCursor(this.node);
+  }
+}
+
 /** `rows` were fetched with one more than `page.first` to learn whether more remain. */
 export function toConnection<Node extends PagePosition>(
   rows: Node[],
   page: PageRequest,
   totalCount: () => Promise<number>,
 ): Connection<Node> {
-  const edges = rows.slice(0, page.first).map((node) => ({ cursor: encodeCursor(node), node }));
+  const nodes = rows.slice(0, page.first);
+  const first = nodes[0];
+  const last = nodes.at(-1);
   return {
-    edges,
+    edges: nodes.map((node) => new Edge(node)),
     pageInfo: {
       hasNextPage: rows.length > page.first,
       // Paging is forward only; anything before `after` was a previous page.
       hasPreviousPage: page.after !== null,
-      startCursor: edges[0]?.cursor ?? null,
-      endCursor: edges.at(-1)?.cursor ?? null,
+      startCursor: first ? encodeCursor(first) : null,
+      endCursor: last ? encodeCursor(last) : null,
     },
     totalCount: lazyCount(totalCount),
   };
