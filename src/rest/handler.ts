@@ -9,6 +9,7 @@ import { applyEnumPlan } from "./output.js";
 import { jsonResponse, type Problem, problemResponse } from "./problem.js";
 import { readJsonObject } from "./request-body.js";
 import { API_PREFIX, routes as contractRoutes, type RestRoute } from "./routes.js";
+import { withSharedResponsePaths } from "./shared-paths.js";
 import { checkVariable, toGraphQLValue, type VariableProblem } from "./variables.js";
 
 export interface RestDependencies {
@@ -35,9 +36,8 @@ export type RestHandler = (request: Request, url: URL, call: RestCall) => Promis
 
 /** Serves the v1 contract by running each route's GraphQL operation against the shared schema. */
 export function createRestHandler(dependencies: RestDependencies): RestHandler {
-  const compiled = (dependencies.routes ?? contractRoutes).map((route) =>
-    compileRoute(dependencies.schema, route),
-  );
+  const restSchema = withSharedResponsePaths(dependencies.schema);
+  const compiled = (dependencies.routes ?? contractRoutes).map((route) => compileRoute(restSchema, route));
 
   return async (request, url, call) => {
     const relativePath = url.pathname.startsWith(`${API_PREFIX}/`)
