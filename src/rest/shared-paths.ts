@@ -7,7 +7,7 @@ interface SharedLink {
   readonly prev: SharedLink | undefined;
   readonly key: string | number;
   readonly typename: string | undefined;
-  children?: Map<string | number, SharedLink>;
+  readonly children: Map<string | number, SharedLink>;
 }
 
 /** The top-level links of each request, by its context object: they go with the request. */
@@ -48,10 +48,10 @@ function sharePath(info: GraphQLResolveInfo, context: object): GraphQLResolveInf
 
 function share(path: ResponsePath, roots: Map<string | number, SharedLink>): SharedLink {
   const prev = path.prev ? share(path.prev, roots) : undefined;
-  const siblings = prev ? (prev.children ??= new Map()) : roots;
+  const siblings = prev ? prev.children : roots;
   let link = siblings.get(path.key);
   if (!link) {
-    link = { prev, key: path.key, typename: path.typename };
+    link = { prev, key: path.key, typename: path.typename, children: new Map() };
     siblings.set(path.key, link);
   }
   return link;
