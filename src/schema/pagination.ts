@@ -1,4 +1,6 @@
 import type { ArgBuilder, ObjectRef } from "@pothos/core";
+import { queryFromInfo } from "@pothos/plugin-prisma";
+import type { GraphQLResolveInfo } from "graphql";
 import type { FieldProblem } from "../domain/errors.js";
 import { validationFailed } from "../domain/errors.js";
 import { builder, type SchemaTypes } from "./builder.js";
@@ -120,6 +122,25 @@ export function toConnection<Node extends PagePosition>(
       endCursor: last ? encodeCursor(last) : null,
     },
     totalCount: lazyCount(totalCount),
+  };
+}
+
+/**
+ * The Prisma query for one page of a root list field: the client's selection
+ * of `edges.node`, the rows after the cursor newest first, and one row more
+ * than the page to learn whether another follows.
+ */
+export function rootPageQuery<Where extends object>(
+  context: object,
+  info: GraphQLResolveInfo,
+  where: Where,
+  page: PageRequest,
+) {
+  return {
+    ...queryFromInfo({ context, info, path: ["edges", "node"] }),
+    where: { ...where, AND: [afterPosition(page.after)] },
+    orderBy: NEWEST_FIRST,
+    take: page.first + 1,
   };
 }
 

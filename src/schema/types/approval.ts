@@ -1,15 +1,13 @@
-import { queryFromInfo } from "@pothos/plugin-prisma";
 import { batchCount } from "../batch.js";
 import { builder } from "../builder.js";
 import { ApprovalStatusEnum } from "../enums.js";
 import {
-  afterPosition,
   connectionType,
-  NEWEST_FIRST,
   pageArgs,
   readPage,
   readPageArgs,
   relationPageQuery,
+  rootPageQuery,
   throwIfProblems,
   toConnection,
   withPositionFields,
@@ -117,12 +115,9 @@ builder.queryField("buyerProductApprovals", (t) =>
         ...(statuses?.length ? { approvalStatus: { in: statuses } } : {}),
         ...(buyerProductId ? { buyerProductId } : {}),
       };
-      const rows = await context.prisma.buyerProductApproval.findMany({
-        ...queryFromInfo({ context, info, path: ["edges", "node"] }),
-        where: { ...where, AND: [afterPosition(page.after)] },
-        orderBy: NEWEST_FIRST,
-        take: page.first + 1,
-      });
+      const rows = await context.prisma.buyerProductApproval.findMany(
+        rootPageQuery(context, info, where, page),
+      );
       return toConnection(rows, page, () => context.prisma.buyerProductApproval.count({ where }));
     },
   }),

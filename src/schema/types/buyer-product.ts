@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { queryFromInfo } from "@pothos/plugin-prisma";
 import { matchOrCreateProduct } from "../../domain/auto-match.js";
 import { validationFailed } from "../../domain/errors.js";
 import { InputChecks } from "../../domain/input-checks.js";
@@ -7,13 +6,12 @@ import { batchCount } from "../batch.js";
 import { builder } from "../builder.js";
 import { ContainerTypeEnum, DocumentTypeEnum, MeasurementUnitEnum, ProductTypeEnum } from "../enums.js";
 import {
-  afterPosition,
   compareNewestFirst,
   connectionType,
-  NEWEST_FIRST,
   pageArgs,
   readPage,
   relationPageQuery,
+  rootPageQuery,
   toConnection,
   withPositionFields,
 } from "../pagination.js";
@@ -141,12 +139,7 @@ builder.queryField("buyerProducts", (t) =>
     resolve: async (_root, args, context, info) => {
       const where = { buyerId: requireViewer(context).buyerId };
       const page = readPage(args);
-      const rows = await context.prisma.buyerProduct.findMany({
-        ...queryFromInfo({ context, info, path: ["edges", "node"] }),
-        where: { ...where, AND: [afterPosition(page.after)] },
-        orderBy: NEWEST_FIRST,
-        take: page.first + 1,
-      });
+      const rows = await context.prisma.buyerProduct.findMany(rootPageQuery(context, info, where, page));
       return toConnection(rows, page, () => context.prisma.buyerProduct.count({ where }));
     },
   }),

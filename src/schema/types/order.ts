@@ -1,4 +1,3 @@
-import { queryFromInfo } from "@pothos/plugin-prisma";
 import { validationFailed } from "../../domain/errors.js";
 import { InputChecks } from "../../domain/input-checks.js";
 import { updateOrder } from "../../domain/order-update.js";
@@ -6,13 +5,12 @@ import { batchCount } from "../batch.js";
 import { builder } from "../builder.js";
 import { OrderStatusEnum, PriceTypeEnum } from "../enums.js";
 import {
-  afterPosition,
   connectionType,
-  NEWEST_FIRST,
   pageArgs,
   readPage,
   readPageArgs,
   relationPageQuery,
+  rootPageQuery,
   throwIfProblems,
   toConnection,
   withPositionFields,
@@ -295,12 +293,7 @@ builder.queryField("orders", (t) =>
             }
           : {}),
       };
-      const rows = await context.prisma.order.findMany({
-        ...queryFromInfo({ context, info, path: ["edges", "node"] }),
-        where: { ...where, AND: [afterPosition(page.after)] },
-        orderBy: NEWEST_FIRST,
-        take: page.first + 1,
-      });
+      const rows = await context.prisma.order.findMany(rootPageQuery(context, info, where, page));
       return toConnection(rows, page, () => context.prisma.order.count({ where }));
     },
   }),

@@ -1,13 +1,11 @@
-import { queryFromInfo } from "@pothos/plugin-prisma";
 import { batchCount } from "../batch.js";
 import { builder } from "../builder.js";
 import {
-  afterPosition,
   connectionType,
-  NEWEST_FIRST,
   pageArgs,
   readPage,
   relationPageQuery,
+  rootPageQuery,
   toConnection,
   withPositionFields,
 } from "../pagination.js";
@@ -76,12 +74,7 @@ builder.queryField("suppliers", (t) =>
     resolve: async (_root, args, context, info) => {
       const where = { connections: { some: { buyerId: requireViewer(context).buyerId } } };
       const page = readPage(args);
-      const rows = await context.prisma.supplier.findMany({
-        ...queryFromInfo({ context, info, path: ["edges", "node"] }),
-        where: { ...where, AND: [afterPosition(page.after)] },
-        orderBy: NEWEST_FIRST,
-        take: page.first + 1,
-      });
+      const rows = await context.prisma.supplier.findMany(rootPageQuery(context, info, where, page));
       return toConnection(rows, page, () => context.prisma.supplier.count({ where }));
     },
   }),

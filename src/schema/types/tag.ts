@@ -1,4 +1,3 @@
-import { queryFromInfo } from "@pothos/plugin-prisma";
 import type { GraphQLError } from "graphql";
 import { notFound, validationFailed } from "../../domain/errors.js";
 import { InputChecks } from "../../domain/input-checks.js";
@@ -6,12 +5,11 @@ import { attachTags, detachTags, MAX_TAGS_PER_CALL } from "../../domain/tagging.
 import { batchCount } from "../batch.js";
 import { builder } from "../builder.js";
 import {
-  afterPosition,
   connectionType,
-  NEWEST_FIRST,
   pageArgs,
   readPage,
   relationPageQuery,
+  rootPageQuery,
   toConnection,
   withPositionFields,
 } from "../pagination.js";
@@ -154,12 +152,7 @@ builder.queryField("tags", (t) =>
     resolve: async (_root, args, context, info) => {
       const where = { buyerId: requireViewer(context).buyerId };
       const page = readPage(args);
-      const rows = await context.prisma.tag.findMany({
-        ...queryFromInfo({ context, info, path: ["edges", "node"] }),
-        where: { ...where, AND: [afterPosition(page.after)] },
-        orderBy: NEWEST_FIRST,
-        take: page.first + 1,
-      });
+      const rows = await context.prisma.tag.findMany(rootPageQuery(context, info, where, page));
       return toConnection(rows, page, () => context.prisma.tag.count({ where }));
     },
   }),
@@ -173,12 +166,7 @@ builder.queryField("tagGroups", (t) =>
     resolve: async (_root, args, context, info) => {
       const where = { buyerId: requireViewer(context).buyerId };
       const page = readPage(args);
-      const rows = await context.prisma.tagGroup.findMany({
-        ...queryFromInfo({ context, info, path: ["edges", "node"] }),
-        where: { ...where, AND: [afterPosition(page.after)] },
-        orderBy: NEWEST_FIRST,
-        take: page.first + 1,
-      });
+      const rows = await context.prisma.tagGroup.findMany(rootPageQuery(context, info, where, page));
       return toConnection(rows, page, () => context.prisma.tagGroup.count({ where }));
     },
   }),
