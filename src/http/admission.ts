@@ -55,7 +55,7 @@ export function createAdmission(
         FROM api_key CROSS JOIN counted`;
       if (!row) return null;
       refreshLastUsed(prisma, row.id, row.last_used_at, onError);
-      sweepRateLimitWindows(prisma, now).catch(onError);
+      sweepRateLimitWindows(prisma, now, onError);
       return {
         viewer: { buyerId: row.buyer_id, apiKeyId: row.id },
         limit: decideRateLimit(row.count, limitPerMinute, windowStart, now),

@@ -32,8 +32,14 @@ export function decideRateLimit(
   };
 }
 
-/** Deletes windows nobody reads any more, on a random one request in `SWEEP_EVERY`. */
-export async function sweepRateLimitWindows(prisma: PrismaClient, now: number): Promise<void> {
+/** Deletes windows nobody reads any more, on a random one request in `SWEEP_EVERY`, beside the request. */
+export function sweepRateLimitWindows(
+  prisma: PrismaClient,
+  now: number,
+  onError: (error: unknown) => void,
+): void {
   if (Math.random() * SWEEP_EVERY >= 1) return;
-  await prisma.$executeRaw`DELETE FROM rate_limit_windows WHERE window_start < ${new Date(now - 2 * WINDOW_MS)}`;
+  prisma.$executeRaw`DELETE FROM rate_limit_windows WHERE window_start < ${new Date(now - 2 * WINDOW_MS)}`.catch(
+    onError,
+  );
 }
