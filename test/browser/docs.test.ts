@@ -3,26 +3,14 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OPENAPI_PATH } from "../../src/rest/openapi/document.js";
 import { routes } from "../../src/rest/routes.js";
+import { launchBrowser } from "../support/browser.js";
 import { createTestApp, type TestApp } from "../support/test-app.js";
 
-const CHROMIUM = "/usr/bin/chromium";
 const SCREENSHOT = "test-artifacts/docs.png";
-// Chromium's own background traffic (updates, sync, field trials) is switched off,
-// so that every request seen is one the page made.
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
-
 /** The host a request went to; blob: URLs belong to the page that made them, data: URLs to nobody. */
 function hostOf(url: string): string | null {
   if (url.startsWith("data:")) return null;
@@ -37,16 +25,11 @@ describe("the API reference in a browser", () => {
   let origin: string;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(
-        `Chromium is needed at ${CHROMIUM} for this test: apt-get install -y --no-install-recommends chromium (.ci/run does)`,
-      );
-    }
     harness = await createTestApp();
     server = createServer(harness.app);
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchBrowser();
   }, 120_000);
 
   afterAll(async () => {

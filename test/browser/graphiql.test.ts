@@ -1,23 +1,23 @@
 // GraphiQL in a real browser: a front-end developer opens /graphql, puts a
 // key in the headers editor, runs the example query and reads the answer,
-// and the page never reaches beyond this server. Needs Debian's chromium at
-// /usr/bin/chromium (CI installs it); without it this test fails, it is not
-// skipped.
-import { existsSync, mkdirSync } from "node:fs";
+// and the page never reaches beyond this server. Needs Debian's chromium,
+// which `npm test` installs when missing; without it this test fails, it is
+// not skipped.
+import { mkdirSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app.js";
 import { DEFAULT_GRAPHQL_CONFIG } from "../../src/config.js";
 import { projectRoot } from "../../src/db/project-root.js";
 import { createLogger } from "../../src/logger.js";
+import { launchBrowser } from "../support/browser.js";
 import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
 import { APP_BASE_URL } from "../support/test-app.js";
 import { createTestDatabase, type TestDatabase } from "../support/test-database.js";
 
-const CHROMIUM = "/usr/bin/chromium";
 const SCREENSHOT = path.join(projectRoot(), "test-artifacts", "graphiql.png");
 
 describe("GraphiQL in a browser", () => {
@@ -28,11 +28,6 @@ describe("GraphiQL in a browser", () => {
   let origin: string;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(
-        `${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium) to run this test`,
-      );
-    }
     database = await createTestDatabase();
     buyer = await seedBuyer(database, "Browser Buyer");
     await seedOrders(database, buyer, [
@@ -46,18 +41,7 @@ describe("GraphiQL in a browser", () => {
     server = createServer(app);
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    });
+    browser = await launchBrowser();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
