@@ -117,7 +117,7 @@ export async function evaluate(database: Database, fixture: EvaluationFixture): 
   return summarise(outcomes);
 }
 
-/** Rule 5 as decisions.md words it, without the guard: the best name at similarity 0.8 or more. */
+/** Rule 5 as docs/decisions.md words it, without the guard: the best name at similarity 0.8 or more. */
 async function mostSimilar(
   database: Database,
   normalizedName: string,
