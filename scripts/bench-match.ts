@@ -25,7 +25,7 @@ import {
   type GeneratedProduct,
   generateCatalogue,
   seededRandom,
-} from "./lib/bench-catalogue.js";
+} from "../tools/bench-catalogue.js";
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 100_000);

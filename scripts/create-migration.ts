@@ -3,7 +3,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { MIGRATIONS_DIR } from "../src/db/migrations.js";
-import { diffMigrationsToSchema } from "./lib/schema-engine.js";
+import { diffMigrationsToSchema } from "../tools/schema-engine.js";
 
 const rawName = process.argv[2];
 if (!rawName || !/^[a-z0-9_]+$/i.test(rawName)) {

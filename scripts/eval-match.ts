@@ -2,7 +2,7 @@
 // in test/fixtures/auto-match-eval.json. Runs on in-memory PGlite, or on a
 // scratch database (created and dropped) when DATABASE_URL names a PostgreSQL server.
 import { createTestDatabase } from "../test/support/test-database.js";
-import { evaluate, formatReport, loadEvaluationFixture } from "./lib/match-evaluation.js";
+import { evaluate, formatReport, loadEvaluationFixture } from "../tools/match-evaluation.js";
 
 const database = await createTestDatabase();
 try {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { diffMigrationsToSchema } from "../scripts/lib/schema-engine.js";
 import { applyMigrations, readMigrations } from "../src/db/migrations.js";
+import { diffMigrationsToSchema } from "../tools/schema-engine.js";
 import { createTestDatabase, type TestDatabase } from "./support/test-database.js";
 
 describe("migrations", () => {

@@ -22,7 +22,7 @@ export interface AutoMatchResult {
 type Transaction = Prisma.TransactionClient;
 
 /**
- * Finds the catalogue product a buyer product describes (decisions.md, first
+ * Finds the catalogue product a buyer product describes (docs/decisions.md §3 "Auto-match criteria", first
  * rule that hits wins) or creates one. Runs inside the caller's transaction.
  * Concurrent creations of the same new product create it once: see lockNewProduct.
  */

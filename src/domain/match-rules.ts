@@ -1,4 +1,4 @@
-// The five auto-match rules of decisions.md, in order, as catalogue queries.
+// The five auto-match rules of docs/decisions.md §3 "Auto-match criteria", in order, as catalogue queries.
 // Each rule ranks its own hits; the first rule with a hit decides the match.
 // Deterministic: every ordering ends in (created_at, id).
 import { Prisma } from "../db/generated/prisma/client.js";
@@ -31,7 +31,7 @@ export interface MatchCandidate {
   score: number;
 }
 
-/** decisions.md: trigram similarity of normalised names at least this, same product type. */
+/** docs/decisions.md §3 "Auto-match criteria", rule 5: the least trigram similarity, same product type. */
 export const SIMILAR_NAME_THRESHOLD = 0.8;
 
 type Queryable = Pick<Prisma.TransactionClient, "$queryRaw">;

@@ -1,6 +1,6 @@
 import type { OrderStatus } from "../db/generated/prisma/enums.js";
 
-// decisions.md §5: stages in order; the logistics statuses share one stage
+// docs/decisions.md §5 "Order status transitions": stages in order; the logistics statuses share one stage
 // and may follow each other in any order.
 const STAGE: Record<OrderStatus, number> = {
   quote_selected: 0,

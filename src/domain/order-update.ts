@@ -30,7 +30,7 @@ interface LockedOrder {
 }
 
 /**
- * Applies a buyer's change to one of its orders (decisions.md §5): checks the
+ * Applies a buyer's change to one of its orders (docs/decisions.md §3 "Update order" and §5): checks the
  * status transition, stamps `placed_at` when the order becomes placed, and
  * records what changed as an order event, all in one transaction with the
  * order row locked so that concurrent updates cannot interleave.

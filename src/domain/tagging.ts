@@ -10,7 +10,7 @@ export type AttachTagsOutcome =
   | { kind: "unknown_tags"; indexes: number[] };
 
 /**
- * Attaches the buyer's tags to one of the buyer's records (decisions.md §3).
+ * Attaches the buyer's tags to one of the buyer's records (docs/decisions.md §3 "Taggings").
  * Already-attached tags are kept and not reported as added.
  */
 export async function attachTags(

@@ -1,4 +1,4 @@
-/** A field problem in REST spelling (decisions.md §2). */
+/** A field problem in REST spelling (docs/decisions.md §2 "Problem details"). */
 export interface FieldError {
   field: string;
   code: string;

@@ -7,7 +7,7 @@ import {
   evaluate,
   formatReport,
   loadEvaluationFixture,
-} from "../../scripts/lib/match-evaluation.js";
+} from "../../tools/match-evaluation.js";
 import { createTestDatabase, type TestDatabase } from "../support/test-database.js";
 
 /** Measured when the evaluation was written: 64 of 71 right products found. Raise it when recall improves. */

@@ -26,7 +26,7 @@ export function registerImport(program: Command): void {
     .command("import")
     .summary("load buyers, suppliers, catalogue, approvals and orders from a JSON file")
     .description(
-      "Loads an import file (version 1, see shared/fixtures/FORMAT.md). The whole file is validated\n" +
+      "Loads an import file (version 1, see docs/import-format.md). The whole file is validated\n" +
         "first: if anything is wrong, every bad value is listed by its JSON path on stderr, nothing is\n" +
         "written and the exit code is 1. Otherwise everything is written in one transaction. Records are\n" +
         "upserted by id, so importing the same file again changes nothing.",

@@ -2,7 +2,7 @@ import { type GraphQLEnumType, type GraphQLScalarType, isEnumType } from "graphq
 import { enumSpelling } from "../contract-names.js";
 import type { JsonSchema } from "./types.js";
 
-/** decisions.md §3: every date-time the service writes has milliseconds and a Z. */
+/** docs/decisions.md §3 "Requests and responses": every date-time written has milliseconds and a Z. */
 const WRITTEN_DATE_TIME = "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$";
 
 const SCALARS: Record<string, JsonSchema> = {
@@ -14,7 +14,7 @@ const SCALARS: Record<string, JsonSchema> = {
   UUID: { type: "string", format: "uuid" },
   DateTime: { type: "string", format: "date-time" },
   Date: { type: "string", format: "date" },
-  // Exact decimals are written as JSON numbers (decisions.md §3).
+  // Exact decimals are written as JSON numbers (docs/decisions.md §3 "Requests and responses").
   Decimal: { type: "number" },
   JSON: {},
 };

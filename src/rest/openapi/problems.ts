@@ -7,7 +7,7 @@ import { leafSchema } from "./leaf-schema.js";
 import type { SchemaRegistry } from "./schema-registry.js";
 import type { JsonSchema, JsonValue } from "./types.js";
 
-/** decisions.md §2 and docs/decisions.md: every `code` a REST problem can carry. */
+/** docs/decisions.md §2 "Statuses and codes": every `code` a REST problem can carry. */
 export type ProblemCode =
   | "invalid_json"
   | "unauthenticated"
@@ -108,7 +108,7 @@ export const PROBLEMS: Record<ProblemCode, ProblemEntry> = {
   },
 };
 
-/** docs/decisions.md: the `code` of an item of `errors`. */
+/** docs/decisions.md §2 "Problem details": the `code` of an item of `errors`. */
 const FIELD_ERROR_CODES = [
   "required",
   "invalid",
@@ -126,7 +126,7 @@ void everyFieldErrorCode;
 
 /**
  * The problems any request of this shape can meet before its operation runs,
- * in the order of checks of docs/decisions.md: key, rate limit, path ids, body,
+ * in docs/decisions.md §2 "Order of checks": key, rate limit, path ids, body,
  * fields; and the failures that can follow any operation.
  */
 export function requestProblems(method: HttpMethod, path: string): ProblemCode[] {
@@ -159,7 +159,7 @@ export function problemExample(code: ProblemCode, example: ProblemExample): Json
   ) as JsonValue;
 }
 
-/** RFC 9457 problem details as decisions.md §2 defines them. */
+/** RFC 9457 problem details as docs/decisions.md §2 "Problem details" defines them. */
 export function problemSchema(schema: GraphQLSchema, registry: SchemaRegistry): JsonSchema {
   const orderStatus = schema.getType("OrderStatus");
   if (!isEnumType(orderStatus)) throw new Error("OpenAPI: the schema has no OrderStatus enum");

@@ -25,7 +25,7 @@ export type BodyFieldHint = Pick<
 
 export interface InputSchemaOptions {
   registry: SchemaRegistry;
-  /** Body strings are limited (decisions.md §6); query parameters have their own rules. */
+  /** Body strings are limited (docs/decisions.md §6 "Limits"); query parameters have their own rules. */
   limitStrings: boolean;
 }
 

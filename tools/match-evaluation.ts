@@ -6,20 +6,20 @@ import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Database } from "../../src/db/database.js";
-import type { ProductType } from "../../src/db/generated/prisma/enums.js";
-import { contractSpelling } from "../../src/domain/contract-spelling.js";
+import type { Database } from "../src/db/database.js";
+import type { ProductType } from "../src/db/generated/prisma/enums.js";
+import { contractSpelling } from "../src/domain/contract-spelling.js";
 import {
   findCandidates,
   type MatchStrategy,
   matchKeys,
   SIMILAR_NAME_THRESHOLD,
-} from "../../src/domain/match-rules.js";
-import { importData } from "../../src/import/import.js";
+} from "../src/domain/match-rules.js";
+import { importData } from "../src/import/import.js";
 
 export const EVALUATION_FILE = path.join(
   path.dirname(fileURLToPath(import.meta.url)),
-  "../../test/fixtures/auto-match-eval.json",
+  "../test/fixtures/auto-match-eval.json",
 );
 
 type ContractProductType = "Dye" | "Fragrance" | "Other" | "Packaging" | "Raw Material";
@@ -117,7 +117,7 @@ export async function evaluate(database: Database, fixture: EvaluationFixture): 
   return summarise(outcomes);
 }
 
-/** Rule 5 as decisions.md words it, without the guard: the best name at similarity 0.8 or more. */
+/** Rule 5 as docs/decisions.md words it, without the guard: the best name at similarity 0.8 or more. */
 async function mostSimilar(
   database: Database,
   normalizedName: string,

@@ -1,6 +1,6 @@
 import openapiTS, { astToString } from "openapi-typescript";
-import { buildOpenApiDocument } from "../../src/rest/openapi/document.js";
-import { schema } from "../../src/schema/index.js";
+import { buildOpenApiDocument } from "../src/rest/openapi/document.js";
+import { schema } from "../src/schema/index.js";
 
 export const API_TYPES_FILE = "test/generated/api-types.ts";
 

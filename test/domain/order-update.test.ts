@@ -1,0 +1,111 @@
+// Updating an order (docs/decisions.md, "Update order" and "5. Order status
+// transitions") on the domain function, with a real database but no HTTP.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Viewer } from "../../src/auth/viewer.js";
+import { updateOrder } from "../../src/domain/order-update.js";
+import { type OrderSeed, type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
+import { createTestDatabase, type TestDatabase } from "../support/test-database.js";
+
+let database: TestDatabase;
+let buyer: SeededBuyer;
+let other: SeededBuyer;
+let viewer: Viewer;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  buyer = await seedBuyer(database, "Order Buyer");
+  other = await seedBuyer(database, "Other Buyer");
+  viewer = { buyerId: buyer.buyerId, apiKeyId: buyer.apiKeyId };
+});
+
+afterAll(async () => {
+  await database.close();
+});
+
+async function newOrder(seed: Partial<OrderSeed> = {}): Promise<string> {
+  const [id = ""] = await seedOrders(database, buyer, [
+    { createdAt: new Date("2025-01-01T00:00:00Z"), ...seed },
+  ]);
+  return id;
+}
+
+async function stored(id: string) {
+  return database.prisma.order.findUniqueOrThrow({ where: { id } });
+}
+
+async function eventsOf(id: string) {
+  return database.prisma.orderEvent.findMany({ where: { orderId: id } });
+}
+
+describe("updateOrder", () => {
+  it("delivered cannot go back to shipped, and the refused change writes nothing", async () => {
+    const id = await newOrder({ orderStatus: "delivered", placedAt: new Date("2025-01-02T00:00:00Z") });
+    const before = await stored(id);
+    await expect(
+      updateOrder(database.prisma, viewer, id, { orderStatus: "shipped", purchaseOrderReference: "PO-9" }),
+    ).rejects.toThrow(/cannot move from delivered to shipped/);
+    expect(await stored(id)).toEqual(before);
+    expect(await eventsOf(id)).toEqual([]);
+  });
+
+  it("a refused change names the statuses the order may move to", async () => {
+    const id = await newOrder({ orderStatus: "in_port" });
+    await expect(
+      updateOrder(database.prisma, viewer, id, { orderStatus: "order_confirmed" }),
+    ).rejects.toThrow("allowed next statuses: shipped, in_transit, in_warehouse, delivered");
+  });
+
+  it("moving to order_placed or later stamps placed_at once", async () => {
+    const id = await newOrder({ orderStatus: "quote_selected" });
+    expect((await stored(id)).placedAt).toBeNull();
+    await updateOrder(database.prisma, viewer, id, { orderStatus: "order_confirmed" });
+    const placedAt = (await stored(id)).placedAt;
+    expect(placedAt).toBeInstanceOf(Date);
+    await updateOrder(database.prisma, viewer, id, { orderStatus: "shipped" });
+    expect((await stored(id)).placedAt).toEqual(placedAt);
+  });
+
+  it("records who changed which fields from what to what", async () => {
+    const id = await newOrder({
+      orderStatus: "shipped",
+      placedAt: new Date("2025-01-02T00:00:00Z"),
+      purchaseOrderReference: "PO-1",
+    });
+    const log = await updateOrder(database.prisma, viewer, id, {
+      orderStatus: "in_transit",
+      purchaseOrderReference: null,
+      resourceValues: [{ provider: "erp", value: "42" }],
+    });
+    expect(log).toEqual({
+      order_status: { from: "shipped", to: "in_transit" },
+      purchase_order_reference: { from: "PO-1", to: null },
+      resource_values: { from: [], to: [{ provider: "erp", value: "42" }] },
+    });
+    const [event] = await eventsOf(id);
+    expect(event).toMatchObject({ apiKeyId: buyer.apiKeyId, buyerId: buyer.buyerId, changes: log });
+    expect((await stored(id)).purchaseOrderReference).toBeNull();
+  });
+
+  it("setting the current values again is a no-op that records no event", async () => {
+    const id = await newOrder({ orderStatus: "delivered", supplierOrderReference: "SO-1" });
+    const before = await stored(id);
+    const log = await updateOrder(database.prisma, viewer, id, {
+      orderStatus: "delivered",
+      supplierOrderReference: "SO-1",
+    });
+    expect(log).toEqual({});
+    expect(await stored(id)).toEqual(before);
+    expect(await eventsOf(id)).toEqual([]);
+  });
+
+  it("another buyer's order is not found and stays as it was", async () => {
+    const [id = ""] = await seedOrders(database, other, [
+      { createdAt: new Date(), orderStatus: "quote_selected" },
+    ]);
+    const before = await stored(id);
+    await expect(updateOrder(database.prisma, viewer, id, { orderStatus: "delivered" })).rejects.toThrow(
+      /not found/,
+    );
+    expect(await stored(id)).toEqual(before);
+  });
+});
