@@ -4,7 +4,7 @@
 // Browsers are never downloaded from anywhere else.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { CHROMIUM_PATH } from "../test/support/browser.js";
+import { CHROMIUM_PATH } from "../tools/browser.js";
 
 function run(command: string, args: readonly string[]): boolean {
   const result = spawnSync(command, args, {

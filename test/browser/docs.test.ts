@@ -7,7 +7,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OPENAPI_PATH } from "../../src/rest/openapi/document.js";
 import { routes } from "../../src/rest/routes.js";
-import { launchBrowser } from "../support/browser.js";
+import { launchBrowser } from "../../tools/browser.js";
 import { createTestApp, type TestApp } from "../support/test-app.js";
 
 const SCREENSHOT = "test-artifacts/docs.png";

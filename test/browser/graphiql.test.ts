@@ -13,7 +13,7 @@ import { createApp } from "../../src/app.js";
 import { DEFAULT_GRAPHQL_CONFIG } from "../../src/config.js";
 import { projectRoot } from "../../src/db/project-root.js";
 import { createLogger } from "../../src/logger.js";
-import { launchBrowser } from "../support/browser.js";
+import { launchBrowser } from "../../tools/browser.js";
 import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
 import { APP_BASE_URL } from "../support/test-app.js";
 import { createTestDatabase, type TestDatabase } from "../support/test-database.js";
