@@ -4,7 +4,7 @@
 //   BENCH_DATABASE_URL  server to use (default postgres://postgres@127.0.0.1:5432/postgres)
 //   BENCH_PRODUCTS      catalogue size (default 100000)
 //   BENCH_SAMPLES       timed matches per case (default 300)
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import pg from "pg";
 import { type Database, openDatabase } from "../src/db/database.js";
 import { parseDatabaseUrl } from "../src/db/database-url.js";
@@ -113,7 +113,7 @@ async function timeMatch(
   const started = performance.now();
   try {
     await db.prisma.$transaction(async (tx) => {
-      strategy = (await matchOrCreateProduct(tx, description)).strategy;
+      strategy = (await matchOrCreateProduct(tx, description, randomUUID())).strategy;
       // Nothing is kept, so every sample sees the same catalogue.
       throw new Rollback();
     });

@@ -2,12 +2,16 @@
 // shared by `npm run eval:match` and test/auto-match/evaluation.test.ts. The
 // catalogue goes in through the import, as an operator's would; each case is
 // then a dry run of the matcher (nothing is created), so cases are independent.
+// Sequences are the exception: their steps really create products, in one
+// transaction per sequence that is rolled back, so that a step sees what the
+// earlier steps of its sequence created and nothing else.
 import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Database } from "../src/db/database.js";
 import type { ProductType } from "../src/db/generated/prisma/enums.js";
+import { matchOrCreateProduct } from "../src/domain/auto-match.js";
 import { contractSpelling } from "../src/domain/contract-spelling.js";
 import {
   findCandidates,
@@ -44,13 +48,27 @@ export interface EvaluationCase {
   known_miss?: string;
 }
 
+/** A step of a sequence; `expect.product` may also name a product an earlier step created. */
+export interface EvaluationStep extends EvaluationCase {
+  /** The label of the product this step creates, for later steps to expect. */
+  creates?: string;
+}
+
+export interface EvaluationSequence {
+  description: string;
+  steps: EvaluationStep[];
+}
+
 export interface EvaluationFixture {
   catalogue: CatalogueEntry[];
   cases: EvaluationCase[];
+  sequences?: EvaluationSequence[];
 }
 
 export interface CaseOutcome {
   case: EvaluationCase;
+  /** The sequence the case is a step of, if any. */
+  sequence?: string;
   /** The catalogue key matched, or null for "create a new product". */
   matched: string | null;
   strategy: MatchStrategy | null;
@@ -114,7 +132,57 @@ export async function evaluate(database: Database, fixture: EvaluationFixture): 
           : null,
     });
   }
+  for (const sequence of fixture.sequences ?? []) {
+    outcomes.push(...(await runSequence(database, sequence, keyOf)));
+  }
   return summarise(outcomes);
+}
+
+class Rollback extends Error {}
+
+/** Creates buyer products' catalogue matches step by step, as POST /buyer_products does; keeps nothing. */
+async function runSequence(
+  database: Database,
+  sequence: EvaluationSequence,
+  catalogueKeyOf: ReadonlyMap<string, string>,
+): Promise<CaseOutcome[]> {
+  const outcomes: CaseOutcome[] = [];
+  const keyOf = new Map(catalogueKeyOf);
+  try {
+    await database.prisma.$transaction(
+      async (tx) => {
+        for (const step of sequence.steps) {
+          const result = await matchOrCreateProduct(
+            tx,
+            {
+              rawMaterialName: step.name,
+              rawMaterialCode: step.code ?? null,
+              productType: PRISMA_PRODUCT_TYPE[step.productType],
+            },
+            randomUUID(),
+          );
+          if (!result.matched && step.creates) keyOf.set(result.productId, step.creates);
+          const matched = result.matched
+            ? (keyOf.get(result.productId) ?? `unknown:${result.productId}`)
+            : null;
+          outcomes.push({
+            case: step,
+            sequence: sequence.description,
+            matched,
+            strategy: result.strategy === "none" ? null : result.strategy,
+            score: result.matched ? result.score : null,
+            verdict: verdict(step.expect.product, matched),
+            unguardedWrongMatch: null,
+          });
+        }
+        throw new Rollback();
+      },
+      { maxWait: 60_000, timeout: 120_000 },
+    );
+  } catch (error) {
+    if (!(error instanceof Rollback)) throw error;
+  }
+  return outcomes;
 }
 
 /** Rule 5 as docs/decisions.md words it, without the guard: the best name at similarity 0.8 or more. */
@@ -196,8 +264,9 @@ async function loadCatalogue(database: Database, catalogue: CatalogueEntry[]): P
 export function formatReport(report: EvaluationReport): string {
   const lines: string[] = [];
   const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
+  const steps = report.outcomes.filter((outcome) => outcome.sequence !== undefined).length;
   lines.push(
-    `cases ${report.outcomes.length}: ${report.positives} with a right product, ${report.negatives} where a new product is right`,
+    `cases ${report.outcomes.length} (${steps} of them steps of sequences): ${report.positives} with a right product, ${report.negatives} where a new product is right`,
   );
   lines.push(
     `precision ${report.precision.toFixed(3)} (${report.truePositives} right matches, ${report.falsePositives} wrong)`,
@@ -230,7 +299,7 @@ export function formatReport(report: EvaluationReport): string {
     lines.push("", "WRONG MATCHES:");
     for (const o of wrong) {
       lines.push(
-        `  "${o.case.name}" (${o.case.productType}) → ${o.matched} by ${o.strategy}, expected ${o.case.expect.product}`,
+        `  "${o.case.name}" (${o.case.productType}) → ${o.matched} by ${o.strategy}, expected ${o.case.expect.product}${o.sequence ? ` [sequence: ${o.sequence}]` : ""}`,
       );
     }
   }

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import type { Prisma } from "../db/generated/prisma/client.js";
 import {
+  contradictsCatalogue,
   findCandidates,
   type MatchCandidate,
   type MatchKeys,
@@ -25,10 +26,13 @@ type Transaction = Prisma.TransactionClient;
  * Finds the catalogue product a buyer product describes (docs/decisions.md §3 "Auto-match criteria", first
  * rule that hits wins) or creates one. Runs inside the caller's transaction.
  * Concurrent creations of the same new product create it once: see lockNewProduct.
+ * `buyerProductId` is the buyer product being created: a new catalogue product
+ * records it as its origin instead of copying the buyer's text.
  */
 export async function matchOrCreateProduct(
   tx: Transaction,
   description: ProductDescription,
+  buyerProductId: string,
 ): Promise<AutoMatchResult> {
   const keys = matchKeys(description);
   // Most descriptions match; they need no lock, as products are never deleted.
@@ -40,18 +44,23 @@ export async function matchOrCreateProduct(
   const [late] = await findCandidates(tx, keys, 1);
   if (late) return matched(late);
 
-  const code = description.rawMaterialCode?.trim() || null;
+  // The catalogue keeps what identifies the substance, not the buyer's words: no name, no
+  // code (a buyer's code is private, and another buyer's numbering may reuse it), and a CAS
+  // number only when the catalogue does not contradict it.
+  const disputed = await contradictsCatalogue(tx, keys);
   const product = await tx.product.create({
     data: {
       id: randomUUID(),
-      name: description.rawMaterialName,
+      name: null,
       normalizedName: keys.normalizedName,
-      code,
-      normalizedCode: keys.normalizedCode || null,
-      casNumber: keys.casNumbers[0] ?? null,
+      code: null,
+      normalizedCode: null,
+      casNumber: disputed ? null : (keys.casNumbers[0] ?? null),
+      disputedCasNumbers: disputed ? keys.casNumbers : [],
       synonyms: [],
       normalizedSynonyms: [],
       productType: description.productType,
+      originBuyerProductId: buyerProductId,
     },
     select: { id: true },
   });
@@ -71,15 +80,11 @@ function matched(candidate: MatchCandidate): AutoMatchResult {
  * Transaction-scoped advisory locks on everything a new product could later
  * be matched by: its type (names, synonyms and similar names are compared
  * within a type, so two similar new names must not pass each other), and its
- * CAS numbers and code (compared across types). Taken in one global order
+ * CAS numbers (compared across types). A new product has no code to lock. Taken in one global order
  * (ascending key), so two creations never wait on each other in a cycle.
  */
 async function lockNewProduct(tx: Transaction, keys: MatchKeys): Promise<void> {
-  const identities = [
-    `product-type:${keys.productType}`,
-    ...keys.casNumbers.map((cas) => `cas:${cas}`),
-    ...(keys.normalizedCode ? [`code:${keys.normalizedCode}`] : []),
-  ];
+  const identities = [`product-type:${keys.productType}`, ...keys.casNumbers.map((cas) => `cas:${cas}`)];
   const lockKeys = [...new Set(identities.map(lockKey))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   for (const key of lockKeys) {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(${key.toString()}::bigint)`;

@@ -12,7 +12,10 @@ export interface RenormalizeReport {
 
 const BATCH_SIZE = 1000;
 
-/** Recomputes every product's normalised name, code and synonyms; writes only the ones that changed. */
+/**
+ * Recomputes every product's normalised name, code and synonyms; writes only the ones that changed.
+ * A product whose text is gone (an auto-created product whose buyer product has no name) keeps its keys.
+ */
 export async function renormalizeCatalogue(
   prisma: PrismaClient,
   onBatch: (report: RenormalizeReport) => void = () => {},
@@ -33,11 +36,19 @@ export async function renormalizeCatalogue(
         normalizedName: true,
         normalizedCode: true,
         normalizedSynonyms: true,
+        originBuyerProductId: true,
       },
     });
     if (products.length === 0) return report;
+    const originNames = await originNamesOf(prisma, products);
     const changed = products.flatMap((product) => {
-      const keys = catalogueKeys({ ...product, productType: contractSpelling(product.productType) });
+      // A curated product's keys come from its catalogue text; a product auto-match created
+      // has none, and its keys come from the buyer product that created it.
+      const name = product.originBuyerProductId
+        ? originNames.get(product.originBuyerProductId)
+        : (product.name ?? undefined);
+      if (name === undefined) return [];
+      const keys = catalogueKeys({ ...product, name, productType: contractSpelling(product.productType) });
       const same =
         keys.normalizedName === product.normalizedName &&
         keys.normalizedCode === product.normalizedCode &&
@@ -62,4 +73,24 @@ export async function renormalizeCatalogue(
     onBatch({ ...report });
     after = products.at(-1)?.id;
   }
+}
+
+/** The raw material names of the buyer products that created these products, by buyer product id. */
+async function originNamesOf(
+  prisma: PrismaClient,
+  products: readonly { originBuyerProductId: string | null }[],
+): Promise<Map<string, string>> {
+  const ids = products.flatMap((product) =>
+    product.originBuyerProductId ? [product.originBuyerProductId] : [],
+  );
+  if (ids.length === 0) return new Map();
+  const origins = await prisma.buyerProduct.findMany({
+    where: { id: { in: ids } },
+    select: { id: true, rawMaterialName: true },
+  });
+  return new Map(
+    origins.flatMap((origin) =>
+      origin.rawMaterialName === null ? [] : [[origin.id, origin.rawMaterialName]],
+    ),
+  );
 }

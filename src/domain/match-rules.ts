@@ -85,6 +85,54 @@ const STRATEGY_OF_RULE: Record<number, MatchStrategy> = {
   5: "similar_name",
 };
 
+/**
+ * Which products rules 3 to 5 may consider, given the buyer's valid CAS numbers.
+ * A CAS number the buyer gave that no product has (else rule 1 had hit) says the
+ * substance is not one whose CAS the catalogue records: products with a CAS
+ * number are no candidates by name. A product created after such a
+ * contradiction keeps the disputed numbers (never matched by CAS): its name
+ * matches only a buyer who makes the same claim, so it never stands in for
+ * the product whose CAS number contradicted it.
+ */
+function nameRuleCasFilter(casNumbers: readonly string[]): Prisma.Sql {
+  if (casNumbers.length === 0) return Prisma.sql`AND coalesce(cardinality(disputed_cas_numbers), 0) = 0`;
+  return Prisma.sql`AND cas_number IS NULL
+    AND (coalesce(cardinality(disputed_cas_numbers), 0) = 0 OR disputed_cas_numbers && ${casNumbers}::text[])`;
+}
+
+/**
+ * Whether the buyer's name names, by rule 3, 4 or 5 (guard included) and in
+ * any product type, a product whose CAS number is not one the buyer gave:
+ * then the buyer's CAS number contradicts the catalogue, and a product
+ * created for the buyer must not carry it (else a later description with that
+ * number would be linked to this name). Asked only before creating, when rule
+ * 1 has missed, so no product carries any of the buyer's numbers.
+ */
+export async function contradictsCatalogue(db: Queryable, keys: MatchKeys): Promise<boolean> {
+  const name = keys.normalizedName;
+  if (keys.casNumbers.length === 0 || !name) return false;
+  // Every type, spelt out so that the (product_type, …) indexes serve the lookups.
+  const anyType = Prisma.sql`product_type = ANY(enum_range(NULL::"ProductType"))`;
+  const rows = await db.$queryRaw<{ normalized_name: string; exact: boolean }[]>`
+    SELECT normalized_name, true AS exact FROM (
+      (SELECT normalized_name FROM products
+       WHERE ${anyType} AND normalized_name = ${name} AND cas_number IS NOT NULL LIMIT 1)
+      UNION ALL
+      (SELECT normalized_name FROM products
+       WHERE normalized_synonyms @> ARRAY[${name}]::text[] AND cas_number IS NOT NULL LIMIT 1)
+    ) AS same
+    UNION ALL
+    (SELECT normalized_name, false AS exact FROM products
+     WHERE ${anyType}
+       AND similar_name_key(normalized_name) = similar_name_key(${name})
+       AND normalized_name <> ${name}
+       AND cas_number IS NOT NULL
+       AND similarity(normalized_name, ${name}) >= ${SIMILAR_NAME_THRESHOLD}
+     ORDER BY similarity(normalized_name, ${name}) DESC
+     LIMIT ${SIMILAR_NAME_CANDIDATES})`;
+  return rows.some((row) => row.exact || similarityVeto(name, row.normalized_name) === null);
+}
+
 /** Similar names read per lookup; the guard may refuse the best ones and accept a later one. */
 const SIMILAR_NAME_CANDIDATES = 20;
 
@@ -106,19 +154,19 @@ export function candidatesQuery(keys: MatchKeys, limit: number): Prisma.Sql | nu
       FROM products WHERE cas_number = ${casNumber}
       ORDER BY same_type DESC, created_at ASC, id ASC LIMIT ${limit})`);
   });
+  // Only curated codes: auto-match never stores a buyer's code, which is private and
+  // means something else in another buyer's numbering.
   if (keys.normalizedCode) {
     rules.push(Prisma.sql`(
       SELECT id, 2 AS rule, 0 AS position, (product_type = ${type}) AS same_type,
              1::float8 AS score, normalized_name, created_at
-      FROM products WHERE normalized_code = ${keys.normalizedCode}
+      FROM products WHERE normalized_code = ${keys.normalizedCode} AND origin_buyer_product_id IS NULL
       ORDER BY same_type DESC, created_at ASC, id ASC LIMIT ${limit})`);
   }
   // A name with nothing left after normalising (only punctuation or emoji) never matches by name.
   if (keys.normalizedName) {
     const name = keys.normalizedName;
-    // A CAS number the buyer gave that no product has (else rule 1 had hit) says the substance
-    // is not one whose CAS the catalogue records: products with a CAS number are no candidates by name.
-    const noOtherCas = keys.casNumbers.length > 0 ? Prisma.sql`AND cas_number IS NULL` : Prisma.empty;
+    const noOtherCas = nameRuleCasFilter(keys.casNumbers);
     rules.push(Prisma.sql`(
       SELECT id, 3 AS rule, 0 AS position, true AS same_type, 1::float8 AS score, normalized_name, created_at
       FROM products WHERE product_type = ${type} AND normalized_name = ${name} ${noOtherCas}

@@ -109,6 +109,10 @@ const SPECS = {
       ["synonyms", "text[]"],
       ["normalized_synonyms", "text[]"],
       ["product_type", `"ProductType"`],
+      // Imported products are curated: a product auto-match created that the import
+      // rewrites becomes curated (its own text, no disputed numbers).
+      ["disputed_cas_numbers", "text[]"],
+      ["origin_buyer_product_id", "uuid"],
     ],
     conflict: BY_ID,
     timestamps: BOTH,
@@ -279,6 +283,8 @@ export async function writeImport(
           normalized_name: keys.normalizedName,
           normalized_code: keys.normalizedCode,
           normalized_synonyms: keys.normalizedSynonyms,
+          disputed_cas_numbers: [],
+          origin_buyer_product_id: null,
         };
       }),
     },

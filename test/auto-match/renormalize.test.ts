@@ -11,6 +11,7 @@ import { type Database, openDatabase } from "../../src/db/database.js";
 import { parseDatabaseUrl } from "../../src/db/database-url.js";
 import { migrateDatabase } from "../../src/db/migrations.js";
 import { findCandidates, matchKeys } from "../../src/domain/match-rules.js";
+import { seedBuyer } from "../support/seed.js";
 import { createTestDatabase } from "../support/test-database.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -25,6 +26,8 @@ describe("buyer-api catalogue renormalize", () => {
   let release: (database: Database) => Promise<void>;
   let cleanup: () => Promise<void>;
   let staleId: string;
+  /** A product auto-match created: no text of its own, its keys come from the buyer product that made it. */
+  let createdId: string;
 
   function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
     return new Promise((resolve) => {
@@ -95,6 +98,30 @@ describe("buyer-api catalogue renormalize", () => {
           productType: "RawMaterial",
         },
       });
+      const buyer = await seedBuyer(database, "Renormalize");
+      createdId = "00000000-0000-4000-8000-00000000e052";
+      const originId = "00000000-0000-4000-8000-00000000e053";
+      await database.prisma.product.create({
+        data: {
+          id: createdId,
+          name: null,
+          normalizedName: "aluminium chlorohydrate",
+          synonyms: [],
+          normalizedSynonyms: [],
+          productType: "RawMaterial",
+          originBuyerProductId: originId,
+        },
+      });
+      await database.prisma.buyerProduct.create({
+        data: {
+          id: originId,
+          buyerId: buyer.buyerId,
+          productId: createdId,
+          rawMaterialName: "Aluminium Chlorohydrate",
+          measurementUnit: "kg",
+          productType: "RawMaterial",
+        },
+      });
     } finally {
       await release(database);
     }
@@ -109,16 +136,19 @@ describe("buyer-api catalogue renormalize", () => {
     async () => {
       expect(await bestMatch("Magnesium Sulfate Heptahydrate")).toBeUndefined();
       expect(await bestMatch("Epsom salt")).toBeUndefined();
+      expect(await bestMatch("Aluminum Chlorohydrate")).toBeUndefined();
 
+      // Four products: the two above, the seeded buyer's Glycerin, and the one auto-match created.
       const first = await cli("catalogue", "renormalize");
       expect(first).toMatchObject({ code: 0, stderr: "" });
-      expect(first.stdout).toBe("2 catalogue product(s) checked, 1 with new match keys.\n");
+      expect(first.stdout).toBe("4 catalogue product(s) checked, 2 with new match keys.\n");
 
       expect(await bestMatch("Magnesium Sulfate Heptahydrate")).toBe(staleId);
       expect(await bestMatch("Epsom salt")).toBe(staleId);
+      expect(await bestMatch("Aluminum Chlorohydrate")).toBe(createdId);
 
       const second = await cli("catalogue", "renormalize");
-      expect(second.stdout).toBe("2 catalogue product(s) checked, 0 with new match keys.\n");
+      expect(second.stdout).toBe("4 catalogue product(s) checked, 0 with new match keys.\n");
     },
     SLOW,
   );

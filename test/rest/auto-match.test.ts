@@ -180,9 +180,19 @@ describe("auto-match on POST /buyer_products", () => {
       const product = await harness.database.prisma.product.findUniqueOrThrow({
         where: { id: first.productId },
       });
+      // The catalogue keeps the match key, not the buyer's text (decisions: shared catalogue and privacy).
       expect(product).toMatchObject({
-        name: "Zirconium Oxychloride Octahydrate",
+        name: null,
+        code: null,
+        normalizedName: "zirconium oxychloride octahydrate",
         productType: "RawMaterial",
+      });
+      const origin = await harness.database.prisma.buyerProduct.findUniqueOrThrow({
+        where: { id: product.originBuyerProductId ?? "" },
+      });
+      expect(origin).toMatchObject({
+        productId: first.productId,
+        rawMaterialName: "Zirconium Oxychloride Octahydrate",
       });
 
       const second = await create({ raw_material_name: "Zirconium Oxychloride Octahydrate" });
@@ -190,15 +200,17 @@ describe("auto-match on POST /buyer_products", () => {
       expect(await harness.database.prisma.product.count()).toBe(before + 1);
     });
 
-    it("a new product with a valid CAS number or a code is found by it next time", async () => {
+    it("a new product is found by its valid CAS number next time, never by the buyer's code", async () => {
       const first = await create({
         raw_material_name: "Sodium chloride",
         raw_material_code: "NaCl-Fine",
         product_type: "Other",
       });
       expect(first.autoMatch).toEqual(NONE);
+      // A buyer's code is private and means something else in another buyer's numbering.
       const byCode = await create({ raw_material_name: "Table salt", raw_material_code: "nacl-fine" });
-      expect(byCode).toEqual({ productId: first.productId, autoMatch: exact("code") });
+      expect(byCode.autoMatch).toEqual(NONE);
+      expect(byCode.productId).not.toBe(first.productId);
       const withCas = await create({ raw_material_name: "Isopropanol 67-63-0", product_type: "Other" });
       expect(withCas.autoMatch).toEqual(NONE);
       const byCas = await create({ raw_material_name: "IPA", raw_material_code: "67-63-0" });

@@ -18,7 +18,7 @@ import {
 import { requireViewer } from "../viewer.js";
 import { ApprovalConnectionRef } from "./approval.js";
 import { OrderConnectionRef } from "./order.js";
-import "./product.js";
+import { ProductRef, withOwnName } from "./product.js";
 import { checkResourceValues, ResourceValueInput, ResourceValueRef } from "./resource-value.js";
 
 export const BuyerProductRef = builder.prismaObject("BuyerProduct", {
@@ -71,7 +71,12 @@ export const BuyerProductRef = builder.prismaObject("BuyerProduct", {
     }),
     createdAt: t.expose("createdAt", { type: "DateTime", description: "When it was created." }),
     updatedAt: t.expose("updatedAt", { type: "DateTime", description: "When it last changed." }),
-    product: t.relation("product", { description: "The catalogue product it was matched to." }),
+    product: t.field({
+      type: ProductRef,
+      description: "The catalogue product it was matched to.",
+      select: (_args, _context, nestedSelection) => ({ product: nestedSelection(true) }),
+      resolve: (buyerProduct) => withOwnName(buyerProduct.product, buyerProduct.rawMaterialName),
+    }),
   }),
 });
 
@@ -257,11 +262,11 @@ builder.mutationField("createBuyerProduct", (t) =>
 
       const id = randomUUID();
       const autoMatch = await context.prisma.$transaction(async (tx) => {
-        const match = await matchOrCreateProduct(tx, {
-          rawMaterialName,
-          rawMaterialCode,
-          productType: input.productType,
-        });
+        const match = await matchOrCreateProduct(
+          tx,
+          { rawMaterialName, rawMaterialCode, productType: input.productType },
+          id,
+        );
         await tx.buyerProduct.create({
           data: {
             id,

@@ -7,7 +7,7 @@ import { findCandidates, type MatchCandidate, matchKeys } from "../../domain/mat
 import { builder } from "../builder.js";
 import { ProductTypeEnum } from "../enums.js";
 import { requireViewer } from "../viewer.js";
-import { ProductRef } from "./product.js";
+import { ProductRef, withOwnName } from "./product.js";
 
 /** Enough to choose between, few enough to read. */
 const MAX_CANDIDATES = 10;
@@ -67,7 +67,7 @@ builder.queryField("matchProduct", (t) =>
       const byId = new Map(products.map((product) => [product.id, product]));
       return candidates.flatMap((candidate) => {
         const product = byId.get(candidate.productId);
-        return product ? [{ ...candidate, product }] : [];
+        return product ? [{ ...candidate, product: withOwnName(product, rawMaterialName) }] : [];
       });
     },
   }),

@@ -18,7 +18,7 @@ import {
 import { requireViewer } from "../viewer.js";
 import { BuyerProductRef } from "./buyer-product.js";
 import { OrderEventConnectionRef } from "./order-event.js";
-import { ProductRef } from "./product.js";
+import { ProductRef, withOwnName } from "./product.js";
 import { checkResourceValues, ResourceValueInput, ResourceValueRef } from "./resource-value.js";
 import "./supplier.js";
 
@@ -207,9 +207,12 @@ builder.prismaObjectFields("Order", (t) => ({
     type: ProductRef,
     description: "The catalogue product ordered (the buyer product's match).",
     select: (_args, _context, nestedSelection) => ({
-      approval: { select: { buyerProduct: { select: { product: nestedSelection(true) } } } },
+      approval: {
+        select: { buyerProduct: { select: { rawMaterialName: true, product: nestedSelection(true) } } },
+      },
     }),
-    resolve: (order) => order.approval.buyerProduct.product,
+    resolve: (order) =>
+      withOwnName(order.approval.buyerProduct.product, order.approval.buyerProduct.rawMaterialName),
   }),
   events: t.field({
     type: OrderEventConnectionRef,
