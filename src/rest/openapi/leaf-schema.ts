@@ -1,5 +1,5 @@
 import { type GraphQLEnumType, type GraphQLScalarType, isEnumType } from "graphql";
-import { enumSpelling } from "../contract-names.js";
+import { enumSpelling } from "../rest-spelling.js";
 import type { JsonSchema } from "./types.js";
 
 /** decisions.md §3: every date-time the service writes has milliseconds and a Z. */
