@@ -54,8 +54,8 @@ export interface CompiledRoute {
     query: URLSearchParams,
     body: Record<string, unknown>,
   ): Record<string, unknown>;
-  /** The response body and, for lists, the cursor of the next page (null on the last). */
-  responseBody(data: Record<string, unknown>): { body: unknown; nextCursor: string | null };
+  /** The response body and, for lists, the cursor of the next page (null on the last); null when the object read is null. */
+  responseBody(data: Record<string, unknown>): { body: unknown; nextCursor: string | null } | null;
   /** Runs the document, compiled once by graphql-jit: a fixed document need not be walked by graphql-js on every request. */
   execute(context: GraphQLContext, variables: Record<string, unknown>): Promise<ExecutionResult>;
 }
@@ -183,6 +183,7 @@ export function compileRoute(schema: GraphQLSchema, route: RestRoute): CompiledR
           nextCursor: typeof cursor === "string" ? cursor : null,
         };
       }
+      if (value === null) return null;
       if (response.spread === undefined || !isRecord(value)) return { body: value, nextCursor: null };
       const { [response.spread]: inner, ...others } = value;
       return { body: { ...(isRecord(inner) ? inner : {}), ...others }, nextCursor: null };

@@ -122,7 +122,10 @@ export function createRestHandler(dependencies: RestDependencies): RestHandler {
       );
     }
     applyEnumPlan(result.data, entry.enumPlan);
-    const { body, nextCursor } = entry.responseBody(result.data);
+    const read = entry.responseBody(result.data);
+    // A single read answers null for a record the caller cannot see.
+    if (!read) return problemResponse(notFound, requestId);
+    const { body, nextCursor } = read;
     const headers: Record<string, string> = {};
     if (nextCursor) {
       const next = new URL(url);

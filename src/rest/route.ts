@@ -39,7 +39,11 @@ export interface QueryParameter {
 
 /** How the response body is taken from the operation's data; paths are response keys (aliases). */
 export type ResponseShape =
-  /** The object at `at`; with `spread`, that field's own fields are lifted into it (`{...at.spread, ...rest}`). */
+  /**
+   * The object at `at`; null there is 404 (a single read of a record the
+   * caller cannot see). With `spread`, that field's own fields are lifted into
+   * it (`{...at.spread, ...rest}`).
+   */
   | { kind: "object"; at: string; spread?: string }
   /** The nodes of the connection at `at` as a bare array; the next page goes in `Link`. */
   | { kind: "list"; at: string }

@@ -1,4 +1,5 @@
 import {
+  GraphQLNonNull,
   type GraphQLObjectType,
   type GraphQLOutputType,
   type GraphQLSchema,
@@ -33,7 +34,9 @@ export function responseSchema(
     const node = selectedAt(schema, operation, `${response.at}.edges.node`, fail);
     return { type: "array", items: outputSchema(node.field.type, node.selectionSet, registry) };
   }
-  if (response.spread === undefined) return outputSchema(field.type, selectionSet, registry);
+  // A null object is answered 404, so the body itself is never null.
+  const type = isNonNullType(field.type) ? field.type.ofType : field.type;
+  if (response.spread === undefined) return outputSchema(new GraphQLNonNull(type), selectionSet, registry);
   const parent = getNamedType(field.type);
   const inner = selectedAt(schema, operation, `${response.at}.${response.spread}`, fail);
   const innerType = getNamedType(inner.field.type);
