@@ -9,13 +9,15 @@ import { createAdmission } from "./http/admission.js";
 import { createApiReference } from "./http/api-reference.js";
 import { createIdempotencyStore } from "./http/idempotency-store.js";
 import { createMetrics } from "./http/metrics.js";
+import { problemResponse } from "./http/problem.js";
 import type { RateLimitDecision } from "./http/rate-limiter.js";
 import { pickRequestId } from "./http/request-id.js";
 import { addSecurityHeaders, createCors } from "./http/response-headers.js";
 import type { Logger } from "./logger.js";
 import { createRestHandler } from "./rest/handler.js";
 import { buildOpenApiDocument, OPENAPI_PATH } from "./rest/openapi/document.js";
-import { problemResponse } from "./rest/problem.js";
+import { API_PREFIX } from "./rest/route.js";
+import { routes } from "./rest/routes.js";
 import type { GraphQLContext } from "./schema/context.js";
 import { schema } from "./schema/index.js";
 
@@ -37,7 +39,7 @@ export function createApp({ config, database, logger }: AppOptions) {
     logger.error({ err: error, requestId }, "unexpected error");
   const gate = createAdmission(prisma, config.rateLimitPerMinute, (error) => logUnexpected(error));
   const cors = createCors(config.corsOrigins ?? []);
-  const metrics = createMetrics();
+  const metrics = createMetrics({ routePaths: routes.map((route) => `${API_PREFIX}${route.path}`) });
 
   const orderUpdates = createOrderUpdateFeed(database);
   const contextFor = (viewer: Viewer | null, requestId: string): GraphQLContext => ({

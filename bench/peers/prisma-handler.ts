@@ -5,7 +5,8 @@ import type { Database } from "../../src/db/database.js";
 import type { Prisma } from "../../src/db/generated/prisma/client.js";
 import type { ApprovalStatus, OrderStatus } from "../../src/db/generated/prisma/enums.js";
 import { contractSpelling } from "../../src/domain/contract-spelling.js";
-import { API_PREFIX, listParameter } from "../../src/rest/routes.js";
+import { listParameter } from "../../src/rest/query-parameters.js";
+import { API_PREFIX } from "../../src/rest/route.js";
 
 /**
  * Peer (b): what a developer writes by hand for the two list endpoints, with

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { problemResponse } from "../rest/problem.js";
+import { problemResponse } from "./problem.js";
 
 export const DOCS_PATH = "/docs";
 const BUNDLE_PATH = `${DOCS_PATH}/redoc.standalone.js`;

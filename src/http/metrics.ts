@@ -1,18 +1,23 @@
 import { type DocumentNode, getOperationAST } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
-import { API_PREFIX, routes } from "../rest/routes.js";
 
-/** Known paths as label values; anything else is one label, so a scanner cannot explode the series. */
-const ROUTE_PATTERNS = routes.map((route) => ({
-  label: `${API_PREFIX}${route.path}`,
-  pattern: new RegExp(`^${API_PREFIX}${route.path.replace(/\{\w+\}/g, "[^/]+")}$`),
-}));
 const STATIC_ROUTES = new Set(["/healthz", "/readyz", "/graphql", "/metrics", "/docs"]);
 
-export function routeLabel(pathname: string): string {
-  if (STATIC_ROUTES.has(pathname)) return pathname;
-  return ROUTE_PATTERNS.find((route) => route.pattern.test(pathname))?.label ?? "unmatched";
+/**
+ * Labels a request path by the route it matches (`/orders/{id}`, as given by
+ * the caller, e.g. from the REST route table); anything else is one label, so
+ * a scanner cannot explode the series.
+ */
+function createRouteLabeler(routePaths: readonly string[]): (pathname: string) => string {
+  const patterns = routePaths.map((label) => ({
+    label,
+    pattern: new RegExp(`^${label.replace(/\{\w+\}/g, "[^/]+")}$`),
+  }));
+  return (pathname) => {
+    if (STATIC_ROUTES.has(pathname)) return pathname;
+    return patterns.find((route) => route.pattern.test(pathname))?.label ?? "unmatched";
+  };
 }
 
 export interface Metrics {
@@ -23,7 +28,8 @@ export interface Metrics {
 }
 
 /** Prometheus metrics of this process: requests, latency, GraphQL operations and the runtime. */
-export function createMetrics(): Metrics {
+export function createMetrics(options: { routePaths: readonly string[] }): Metrics {
+  const routeLabel = createRouteLabeler(options.routePaths);
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const requests = new Counter({

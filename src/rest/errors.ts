@@ -1,6 +1,6 @@
 import type { GraphQLError } from "graphql";
-import { snakeCase } from "./contract-names.js";
-import type { FieldError, Problem } from "./problem.js";
+import type { FieldError, Problem } from "../http/problem.js";
+import { snakeCase } from "./rest-spelling.js";
 
 /** `["input", "tagIds", 2]` → `tag_ids[2]`; the first segment is named by the route (`first` → `limit`). */
 export function restFieldName(

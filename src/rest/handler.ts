@@ -1,14 +1,16 @@
-import { createHash } from "node:crypto";
 import type { ExecutionResult, GraphQLSchema } from "graphql";
 import type { Viewer } from "../auth/viewer.js";
+import { isUuid } from "../domain/uuid.js";
+import { respondIdempotently } from "../http/idempotency.js";
 import type { IdempotencyStore } from "../http/idempotency-store.js";
+import { readJsonObject } from "../http/json-body.js";
+import { jsonResponse, type Problem, problemResponse } from "../http/problem.js";
 import type { GraphQLContext } from "../schema/context.js";
 import { type CompiledRoute, compileRoute } from "./compiled-route.js";
 import { describeFieldErrors, problemFromGraphQLError, restFieldName } from "./errors.js";
-import { applyEnumPlan } from "./output.js";
-import { jsonResponse, type Problem, problemResponse } from "./problem.js";
-import { readJsonObject } from "./request-body.js";
-import { API_PREFIX, routes as contractRoutes, type RestRoute } from "./routes.js";
+import { applyEnumPlan } from "./result-enums.js";
+import { API_PREFIX, type RestRoute } from "./route.js";
+import { routes as contractRoutes } from "./routes.js";
 import { withSharedResponsePaths } from "./shared-paths.js";
 import { checkVariable, toGraphQLValue, type VariableProblem } from "./variables.js";
 
@@ -26,9 +28,6 @@ export interface RestCall {
   /** Null when the request had no valid API key. */
   viewer: Viewer | null;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
 const notFound: Problem = { status: 404, code: "not_found", detail: "No such resource" };
 
@@ -49,12 +48,11 @@ export function createRestHandler(dependencies: RestDependencies): RestHandler {
 
     // HEAD is GET without the body (the HTTP server drops it).
     const method = request.method === "HEAD" ? "GET" : request.method;
-    const entry = candidates.find((candidate) => candidate.method === method);
+    const entry = candidates.find((candidate) => candidate.route.method === method);
     if (!entry) {
-      const methods = candidates.map((candidate) => candidate.method);
       // HEAD is served wherever GET is, so it is allowed there too (RFC 9110 §9.3.2).
-      const allow = methods
-        .flatMap((allowed) => (allowed === "GET" ? ["GET", "HEAD"] : [allowed]))
+      const allow = candidates
+        .flatMap(({ route }) => (route.method === "GET" ? ["GET", "HEAD"] : [route.method]))
         .join(", ");
       return problemResponse(
         {
@@ -66,7 +64,8 @@ export function createRestHandler(dependencies: RestDependencies): RestHandler {
         call.requestId,
       );
     }
-    if (!call.viewer) {
+    const { viewer, requestId } = call;
+    if (!viewer) {
       return problemResponse(
         {
           status: 401,
@@ -74,115 +73,43 @@ export function createRestHandler(dependencies: RestDependencies): RestHandler {
           detail: "A valid X-API-KEY header is required",
           headers: { "www-authenticate": 'ApiKey realm="buyer-api", header="X-API-KEY"' },
         },
-        call.requestId,
+        requestId,
       );
     }
 
     const params = readPathParams(entry, relativePath);
-    if (!params) return problemResponse(notFound, call.requestId);
+    if (!params) return problemResponse(notFound, requestId);
 
     let body: Record<string, unknown> = {};
-    if (entry.method !== "GET") {
+    if (entry.route.method !== "GET") {
       const read = await readJsonObject(request);
-      if ("problem" in read) return problemResponse(read.problem, call.requestId);
+      if ("problem" in read) return problemResponse(read.problem, requestId);
       body = read.value;
     }
 
-    const variables = toVariables(entry, { params, query: url.searchParams, body });
-    if ("problem" in variables) return problemResponse(variables.problem, call.requestId);
+    const variables = toVariables(entry, entry.variables(params, url.searchParams, body));
+    if ("problem" in variables) return problemResponse(variables.problem, requestId);
 
-    const idempotencyKey = entry.method === "POST" ? request.headers.get("idempotency-key") : null;
-    if (idempotencyKey === null) {
-      return respond(
-        await run(entry, variables.values, call.viewer, call.requestId),
+    const run = async () =>
+      respond(
+        await entry.execute(dependencies.contextFor(viewer, requestId), variables.values),
         entry,
         url,
-        call.requestId,
-      );
-    }
-    return runIdempotently(entry, variables.values, call.viewer, call.requestId, url, idempotencyKey, body);
-  };
-
-  async function runIdempotently(
-    entry: CompiledRoute,
-    variables: Record<string, unknown>,
-    viewer: Viewer,
-    requestId: string,
-    url: URL,
-    key: string,
-    body: Record<string, unknown>,
-  ): Promise<Response> {
-    if (key.trim() === "" || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
-      const errors = [
-        {
-          field: "Idempotency-Key",
-          code: "invalid",
-          message: `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`,
-        },
-      ];
-      return problemResponse(
-        { status: 422, code: "validation_failed", detail: describeFieldErrors(errors), errors },
         requestId,
       );
-    }
-    const requestHash = createHash("sha256")
-      .update(`${entry.method} ${url.pathname}\n${canonicalJson(body)}`)
-      .digest("hex");
-    const claim = await dependencies.idempotency.claim(viewer.apiKeyId, key, requestHash);
-    switch (claim.kind) {
-      case "mismatch":
-        return problemResponse(
-          {
-            status: 422,
-            code: "idempotency_key_reused",
-            detail: "This Idempotency-Key was used with a different request",
-          },
-          requestId,
-        );
-      case "in_progress":
-        return problemResponse(
-          {
-            status: 409,
-            code: "idempotency_request_in_progress",
-            detail: "A request with this Idempotency-Key is still being processed; retry shortly",
-          },
-          requestId,
-        );
-      case "replay":
-        return new Response(claim.body, {
-          status: claim.status,
-          headers: {
-            "content-type":
-              claim.status >= 400 ? "application/problem+json" : "application/json; charset=utf-8",
-            "idempotent-replayed": "true",
-          },
-        });
-      case "claimed": {
-        const response = respond(await run(entry, variables, viewer, requestId), entry, url, requestId);
-        if (response.status >= 500) {
-          await dependencies.idempotency.release(viewer.apiKeyId, key);
-          return response;
-        }
-        const text = await response.text();
-        await dependencies.idempotency.complete(viewer.apiKeyId, key, response.status, text);
-        return new Response(text, { status: response.status, headers: response.headers });
-      }
-    }
-  }
-
-  async function run(
-    entry: CompiledRoute,
-    variableValues: Record<string, unknown>,
-    viewer: Viewer,
-    requestId: string,
-  ): Promise<ExecutionResult> {
-    return entry.execute(dependencies.contextFor(viewer, requestId), variableValues);
-  }
+    const key = entry.route.method === "POST" ? request.headers.get("idempotency-key") : null;
+    if (key === null) return run();
+    return respondIdempotently(
+      dependencies.idempotency,
+      { apiKeyId: viewer.apiKeyId, key, method: entry.route.method, pathname: url.pathname, body, requestId },
+      run,
+    );
+  };
 
   function respond(result: ExecutionResult, entry: CompiledRoute, url: URL, requestId: string): Response {
     const [error] = result.errors ?? [];
     if (error || !result.data) {
-      const problem = error ? problemFromGraphQLError(error, entry.route.argumentNames) : null;
+      const problem = error ? problemFromGraphQLError(error, entry.argumentNames) : null;
       if (problem) return problemResponse(problem, requestId);
       dependencies.onUnexpectedError(error?.originalError ?? error ?? new Error("no data"), requestId);
       return problemResponse(
@@ -194,27 +121,21 @@ export function createRestHandler(dependencies: RestDependencies): RestHandler {
         requestId,
       );
     }
-    const data = result.data as Record<string, unknown>;
-    applyEnumPlan(data, entry.enumPlan);
+    applyEnumPlan(result.data, entry.enumPlan);
+    const read = entry.responseBody(result.data);
+    // A single read answers null for a record the caller cannot see.
+    if (!read) return problemResponse(notFound, requestId);
+    const { body, nextCursor } = read;
     const headers: Record<string, string> = {};
-    const cursor = entry.route.nextCursor?.(data);
-    if (cursor) {
+    if (nextCursor) {
       const next = new URL(url);
-      next.searchParams.set("cursor", cursor);
+      next.searchParams.set("cursor", nextCursor);
       headers.link = `<${next.toString()}>; rel="next"`;
     }
-    return jsonResponse(JSON.stringify(entry.route.body(data)), entry.route.successStatus, headers);
+    if (entry.route.response.kind === "empty")
+      return new Response(null, { status: entry.route.success.status });
+    return jsonResponse(JSON.stringify(body), entry.route.success.status, headers);
   }
-}
-
-/** JSON with object keys sorted, so that the same body sent with its keys in another order is the same request. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (typeof value === "object" && value !== null) {
-    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(",")}}`;
-  }
-  return JSON.stringify(value);
 }
 
 /** Path parameters, or null when one is not a UUID (such a record cannot exist: 404). */
@@ -229,17 +150,17 @@ function readPathParams(entry: CompiledRoute, relativePath: string): Record<stri
     } catch {
       return null;
     }
-    if (!UUID.test(value)) return null;
+    if (!isUuid(value)) return null;
     params[name] = value.toLowerCase();
   }
   return params;
 }
 
+/** The request's values in GraphQL's spelling, checked as execution would; every problem at once. */
 function toVariables(
   entry: CompiledRoute,
-  input: Parameters<RestRoute["variables"]>[0],
+  raw: Record<string, unknown>,
 ): { values: Record<string, unknown> } | { problem: Problem } {
-  const raw = entry.route.variables(input);
   const problems: VariableProblem[] = [];
   const values: Record<string, unknown> = {};
   for (const [name, type] of entry.variableTypes) {
@@ -249,7 +170,7 @@ function toVariables(
   }
   if (problems.length === 0) return { values };
   const errors = problems.map((problem) => ({
-    field: restFieldName(problem.path, entry.route.argumentNames),
+    field: restFieldName(problem.path, entry.argumentNames),
     code: problem.code,
     message: problem.message,
   }));

@@ -1,35 +1,11 @@
-// The v1 contract, one entry per endpoint: each runs one GraphQL operation
-// whose aliases already spell the contract's field names.
+import type { QueryParameter, RestRoute } from "./route.js";
+import * as examples from "./route-examples.js";
 
-export const API_PREFIX = "/api/public/buyer/v1";
+// The v1 contract, one entry per endpoint, all data: each runs one GraphQL
+// operation whose aliases already spell the contract's field names. To add a
+// route, add an entry here (docs/contributing.md).
 
-export type HttpMethod = "GET" | "POST" | "PATCH";
-
-export interface RouteInput {
-  /** Path parameters, already checked to be UUIDs. */
-  params: Record<string, string>;
-  query: URLSearchParams;
-  body: Record<string, unknown>;
-}
-
-export interface RestRoute {
-  operationId: string;
-  summary: string;
-  method: HttpMethod;
-  /** Relative to API_PREFIX; `{name}` segments are UUID path parameters. */
-  path: string;
-  /** One GraphQL operation; parsed and validated against the schema at startup. */
-  document: string;
-  /** Variables in the contract's spelling; the adapter converts them to GraphQL's using the variable types. */
-  variables(input: RouteInput): Record<string, unknown>;
-  /** How a GraphQL argument path is named in REST errors (`first` → `limit`); input objects take no prefix. */
-  argumentNames: Record<string, string>;
-  successStatus: number;
-  /** The contract's response body from the operation's data. */
-  body(data: Record<string, unknown>): unknown;
-  /** For lists: the cursor of the next page, or null when this is the last. */
-  nextCursor?(data: Record<string, unknown>): string | null;
-}
+export { API_PREFIX } from "./route.js";
 
 const ORDER_FIELDS = `
   id url
@@ -102,53 +78,77 @@ const SUPPLIER_USER_FIELDS = `
   created_at: createdAt
   updated_at: updatedAt`;
 
-/** `order_status[]=a&order_status[]=b`, `order_status=a` and `order_status=a,b` all mean the same. */
-export function listParameter(query: URLSearchParams, name: string): string[] | undefined {
-  const values = [...query.getAll(`${name}[]`), ...query.getAll(name)]
-    .flatMap((value) => value.split(","))
-    .map((value) => value.trim())
-    .filter((value) => value !== "");
-  return values.length > 0 ? values : undefined;
-}
+const PAGE_PARAMETERS: QueryParameter[] = [
+  {
+    name: "limit",
+    to: "first",
+    form: "integer",
+    schema: { minimum: 1, maximum: 500, default: 100 },
+    example: 50,
+  },
+  {
+    name: "cursor",
+    to: "after",
+    description:
+      "Opaque: take it from the `Link` header of the previous page rather than building it. A cursor this API did not issue is 422.",
+    example: "MjAyNS0wMy0wMVQwODowMDowMC4wMDBafGM0MWE3ZTkyLTViM2QtNGY2ZS1hOGMxLTlkMGUyZjRhNmI4Mw",
+  },
+];
 
-/** A whole number stays a number; anything else goes on as text so that coercion reports it. */
-function integerParameter(query: URLSearchParams, name: string): number | string | null {
-  const raw = query.get(name);
-  if (raw === null) return null;
-  return /^\d{1,15}$/.test(raw) ? Number(raw) : raw;
-}
+const PAGINATION = `Newest first (\`created_at\`, then \`id\`, descending). The body is always a bare JSON array. Pages hold \`limit\` items (100 unless asked); when more follow, the response has \`Link: <url>; rel="next"\`: request that URL for the next page.`;
 
-const PAGE_ARGUMENT_NAMES = { first: "limit", after: "cursor", filter: "", input: "" };
-
-type Data = Record<string, unknown>;
-type Connection = {
-  edges: { node: unknown }[];
-  pageInfo: { hasNextPage: boolean; endCursor: string | null };
-};
-
-const nodes = (connection: unknown) => (connection as Connection).edges.map((edge) => edge.node);
-const nextCursor = (connection: unknown) => {
-  const { pageInfo } = connection as Connection;
-  return pageInfo.hasNextPage ? pageInfo.endCursor : null;
+export const TAG_DESCRIPTIONS: Record<string, string> = {
+  "Supplier users": "People at the suppliers your organisation is connected to.",
+  Taggings: "Your organisation's tags on its records.",
+  "Buyer products": "Products as your organisation buys them, matched to the catalogue.",
+  Orders: "Your organisation's orders.",
+  "Buyer product approvals": "Which suppliers' materials are approved for your buyer products.",
 };
 
 export const routes: RestRoute[] = [
   {
     operationId: "createSupplierUser",
-    summary: "Create a supplier user",
     method: "POST",
     path: "/suppliers/{supplier_id}/users",
     document: `mutation CreateSupplierUser($input: CreateSupplierUserInput!) {
       result: createSupplierUser(input: $input) { ${SUPPLIER_USER_FIELDS} }
     }`,
-    variables: ({ params, body }) => ({ input: { ...body, supplier_id: params.supplier_id } }),
-    argumentNames: { input: "" },
-    successStatus: 201,
-    body: (data: Data) => data.result,
+    pathParameters: {
+      supplier_id: {
+        to: "input.supplier_id",
+        description: "It appears as `supplier_profile_id` on orders and approvals.",
+        example: examples.EXAMPLE_IDS.SUPPLIER_ID,
+      },
+    },
+    body: {
+      to: "input",
+      fields: { contact_email: { format: "email" } },
+      example: examples.createSupplierUserRequest,
+    },
+    response: { kind: "object", at: "result" },
+    success: { status: 201, description: "The supplier user, created.", example: examples.supplierUser },
+    summary: "Create a supplier user",
+    tag: "Supplier users",
+    description:
+      "Creates a user under one of the suppliers your organisation is connected to. Names and email are trimmed. An email may be used once per supplier, regardless of case. Send `Idempotency-Key` to make retries safe.",
+    problems: {
+      not_found:
+        "The supplier does not exist, is not connected to your organisation, or its id is not a UUID.",
+      already_exists: "A user with this email (ignoring case) already exists under this supplier.",
+    },
+    problemExamples: {
+      not_found: { detail: "Supplier not found" },
+      validation_failed: {
+        detail: "",
+        errors: [
+          { field: "first_name", code: "required", message: "is required" },
+          { field: "contact_email", code: "invalid", message: "must be a valid email address" },
+        ],
+      },
+    },
   },
   {
     operationId: "attachTags",
-    summary: "Attach tags to a record",
     method: "POST",
     path: "/taggings",
     document: `mutation AttachTags($input: AttachTagsInput!) {
@@ -159,14 +159,32 @@ export const routes: RestRoute[] = [
         tags { id name category tag_group: tagGroup { id name } }
       }
     }`,
-    variables: ({ body }) => ({ input: body }),
-    argumentNames: { input: "" },
-    successStatus: 201,
-    body: (data: Data) => data.result,
+    body: {
+      to: "input",
+      fields: { tag_ids: { minItems: 1, maxItems: 100 } },
+      example: examples.attachTagsRequest,
+    },
+    response: { kind: "object", at: "result" },
+    success: { status: 201, description: "The tags now on the record.", example: examples.taggingResult },
+    summary: "Attach tags to a record",
+    tag: "Taggings",
+    description:
+      "Attaches your organisation's tags to one of its records. A taggable record is any record of your organisation: a buyer product, an order, a buyer product approval, or a supplier user your organisation created. `added_tag_ids` lists only the tags this call attached, `tags` every tag now on the record.",
+    problems: {
+      not_found: "The record to tag does not exist or is not your organisation's.",
+      validation_failed:
+        "Fields are missing or invalid; a tag that is not your organisation's is named as `tag_ids[i]` with code `not_found`.",
+    },
+    problemExamples: {
+      not_found: { detail: "Taggable record not found" },
+      validation_failed: {
+        detail: "",
+        errors: [{ field: "tag_ids[1]", code: "not_found", message: "is not one of the buyer's tags" }],
+      },
+    },
   },
   {
     operationId: "createBuyerProduct",
-    summary: "Create a buyer product (with auto-match)",
     method: "POST",
     path: "/buyer_products",
     document: `mutation CreateBuyerProduct($input: CreateBuyerProductInput!) {
@@ -175,17 +193,47 @@ export const routes: RestRoute[] = [
         auto_match: autoMatch { matched strategy score }
       }
     }`,
-    variables: ({ body }) => ({ input: body }),
-    argumentNames: { input: "" },
-    successStatus: 201,
-    body: (data: Data) => {
-      const result = data.result as { buyerProduct: Data; auto_match: Data };
-      return { ...result.buyerProduct, auto_match: result.auto_match };
+    body: {
+      to: "input",
+      fields: {
+        annual_usage: { minimum: 0 },
+        typical_order_size: { minimum: 0 },
+        target_approvals: { minimum: 0 },
+        document_types: { uniqueItems: true },
+        resource_values: { maxItems: 50 },
+      },
+      example: examples.createBuyerProductRequest,
+    },
+    response: { kind: "object", at: "result", spread: "buyerProduct" },
+    success: {
+      status: 201,
+      description:
+        "The buyer product, created; with a new catalogue product when no match was found (`auto_match.matched` is false).",
+      example: examples.createdBuyerProduct,
+    },
+    summary: "Create a buyer product (with auto-match)",
+    tag: "Buyer products",
+    description: `Creates a buyer product and matches it to a catalogue product; the first rule that hits wins:
+
+1. a valid CAS registry number (check digit verified) in \`raw_material_code\` or \`raw_material_name\` equals a catalogue product's CAS number;
+2. \`raw_material_code\` equals a catalogue product's code, ignoring case;
+3. the normalised name equals a catalogue product's, same \`product_type\`;
+4. the normalised name equals one of a catalogue product's synonyms, same \`product_type\`;
+5. the names are at least 0.8 similar (trigrams), same \`product_type\`; the best score wins.
+
+When nothing matches, a catalogue product is created from the buyer product. \`auto_match\` in the response says which rule matched, and \`product_id\` names the catalogue product. Send \`Idempotency-Key\` to make retries safe.`,
+    problemExamples: {
+      validation_failed: {
+        detail: "",
+        errors: [
+          { field: "measurement_unit", code: "invalid", message: "must be one of: EA, g, kg, L, MT, mL" },
+          { field: "annual_usage", code: "out_of_range", message: "must be zero or more" },
+        ],
+      },
     },
   },
   {
     operationId: "listOrders",
-    summary: "List orders",
     method: "GET",
     path: "/orders",
     document: `query ListOrders($first: Int, $after: String, $filter: OrderFilter) {
@@ -194,36 +242,93 @@ export const routes: RestRoute[] = [
         pageInfo { hasNextPage endCursor }
       }
     }`,
-    variables: ({ query }) => ({
-      first: integerParameter(query, "limit"),
-      after: query.get("cursor"),
-      filter: {
-        created_at_from: query.get("created_at_from"),
-        created_at_to: query.get("created_at_to"),
-        order_status: listParameter(query, "order_status"),
+    query: [
+      ...PAGE_PARAMETERS,
+      {
+        name: "created_at_from",
+        to: "filter.created_at_from",
+        description: "`YYYY-MM-DD`, a whole UTC day.",
+        example: "2025-01-01",
       },
-    }),
-    argumentNames: PAGE_ARGUMENT_NAMES,
-    successStatus: 200,
-    body: (data: Data) => nodes(data.orders),
-    nextCursor: (data: Data) => nextCursor(data.orders),
+      {
+        name: "created_at_to",
+        to: "filter.created_at_to",
+        description: "`YYYY-MM-DD`, a whole UTC day; not before `created_at_from`.",
+        example: "2025-03-31",
+      },
+      {
+        name: "order_status",
+        to: "filter.order_status",
+        form: "list",
+        description:
+          "Repeat it for several: `order_status[]=order_placed&order_status[]=in_transit`. `order_status=order_placed,in_transit` is accepted too.",
+        example: ["order_placed", "in_transit"],
+      },
+    ],
+    response: { kind: "list", at: "orders" },
+    success: { status: 200, description: "A page of orders, newest first.", example: [examples.order] },
+    summary: "List orders",
+    tag: "Orders",
+    description: `Your organisation's orders, optionally filtered by creation day and status. ${PAGINATION}`,
+    problemExamples: {
+      validation_failed: {
+        detail: "",
+        errors: [
+          { field: "order_status", code: "invalid", message: "must be one of: delivered, in_port, …" },
+        ],
+      },
+    },
   },
   {
     operationId: "updateOrder",
-    summary: "Update an order",
     method: "PATCH",
     path: "/orders/{id}",
     document: `mutation UpdateOrder($id: UUID!, $input: UpdateOrderInput!) {
       result: updateOrder(id: $id, input: $input) { ${ORDER_FIELDS} }
     }`,
-    variables: ({ params, body }) => ({ id: params.id, input: body }),
-    argumentNames: { input: "", id: "id" },
-    successStatus: 200,
-    body: (data: Data) => data.result,
+    pathParameters: {
+      id: {
+        to: "id",
+        description: "An id that is not a UUID is 404.",
+        example: examples.EXAMPLE_IDS.ORDER_ID,
+      },
+    },
+    body: {
+      to: "input",
+      fields: {
+        purchase_order_reference: { acceptsNull: true },
+        supplier_order_reference: { acceptsNull: true },
+        resource_values: { maxItems: 50 },
+      },
+      example: examples.updateOrderRequest,
+    },
+    response: { kind: "object", at: "result" },
+    success: { status: 200, description: "The order, updated.", example: examples.updatedOrder },
+    summary: "Update an order",
+    tag: "Orders",
+    description: `Changes one of your organisation's orders; every change is recorded as an order event. Absent fields are left as they are; \`purchase_order_reference\` and \`supplier_order_reference\` may be set to null to clear them; \`resource_values\` replaces the whole list. An empty body changes nothing and returns the order.
+
+The status moves forward only: \`quote_selected\` → \`order_placed\` → \`order_confirmed\` → the logistics stages (\`shipped\`, \`in_transit\`, \`in_port\`, \`in_warehouse\`, in any order among themselves) → \`delivered\`, which is final. It may skip stages. Setting the current status again changes nothing. Moving to \`order_placed\` or later sets \`placed_at\` to now when it is still null.`,
+    problems: {
+      not_found: "The order does not exist, is not your organisation's, or its id is not a UUID.",
+      invalid_transition:
+        "The status cannot move as asked (backwards, or out of `delivered`); `allowed_statuses` lists where it can go.",
+    },
+    problemExamples: {
+      validation_failed: {
+        detail: "",
+        errors: [
+          {
+            field: "placed_at",
+            code: "invalid",
+            message: "must be a date-time such as 2025-01-31T09:30:00.000Z",
+          },
+        ],
+      },
+    },
   },
   {
     operationId: "listBuyerProductApprovals",
-    summary: "List buyer product approvals",
     method: "GET",
     path: "/buyer_product_approvals",
     document: `query ListBuyerProductApprovals($first: Int, $after: String, $filter: BuyerProductApprovalFilter) {
@@ -232,17 +337,29 @@ export const routes: RestRoute[] = [
         pageInfo { hasNextPage endCursor }
       }
     }`,
-    variables: ({ query }) => ({
-      first: integerParameter(query, "limit"),
-      after: query.get("cursor"),
-      filter: {
-        approval_status: listParameter(query, "approval_status"),
-        buyer_product_id: query.get("buyer_product_id"),
+    query: [
+      ...PAGE_PARAMETERS,
+      {
+        name: "approval_status",
+        to: "filter.approval_status",
+        form: "list",
+        description: "Repeat it for several. `approval_status=approved,preferred` is accepted too.",
+        example: ["approved", "preferred"],
       },
-    }),
-    argumentNames: PAGE_ARGUMENT_NAMES,
-    successStatus: 200,
-    body: (data: Data) => nodes(data.buyerProductApprovals),
-    nextCursor: (data: Data) => nextCursor(data.buyerProductApprovals),
+      {
+        name: "buyer_product_id",
+        to: "filter.buyer_product_id",
+        example: examples.EXAMPLE_IDS.BUYER_PRODUCT_ID,
+      },
+    ],
+    response: { kind: "list", at: "buyerProductApprovals" },
+    success: {
+      status: 200,
+      description: "A page of buyer product approvals, newest first.",
+      example: [examples.approval],
+    },
+    summary: "List buyer product approvals",
+    tag: "Buyer product approvals",
+    description: `Your organisation's buyer product approvals, optionally filtered by status and buyer product. ${PAGINATION}`,
   },
 ];

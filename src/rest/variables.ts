@@ -6,7 +6,7 @@ import {
   isListType,
   isNonNullType,
 } from "graphql";
-import { describeExpected, enumSpelling, inputTypeAtPath, snakeCase } from "./contract-names.js";
+import { describeExpected, enumSpelling, inputTypeAtPath, snakeCase } from "./rest-spelling.js";
 
 export interface VariableProblem {
   /** Path in GraphQL names: variable, then input fields and list indexes. */

@@ -3,8 +3,8 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildOpenApiDocument, OPENAPI_PATH } from "../../src/rest/openapi/document.js";
-import { routeDocs } from "../../src/rest/openapi/route-docs.js";
 import type { JsonSchema, OpenApiDocument, Operation, Parameter } from "../../src/rest/openapi/types.js";
+import type { RestRoute } from "../../src/rest/route.js";
 import { routes } from "../../src/rest/routes.js";
 import { schema } from "../../src/schema/index.js";
 import { contract } from "../support/contract.js";
@@ -248,8 +248,8 @@ describe("the OpenAPI document", () => {
 
 describe("generating the document", () => {
   const listOrders = routes.find((route) => route.operationId === "listOrders");
-  const docs = routeDocs.listOrders;
-  if (!listOrders || !docs) throw new Error("no listOrders route or docs");
+  if (!listOrders) throw new Error("no listOrders route");
+  const ORDER_ID = "c41a7e92-5b3d-4f6e-a8c1-9d0e2f4a6b83";
 
   it("follows the route's GraphQL selection: a field the route does not select is not documented", () => {
     const narrow = {
@@ -261,7 +261,7 @@ describe("generating the document", () => {
         }
       }`,
     };
-    const document = buildOpenApiDocument(schema, [narrow], { listOrders: docs });
+    const document = buildOpenApiDocument(schema, [narrow]);
     expect(componentSchema(document, "Order")).toMatchObject({
       properties: { id: { format: "uuid" }, order_status: { type: "string" } },
       required: ["id", "order_status"],
@@ -269,16 +269,63 @@ describe("generating the document", () => {
     expect(Object.keys(componentSchema(document, "Order").properties ?? {})).toEqual(["id", "order_status"]);
   });
 
-  it("refuses to start when an operation has no docs, or reads a query parameter they do not describe", () => {
-    expect(() => buildOpenApiDocument(schema, [listOrders], {})).toThrow(
-      /route-docs do not describe listOrders/,
-    );
-    const withoutStatus = {
-      ...docs,
-      query: docs.query?.filter((parameter) => parameter.name !== "order_status[]"),
+  it("refuses to start when an entry sends a query parameter to no input field, or lists what is no list", () => {
+    const misrouted = {
+      ...listOrders,
+      query: [{ name: "order_status", to: "filter.status", form: "list" as const, example: ["delivered"] }],
     };
-    expect(() => buildOpenApiDocument(schema, [listOrders], { listOrders: withoutStatus })).toThrow(
-      /reads query parameters route-docs do not describe: order_status\[\], order_status/,
+    expect(() => buildOpenApiDocument(schema, [misrouted])).toThrow(
+      /REST route listOrders: filter.status is no input field/,
+    );
+    const notAList = {
+      ...listOrders,
+      query: [{ name: "cursor", to: "after", form: "list" as const, example: ["x"] }],
+    };
+    expect(() => buildOpenApiDocument(schema, [notAList])).toThrow(
+      /cursor form or example does not fit its type/,
+    );
+  });
+
+  it("documents a new route from its one table entry: GET /orders/{id}", () => {
+    const updateOrder = routes.find((route) => route.operationId === "updateOrder");
+    if (!updateOrder) throw new Error("no updateOrder route");
+    const getOrder: RestRoute = {
+      operationId: "getOrder",
+      method: "GET",
+      path: "/orders/{id}",
+      document: updateOrder.document
+        .replace("mutation UpdateOrder($id: UUID!, $input: UpdateOrderInput!)", "query GetOrder($id: UUID!)")
+        .replace("updateOrder(id: $id, input: $input)", "order(id: $id)"),
+      pathParameters: {
+        id: { to: "id", description: "An id that is not a UUID is 404.", example: ORDER_ID },
+      },
+      response: { kind: "object", at: "result" },
+      success: { status: 200, description: "The order." },
+      summary: "Get an order",
+      tag: "Orders",
+      description: "One of your organisation's orders.",
+      problems: { not_found: "The order does not exist or is not your organisation's." },
+    };
+    const document = buildOpenApiDocument(schema, [updateOrder, getOrder]);
+    const operation = document.paths["/orders/{id}"]?.get;
+    expect(operation?.parameters).toContainEqual(
+      expect.objectContaining({ name: "id", in: "path", schema: { type: "string", format: "uuid" } }),
+    );
+    expect(operation?.requestBody).toBeUndefined();
+    const ok = operation?.responses["200"];
+    expect(ok?.content?.["application/json"]?.schema).toEqual({ $ref: "#/components/schemas/Order" });
+    expect(Object.keys(ok?.headers ?? {})).not.toContain("Link");
+    expect(Object.keys(operation?.responses ?? {})).toEqual(["200", "401", "404", "422", "429", "500"]);
+    // Both routes select the same fields of Order, so they share one schema.
+    expect(Object.keys(document.components.schemas).filter((name) => /^Order\d*$/.test(name))).toEqual([
+      "Order",
+    ]);
+  });
+
+  it("refuses to start when the response path is not selected", () => {
+    const elsewhere = { ...listOrders, response: { kind: "list" as const, at: "buyerProducts" } };
+    expect(() => buildOpenApiDocument(schema, [elsewhere])).toThrow(
+      /REST route listOrders: the document selects nothing at buyerProducts.edges.node/,
     );
   });
 });

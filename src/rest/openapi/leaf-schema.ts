@@ -1,5 +1,5 @@
 import { type GraphQLEnumType, type GraphQLScalarType, isEnumType } from "graphql";
-import { enumSpelling } from "../contract-names.js";
+import { enumSpelling } from "../rest-spelling.js";
 import type { JsonSchema } from "./types.js";
 
 /** docs/decisions.md §3 "Requests and responses": every date-time written has milliseconds and a Z. */

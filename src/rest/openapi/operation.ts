@@ -1,119 +1,79 @@
-import { type GraphQLSchema, isNonNullType, isScalarType, Kind, type OperationDefinitionNode } from "graphql";
-import { compileRoute } from "../compiled-route.js";
-import type { RestRoute } from "../routes.js";
+import { type GraphQLSchema, getNamedType, isInputObjectType } from "graphql";
+import type { CompiledRoute } from "../compiled-route.js";
 import { parameterRef } from "./headers.js";
-import { leafSchema } from "./leaf-schema.js";
-import { PROBLEMS, type ProblemCode, requestProblems } from "./problems.js";
+import { PROBLEMS, requestProblems } from "./problems.js";
 import { inputObjectSchema, inputSchema } from "./request-schema.js";
-import { pascalCase, responseSchema } from "./response-schema.js";
+import { responseSchema } from "./response-schema.js";
 import { problemResponses, successResponse } from "./responses.js";
-import type { RouteDoc } from "./route-docs.js";
-import { type RouteInputs, routeInputs } from "./route-inputs.js";
 import type { SchemaRegistry } from "./schema-registry.js";
-import type { JsonSchema, Operation, Parameter, RequestBody } from "./types.js";
+import type { JsonSchema, Operation, Parameter, ProblemCode, RequestBody } from "./types.js";
 
-export interface OperationSources {
-  schema: GraphQLSchema;
-  route: RestRoute;
-  doc: RouteDoc;
-  registry: SchemaRegistry;
-  problemRef: JsonSchema;
-}
-
-/** One operation of the document, from its route, its GraphQL operation and its docs. */
-export function buildOperation({ schema, route, doc, registry, problemRef }: OperationSources): Operation {
-  const compiled = compileRoute(schema, route);
-  const operation = compiled.document.definitions.find(
-    (definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION,
-  );
-  if (!operation) throw new Error(`OpenAPI: ${route.operationId} has no operation`);
-  const inputs = routeInputs(schema, compiled);
-  const context = { method: route.method, paginated: route.nextCursor !== undefined };
-
+/** One operation of the document, from its route table entry and the GraphQL types it feeds and reads. */
+export function buildOperation(
+  schema: GraphQLSchema,
+  compiled: CompiledRoute,
+  registry: SchemaRegistry,
+  problemRef: JsonSchema,
+): Operation {
+  const { route } = compiled;
+  const context = { method: route.method, paginated: route.response.kind === "list" };
   const problems = new Map<ProblemCode, string>(
     requestProblems(route.method, route.path).map((code) => [code, PROBLEMS[code].when]),
   );
-  for (const [code, when] of Object.entries(doc.problems ?? {}) as [ProblemCode, string][]) {
+  for (const [code, when] of Object.entries(route.problems ?? {}) as [ProblemCode, string][]) {
     problems.set(code, when);
   }
-
-  const requestBody = bodyOf(route, doc, inputs, registry);
+  const requestBody = bodyOf(compiled, registry);
   return {
     operationId: route.operationId,
     summary: route.summary,
-    description: doc.description,
-    tags: [doc.tag],
+    description: route.description,
+    tags: [route.tag],
     parameters: [
-      ...pathParameters(route, doc, inputs),
-      ...queryParameters(route, doc, inputs, registry),
+      ...pathParameters(compiled),
+      ...queryParameters(compiled, registry),
       ...(route.method === "POST" ? [parameterRef("IdempotencyKey")] : []),
       parameterRef("RequestId"),
     ],
     ...(requestBody ? { requestBody } : {}),
     responses: {
-      [String(route.successStatus)]: successResponse(
-        route.successStatus,
-        doc.success.description,
-        responseSchema(schema, route, operation, registry),
-        doc.success.example,
+      [String(route.success.status)]: successResponse(
+        route.success,
+        responseSchema(schema, compiled, registry),
         context,
       ),
-      ...problemResponses(problems, doc.problemExamples ?? {}, problemRef, context),
+      ...problemResponses(problems, route.problemExamples ?? {}, problemRef, context),
     },
   };
 }
 
-function pathParameters(route: RestRoute, doc: RouteDoc, inputs: RouteInputs): Parameter[] {
-  for (const name of Object.keys(doc.pathParameters ?? {})) {
-    if (!inputs.pathParameters.has(name))
-      throw new Error(`OpenAPI: ${route.operationId} has no path parameter ${name}`);
-  }
-  return [...inputs.pathParameters].map(([name, location]) => {
-    const parameterDoc = doc.pathParameters?.[name];
-    if (!parameterDoc) throw new Error(`OpenAPI: route-docs do not describe ${route.operationId}'s ${name}`);
-    const type = isNonNullType(location.type) ? location.type.ofType : location.type;
-    if (!isScalarType(type) || type.name !== "UUID") {
-      throw new Error(`OpenAPI: ${route.operationId}'s path parameter ${name} is not a UUID`);
-    }
-    return {
-      name,
-      in: "path",
-      required: true,
-      description: [location.description, parameterDoc.description].filter(Boolean).join(" "),
-      schema: leafSchema(type, "input"),
-      example: parameterDoc.example,
-    };
-  });
+function pathParameters({ route, pathTargets }: CompiledRoute): Parameter[] {
+  return Object.entries(route.pathParameters ?? {}).map(([name, parameter]) => ({
+    name,
+    in: "path",
+    required: true,
+    description: [pathTargets.get(name)?.description, parameter.description].filter(Boolean).join(" "),
+    schema: { type: "string", format: "uuid" },
+    example: parameter.example,
+  }));
 }
 
-function queryParameters(
-  route: RestRoute,
-  doc: RouteDoc,
-  inputs: RouteInputs,
-  registry: SchemaRegistry,
-): Parameter[] {
-  const documented = new Set(
-    (doc.query ?? []).flatMap((parameter) => [parameter.name, ...(parameter.aliases ?? [])]),
-  );
-  const undocumented = [...inputs.queryNamesRead].filter((name) => !documented.has(name));
-  if (undocumented.length > 0) {
-    throw new Error(
-      `OpenAPI: ${route.operationId} reads query parameters route-docs do not describe: ${undocumented.join(", ")}`,
-    );
-  }
-  return (doc.query ?? []).map((parameter) => {
-    const values = Array.isArray(parameter.example) ? parameter.example : [String(parameter.example)];
-    const location = inputs.locateQueryParameter(parameter.name, values);
-    const schema = { ...inputSchema(location.type, { registry, limitStrings: false }), ...parameter.schema };
+function queryParameters({ route, queryTargets }: CompiledRoute, registry: SchemaRegistry): Parameter[] {
+  return (route.query ?? []).map((parameter, index) => {
+    const target = queryTargets[index];
+    if (!target) throw new Error(`OpenAPI: ${route.operationId}'s ${parameter.name} feeds nothing`);
+    const schema = { ...inputSchema(target.type, { registry, limitStrings: false }), ...parameter.schema };
     const isArray = schema.type === "array";
-    if (isArray !== Array.isArray(parameter.example)) {
-      throw new Error(`OpenAPI: ${route.operationId}'s ${parameter.name} example does not fit its type`);
+    if (isArray !== (parameter.form === "list") || isArray !== Array.isArray(parameter.example)) {
+      throw new Error(
+        `OpenAPI: ${route.operationId}'s ${parameter.name} form or example does not fit its type`,
+      );
     }
     return {
-      name: parameter.name,
+      name: isArray ? `${parameter.name}[]` : parameter.name,
       in: "query",
       required: false,
-      description: [location.description, parameter.description].filter(Boolean).join(" "),
+      description: [target.description, parameter.description].filter(Boolean).join(" "),
       schema,
       ...(isArray ? { style: "form", explode: true } : {}),
       example: parameter.example,
@@ -122,32 +82,34 @@ function queryParameters(
 }
 
 function bodyOf(
-  route: RestRoute,
-  doc: RouteDoc,
-  inputs: RouteInputs,
+  { route, bodyTarget, pathTargets }: CompiledRoute,
   registry: SchemaRegistry,
 ): RequestBody | undefined {
-  if (!inputs.body) {
-    if (doc.requestExample !== undefined || doc.bodyFields) {
-      throw new Error(`OpenAPI: route-docs give ${route.operationId} a body it does not read`);
-    }
-    return undefined;
-  }
-  if (doc.requestExample === undefined)
-    throw new Error(`OpenAPI: route-docs lack ${route.operationId}'s request example`);
-  const object = inputObjectSchema(
-    inputs.body.type,
-    { registry, limitStrings: true },
-    inputs.body.filledFromPath,
-    doc.bodyFields ?? {},
+  if (!route.body || !bodyTarget) return undefined;
+  const type = getNamedType(bodyTarget.type);
+  if (!isInputObjectType(type))
+    throw new Error(`OpenAPI: ${route.operationId}'s body is not an input object`);
+  // Body fields a path parameter fills are not the client's to send.
+  const prefix = bodyTarget.path;
+  const filledFromPath = new Set(
+    [...pathTargets.values()]
+      .filter(({ path }) => path.length === prefix.length + 1 && prefix.every((key, i) => path[i] === key))
+      .map(({ path }) => path.at(-1) ?? ""),
   );
+  const object = inputObjectSchema(
+    type,
+    { registry, limitStrings: true },
+    filledFromPath,
+    route.body.fields ?? {},
+  );
+  const name = `${route.operationId.charAt(0).toUpperCase()}${route.operationId.slice(1)}Request`;
   return {
     required: (object.required ?? []).length > 0,
-    ...(inputs.body.description ? { description: inputs.body.description } : {}),
+    ...(bodyTarget.description ? { description: bodyTarget.description } : {}),
     content: {
       "application/json": {
-        schema: registry.ref(`${pascalCase(route.operationId)}Request`, object),
-        examples: { default: { value: doc.requestExample } },
+        schema: registry.ref(name, object),
+        examples: { default: { value: route.body.example } },
       },
     },
   };

@@ -1,4 +1,5 @@
-import { PROBLEMS, type ProblemCode } from "./problems.js";
+import { PROBLEMS } from "./problems.js";
+import type { ProblemCode } from "./types.js";
 
 function problemTable(): string {
   const rows = (Object.entries(PROBLEMS) as [ProblemCode, (typeof PROBLEMS)[ProblemCode]][])

@@ -1,33 +1,11 @@
 import { type GraphQLSchema, isEnumType } from "graphql";
 import type { FieldProblem } from "../../domain/errors.js";
+import { problemBody } from "../../http/problem.js";
 import { describeFieldErrors } from "../errors.js";
-import { type FieldError, problemBody } from "../problem.js";
-import type { HttpMethod } from "../routes.js";
+import type { HttpMethod } from "../route.js";
 import { leafSchema } from "./leaf-schema.js";
 import type { SchemaRegistry } from "./schema-registry.js";
-import type { JsonSchema, JsonValue } from "./types.js";
-
-/** docs/decisions.md §2 "Statuses and codes": every `code` a REST problem can carry. */
-export type ProblemCode =
-  | "invalid_json"
-  | "unauthenticated"
-  | "not_found"
-  | "method_not_allowed"
-  | "invalid_transition"
-  | "already_exists"
-  | "idempotency_request_in_progress"
-  | "payload_too_large"
-  | "unsupported_media_type"
-  | "validation_failed"
-  | "idempotency_key_reused"
-  | "rate_limited"
-  | "internal";
-
-export interface ProblemExample {
-  detail: string;
-  errors?: FieldError[];
-  allowed_statuses?: string[];
-}
+import type { JsonSchema, JsonValue, ProblemCode, ProblemExample } from "./types.js";
 
 interface ProblemEntry {
   status: number;

@@ -8,20 +8,10 @@ import {
   isScalarType,
 } from "graphql";
 import { MAX_STRING_LENGTH } from "../../domain/input-checks.js";
-import { snakeCase } from "../contract-names.js";
+import { snakeCase } from "../rest-spelling.js";
 import { leafSchema } from "./leaf-schema.js";
 import { described, nullable, type SchemaRegistry } from "./schema-registry.js";
-import type { JsonSchema } from "./types.js";
-
-/**
- * What the GraphQL type of a body field cannot say: limits checked by the
- * resolvers, and nullable fields where null means "clear it" rather than
- * being refused.
- */
-export type BodyFieldHint = Pick<
-  JsonSchema,
-  "format" | "minimum" | "minItems" | "maxItems" | "uniqueItems" | "minLength"
-> & { acceptsNull?: true };
+import type { BodyFieldHint, JsonSchema } from "./types.js";
 
 export interface InputSchemaOptions {
   registry: SchemaRegistry;

@@ -1,139 +1,91 @@
 import {
+  GraphQLNonNull,
   type GraphQLObjectType,
   type GraphQLOutputType,
   type GraphQLSchema,
+  getNamedType,
   isEnumType,
   isListType,
   isNonNullType,
   isObjectType,
   isScalarType,
   Kind,
-  type OperationDefinitionNode,
   type SelectionSetNode,
 } from "graphql";
-import type { RestRoute } from "../routes.js";
+import { type CompiledRoute, selectedAt } from "../compiled-route.js";
 import { leafSchema } from "./leaf-schema.js";
 import { described, nullable, type SchemaRegistry } from "./schema-registry.js";
 import type { JsonSchema } from "./types.js";
 
-// The response body is whatever `route.body(data)` makes of the operation's
-// data, and that function is code, not a description. So the generator runs it
-// once on stand-in data built from the selection, each stand-in remembering the
-// field it stands for, and reads the body's schema off the result: lists that
-// return bare nodes, and createBuyerProduct's merged object, need no hint.
-
-type Shape =
-  | { kind: "leaf"; schema: JsonSchema; nullable: boolean; description: string | null }
-  | { kind: "list"; nullable: boolean; description: string | null }
-  | { kind: "object"; type: GraphQLObjectType; nullable: boolean; description: string | null };
-
+/** The schema of the response body, read off the route's selection at its response path. */
 export function responseSchema(
   schema: GraphQLSchema,
-  route: RestRoute,
-  operation: OperationDefinitionNode,
+  compiled: CompiledRoute,
   registry: SchemaRegistry,
-): JsonSchema {
-  const shapes = new WeakMap<object, Shape>();
-  const root = schema.getRootType(operation.operation);
-  if (!root) throw new Error(`OpenAPI: the schema has no ${operation.operation} type`);
-
-  function standIn(
-    type: GraphQLOutputType,
-    selectionSet: SelectionSetNode | undefined,
-    description: string | null,
-  ) {
-    const isNullable = !isNonNullType(type);
-    const inner = isNonNullType(type) ? type.ofType : type;
-    let value: object;
-    let shape: Shape;
-    if (isListType(inner)) {
-      value = [standIn(inner.ofType, selectionSet, null)];
-      shape = { kind: "list", nullable: isNullable, description };
-    } else if (isObjectType(inner)) {
-      if (!selectionSet)
-        throw new Error(`OpenAPI: ${route.operationId} selects ${inner.name} without fields`);
-      value = standInObject(inner, selectionSet);
-      shape = { kind: "object", type: inner, nullable: isNullable, description };
-    } else if (isScalarType(inner) || isEnumType(inner)) {
-      value = Object.freeze({});
-      shape = { kind: "leaf", schema: leafSchema(inner, "output"), nullable: isNullable, description };
-    } else {
-      throw new Error(
-        `OpenAPI: ${route.operationId} selects ${inner.name}; interfaces and unions are not supported`,
-      );
-    }
-    shapes.set(value, shape);
-    return value;
+): JsonSchema | null {
+  const { route, operation } = compiled;
+  const response = route.response;
+  if (response.kind === "empty") return null;
+  const fail = (message: string): never => {
+    throw new Error(`OpenAPI: ${route.operationId}: ${message}`);
+  };
+  const { field, selectionSet } = selectedAt(schema, operation, response.at, fail);
+  if (response.kind === "list") {
+    const node = selectedAt(schema, operation, `${response.at}.edges.node`, fail);
+    return { type: "array", items: outputSchema(node.field.type, node.selectionSet, registry) };
   }
-
-  function standInObject(parent: GraphQLObjectType, selectionSet: SelectionSetNode): Record<string, unknown> {
-    const data: Record<string, unknown> = {};
-    for (const selection of selectionSet.selections) {
-      if (selection.kind === Kind.INLINE_FRAGMENT) {
-        Object.assign(data, standInObject(parent, selection.selectionSet));
-        continue;
-      }
-      const field = selection.kind === Kind.FIELD ? parent.getFields()[selection.name.value] : undefined;
-      if (!field || selection.kind !== Kind.FIELD) {
-        throw new Error(`OpenAPI: ${route.operationId} uses a selection the generator cannot describe`);
-      }
-      data[selection.alias?.value ?? field.name] = standIn(
-        field.type,
-        selection.selectionSet,
-        field.description ?? null,
-      );
-    }
-    return data;
-  }
-
-  /** `top`: the body itself; `item`: an element of a list the body made. Neither is a field to describe. */
-  function describe(value: unknown, path: string, place: "top" | "item" | "field" = "field"): JsonSchema {
-    if (typeof value !== "object" || value === null) {
-      throw new Error(
-        `OpenAPI: ${route.operationId}'s body() puts a value at ${path} that does not come from the selection`,
-      );
-    }
-    const shape = shapes.get(value);
-    if (!shape) {
-      if (!Array.isArray(value)) {
-        const object = objectSchema(value as Record<string, unknown>, path);
-        return place === "top" ? registry.ref(`${pascalCase(route.operationId)}Response`, object) : object;
-      }
-      if (value.length !== 1)
-        throw new Error(`OpenAPI: ${route.operationId}'s body() changes a list at ${path}`);
-      return { type: "array", items: describe(value[0], `${path}[]`, "item") };
-    }
-    let schema: JsonSchema;
-    if (shape.kind === "leaf") schema = shape.schema;
-    else if (shape.kind === "list")
-      schema = { type: "array", items: describe((value as unknown[])[0], `${path}[]`) };
-    else {
-      const object = objectSchema(value as Record<string, unknown>, path);
-      schema = registry.ref(shape.type.name, described(object, shape.type.description));
-    }
-    if (shape.nullable) schema = nullable(schema);
-    return place === "field" ? described(schema, shape.description) : schema;
-  }
-
-  /** Every selected field is present in a GraphQL result, null or not: all are required. */
-  function objectSchema(record: Record<string, unknown>, path: string): JsonSchema {
-    const properties: Record<string, JsonSchema> = {};
-    for (const [key, value] of Object.entries(record)) properties[key] = describe(value, `${path}.${key}`);
-    return { type: "object", properties, required: Object.keys(properties) };
-  }
-
-  const data = standInObject(root, operation.selectionSet);
-  let body: unknown;
-  try {
-    body = route.body(data);
-  } catch (error) {
-    throw new Error(`OpenAPI: ${route.operationId}'s body() cannot be traced on stand-in data`, {
-      cause: error,
-    });
-  }
-  return describe(body, "body", "top");
+  // A null object is answered 404, so the body itself is never null.
+  const type = isNonNullType(field.type) ? field.type.ofType : field.type;
+  if (response.spread === undefined) return outputSchema(new GraphQLNonNull(type), selectionSet, registry);
+  const parent = getNamedType(field.type);
+  const inner = selectedAt(schema, operation, `${response.at}.${response.spread}`, fail);
+  const innerType = getNamedType(inner.field.type);
+  if (!isObjectType(parent) || !isObjectType(innerType)) return fail("only an object can be spread");
+  const lifted = objectProperties(innerType, inner.selectionSet, registry);
+  const properties = { ...lifted, ...objectProperties(parent, selectionSet, registry, response.spread) };
+  const name = `${route.operationId.charAt(0).toUpperCase()}${route.operationId.slice(1)}Response`;
+  return registry.ref(name, { type: "object", properties, required: Object.keys(properties) });
 }
 
-export function pascalCase(name: string): string {
-  return name.charAt(0).toUpperCase() + name.slice(1);
+function outputSchema(
+  type: GraphQLOutputType,
+  selectionSet: SelectionSetNode | undefined,
+  registry: SchemaRegistry,
+): JsonSchema {
+  const inner = isNonNullType(type) ? type.ofType : type;
+  let schema: JsonSchema;
+  if (isListType(inner))
+    schema = { type: "array", items: outputSchema(inner.ofType, selectionSet, registry) };
+  else if (isScalarType(inner) || isEnumType(inner)) schema = leafSchema(inner, "output");
+  else if (isObjectType(inner)) {
+    const properties = objectProperties(inner, selectionSet, registry);
+    const object: JsonSchema = { type: "object", properties, required: Object.keys(properties) };
+    schema = registry.ref(inner.name, described(object, inner.description));
+  } else throw new Error(`OpenAPI: ${inner.name}: interfaces and unions are not supported`);
+  return isNonNullType(type) ? schema : nullable(schema);
+}
+
+/** Every selected field is present in a GraphQL result, null or not: all are required. */
+function objectProperties(
+  parent: GraphQLObjectType,
+  selectionSet: SelectionSetNode | undefined,
+  registry: SchemaRegistry,
+  /** A response key left out: a field spread into its parent. */
+  skip?: string,
+): Record<string, JsonSchema> {
+  const properties: Record<string, JsonSchema> = {};
+  for (const selection of selectionSet?.selections ?? []) {
+    if (selection.kind === Kind.INLINE_FRAGMENT) {
+      Object.assign(properties, objectProperties(parent, selection.selectionSet, registry, skip));
+      continue;
+    }
+    if (selection.kind === Kind.FIELD && (selection.alias?.value ?? selection.name.value) === skip) continue;
+    const field = selection.kind === Kind.FIELD ? parent.getFields()[selection.name.value] : undefined;
+    if (!field || selection.kind !== Kind.FIELD) throw new Error("OpenAPI: a selection it cannot describe");
+    properties[selection.alias?.value ?? field.name] = described(
+      outputSchema(field.type, selection.selectionSet, registry),
+      field.description,
+    );
+  }
+  return properties;
 }

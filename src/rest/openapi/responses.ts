@@ -1,7 +1,7 @@
-import type { HttpMethod } from "../routes.js";
+import type { HttpMethod, RestRoute } from "../route.js";
 import { headerRef, type ResponseHeaderName } from "./headers.js";
-import { PROBLEMS, type ProblemCode, type ProblemExample, problemExample } from "./problems.js";
-import type { JsonSchema, JsonValue, Response } from "./types.js";
+import { PROBLEMS, problemExample } from "./problems.js";
+import type { Example, JsonSchema, ProblemCode, ProblemExample, Response } from "./types.js";
 
 export interface ResponseContext {
   method: HttpMethod;
@@ -27,16 +27,16 @@ function headersFor(status: number, context: ResponseContext): Response["headers
 }
 
 export function successResponse(
-  status: number,
-  description: string,
-  schema: JsonSchema,
-  example: JsonValue,
+  { status, description, example }: RestRoute["success"],
+  schema: JsonSchema | null,
   context: ResponseContext,
 ): Response {
+  if (schema === null) return { description, headers: headersFor(status, context) };
+  const examples: Record<string, Example> = example === undefined ? {} : { default: { value: example } };
   return {
     description,
     headers: headersFor(status, context),
-    content: { "application/json": { schema, examples: { default: { value: example } } } },
+    content: { "application/json": { schema, examples } },
   };
 }
 

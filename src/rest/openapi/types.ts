@@ -1,3 +1,5 @@
+import type { FieldError } from "../../http/problem.js";
+
 // The subset of OpenAPI 3.1 (and its JSON Schema 2020-12 dialect) that the
 // generator writes; typed so that a misspelt member fails to compile.
 
@@ -83,7 +85,7 @@ export interface Operation {
   responses: Record<string, Response>;
 }
 
-export type PathItem = Partial<Record<"get" | "post" | "patch", Operation>>;
+export type PathItem = Partial<Record<"get" | "post" | "patch" | "delete", Operation>>;
 
 export interface SecurityScheme {
   type: "apiKey";
@@ -105,4 +107,36 @@ export interface OpenApiDocument {
     headers: Record<string, Header>;
     securitySchemes: Record<string, SecurityScheme>;
   };
+}
+
+/**
+ * What the GraphQL type of a body field cannot say: limits checked by the
+ * resolvers, and nullable fields where null means "clear it" rather than
+ * being refused.
+ */
+export type BodyFieldHint = Pick<
+  JsonSchema,
+  "format" | "minimum" | "minItems" | "maxItems" | "uniqueItems" | "minLength"
+> & { acceptsNull?: true };
+
+/** docs/decisions.md §2 "Statuses and codes": every `code` a REST problem can carry. */
+export type ProblemCode =
+  | "invalid_json"
+  | "unauthenticated"
+  | "not_found"
+  | "method_not_allowed"
+  | "invalid_transition"
+  | "already_exists"
+  | "idempotency_request_in_progress"
+  | "payload_too_large"
+  | "unsupported_media_type"
+  | "validation_failed"
+  | "idempotency_key_reused"
+  | "rate_limited"
+  | "internal";
+
+export interface ProblemExample {
+  detail: string;
+  errors?: FieldError[];
+  allowed_statuses?: string[];
 }

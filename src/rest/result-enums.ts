@@ -8,7 +8,7 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from "graphql";
-import { enumSpelling } from "./contract-names.js";
+import { enumSpelling } from "./rest-spelling.js";
 
 /**
  * Where in a result enum values sit, by response key, so that only those

@@ -1,4 +1,4 @@
-import type { JsonValue } from "./types.js";
+import type { JsonValue } from "./openapi/types.js";
 
 // Sample bodies for the reference. They are data, not a description of the
 // fields: a test validates every one against the schema derived from GraphQL.
@@ -11,7 +11,7 @@ const TAG_IDS = ["1a6f0c2e-8d4b-4b7a-9e3c-5d2f7a9b1c04", "2b7e1d3f-9c5a-4d8b-8f4
 
 export const EXAMPLE_IDS = { BUYER_PRODUCT_ID, SUPPLIER_ID, ORDER_ID, APPROVAL_ID };
 
-export const createSupplierUserRequest: JsonValue = {
+export const createSupplierUserRequest: Record<string, JsonValue> = {
   first_name: "Ada",
   last_name: "Lovelace",
   contact_email: "ada.lovelace@lumen-chemicals.example",
@@ -19,9 +19,7 @@ export const createSupplierUserRequest: JsonValue = {
 
 export const supplierUser: JsonValue = {
   id: "3f1c2b9e-8a4d-4c1e-9b7a-2d5e6f708192",
-  first_name: "Ada",
-  last_name: "Lovelace",
-  contact_email: "ada.lovelace@lumen-chemicals.example",
+  ...createSupplierUserRequest,
   supplier_profile_id: SUPPLIER_ID,
   created_at: "2025-03-04T09:30:12.345Z",
   updated_at: "2025-03-04T09:30:12.345Z",
@@ -49,7 +47,7 @@ export const taggingResult: JsonValue = {
   ],
 };
 
-export const createBuyerProductRequest: JsonValue = {
+export const createBuyerProductRequest: Record<string, JsonValue> = {
   raw_material_name: "Glycerine USP 99.5%",
   measurement_unit: "kg",
   product_type: "Raw Material",
@@ -66,26 +64,15 @@ export const createBuyerProductRequest: JsonValue = {
 
 export const createdBuyerProduct: JsonValue = {
   id: BUYER_PRODUCT_ID,
-  raw_material_name: "Glycerine USP 99.5%",
-  measurement_unit: "kg",
-  product_type: "Raw Material",
-  raw_material_code: "56-81-5",
-  annual_usage: 12000,
-  typical_order_size: 1000,
-  frequency: "monthly",
-  container_type: "IBC",
-  target_approvals: 2,
-  priority_product: true,
+  ...createBuyerProductRequest,
   active: true,
-  document_types: ["sds", "tds", "batch_coa"],
-  resource_values: [{ provider: "sap", value: "0f4e2a1c-7b3d-4e5f-9a8b-6c5d4e3f2a1b" }],
   created_at: "2025-03-04T09:31:00.120Z",
   updated_at: "2025-03-04T09:31:00.120Z",
   product_id: "4a3b2c1d-0e9f-4a8b-b7c6-d5e4f3a2b1c0",
   auto_match: { matched: true, strategy: "cas_number", score: 1 },
 };
 
-export const order: JsonValue = {
+export const order: Record<string, JsonValue> = {
   id: ORDER_ID,
   url: `https://app.example.com/orders/${ORDER_ID}`,
   supplier_profile_id: SUPPLIER_ID,
@@ -132,7 +119,7 @@ export const updateOrderRequest: JsonValue = {
 };
 
 export const updatedOrder: JsonValue = {
-  ...(order as Record<string, JsonValue>),
+  ...order,
   order_status: "in_transit",
   supplier_order_reference: "LC-SO-20931",
   updated_at: "2025-03-05T14:02:44.907Z",

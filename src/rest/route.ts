@@ -1,0 +1,74 @@
+import type { BodyFieldHint, JsonSchema, JsonValue, ProblemCode, ProblemExample } from "./openapi/types.js";
+
+export const API_PREFIX = "/api/public/buyer/v1";
+
+export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
+
+/**
+ * Where a REST input goes: a GraphQL variable, then input fields in the
+ * contract's spelling (`filter.order_status`). The adapter converts names and
+ * enum values to GraphQL's using the variable's type.
+ */
+export type VariablePath = string;
+
+export interface PathParameter {
+  to: VariablePath;
+  /** Said after the GraphQL description of what it feeds. */
+  description: string;
+  example: string;
+}
+
+/**
+ * How a query parameter is read: `text` as given; `integer` keeps a whole
+ * number a number (anything else goes on as text, so coercion reports it);
+ * `list` reads `name[]=a&name[]=b`, `name=a` and `name=a,b` alike.
+ */
+export type QueryForm = "text" | "integer" | "list";
+
+export interface QueryParameter {
+  /** As a client writes it; a list is documented as `name[]`. */
+  name: string;
+  to: VariablePath;
+  form?: QueryForm;
+  /** Said after the GraphQL description of what it feeds. */
+  description?: string;
+  /** Limits the GraphQL type cannot carry. */
+  schema?: Pick<JsonSchema, "minimum" | "maximum" | "default">;
+  example: string | number | string[];
+}
+
+/** How the response body is taken from the operation's data; paths are response keys (aliases). */
+export type ResponseShape =
+  /**
+   * The object at `at`; null there is 404 (a single read of a record the
+   * caller cannot see). With `spread`, that field's own fields are lifted into
+   * it (`{...at.spread, ...rest}`).
+   */
+  | { kind: "object"; at: string; spread?: string }
+  /** The nodes of the connection at `at` as a bare array; the next page goes in `Link`. */
+  | { kind: "list"; at: string }
+  /** No body (204). */
+  | { kind: "empty" };
+
+/** One v1 endpoint, as data: the adapter, the OpenAPI generator and the metrics read it. */
+export interface RestRoute {
+  operationId: string;
+  method: HttpMethod;
+  /** Relative to API_PREFIX; `{name}` segments are UUID path parameters. */
+  path: string;
+  /** One GraphQL operation; validated against the schema at startup. */
+  document: string;
+  pathParameters?: Record<string, PathParameter>;
+  query?: QueryParameter[];
+  /** The JSON body becomes this variable; path parameters may fill some of its fields. */
+  body?: { to: VariablePath; fields?: Record<string, BodyFieldHint>; example: JsonValue };
+  response: ResponseShape;
+  success: { status: number; description: string; example?: JsonValue };
+  summary: string;
+  tag: string;
+  /** What the operation does, in REST terms (markdown); field descriptions come from the schema. */
+  description: string;
+  /** Problems this operation itself can return, with when, beyond those every request of its method and path can. */
+  problems?: Partial<Record<ProblemCode, string>>;
+  problemExamples?: Partial<Record<ProblemCode, ProblemExample>>;
+}
