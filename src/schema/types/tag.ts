@@ -1,5 +1,4 @@
-import type { GraphQLError } from "graphql";
-import { notFound, validationFailed } from "../../domain/errors.js";
+import { type DomainError, notFound, validationFailed } from "../../domain/errors.js";
 import { InputChecks } from "../../domain/input-checks.js";
 import { attachTags, detachTags, MAX_TAGS_PER_CALL } from "../../domain/tagging.js";
 import { batchCount } from "../batch.js";
@@ -105,7 +104,7 @@ function checkTagIds(tagIds: string[]): void {
 
 function taggingRefusal(
   outcome: { kind: "taggable_not_found" } | { kind: "unknown_tags"; indexes: number[] },
-): GraphQLError {
+): DomainError {
   if (outcome.kind === "taggable_not_found") return notFound("Taggable record");
   return validationFailed(
     outcome.indexes.map((index) => ({
