@@ -3,7 +3,7 @@ import { createServerAdapter } from "@whatwg-node/server";
 import type { Viewer } from "./auth/viewer.js";
 import type { AppConfig } from "./config.js";
 import type { Database } from "./db/database.js";
-import { createOrderUpdateFeed } from "./graphql/order-update-feed.js";
+import { createOrderUpdateFeed } from "./domain/order-notifications.js";
 import { createGraphQLServer } from "./graphql/server.js";
 import { createAdmission } from "./http/admission.js";
 import { createApiReference } from "./http/api-reference.js";
