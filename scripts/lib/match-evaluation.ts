@@ -8,7 +8,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Database } from "../../src/db/database.js";
 import type { ProductType } from "../../src/db/generated/prisma/enums.js";
-import { contractSpelling } from "../../src/domain/contract-spelling.js";
+import { contractSpelling } from "../../src/domain/contract-vocabulary.js";
 import {
   findCandidates,
   type MatchStrategy,
