@@ -4,7 +4,7 @@ import type { Viewer } from "./auth/viewer.js";
 import type { AppConfig } from "./config.js";
 import type { Database } from "./db/database.js";
 import { createOrderUpdateFeed } from "./domain/order-notifications.js";
-import { createGraphQLServer } from "./graphql/server.js";
+import { createGraphQLServer } from "./graphql/yoga.js";
 import { createAdmission } from "./http/admission.js";
 import { createApiReference } from "./http/api-reference.js";
 import { createIdempotencyStore } from "./http/idempotency-store.js";

@@ -12,7 +12,7 @@ import {
   toConnection,
   withPositionFields,
 } from "../pagination.js";
-import { requireViewer } from "../viewer.js";
+import { requireViewer } from "../require-viewer.js";
 import { OrderConnectionRef } from "./order.js";
 
 export const BuyerProductApprovalRef = builder.prismaObject("BuyerProductApproval", {

@@ -15,7 +15,7 @@ import {
   toConnection,
   withPositionFields,
 } from "../pagination.js";
-import { requireViewer } from "../viewer.js";
+import { requireViewer } from "../require-viewer.js";
 import { ApprovalConnectionRef } from "./approval.js";
 import { OrderConnectionRef } from "./order.js";
 import "./product.js";

@@ -15,7 +15,7 @@ import {
   toConnection,
   withPositionFields,
 } from "../pagination.js";
-import { requireViewer } from "../viewer.js";
+import { requireViewer } from "../require-viewer.js";
 import { BuyerProductRef } from "./buyer-product.js";
 import { OrderEventConnectionRef } from "./order-event.js";
 import { ProductRef } from "./product.js";

@@ -9,7 +9,7 @@ import {
   toConnection,
   withPositionFields,
 } from "../pagination.js";
-import { requireViewer } from "../viewer.js";
+import { requireViewer } from "../require-viewer.js";
 import { SupplierUserConnectionRef } from "./supplier-user.js";
 
 // A UUID no row has: selections are planned before a resolver can refuse a request without a key.

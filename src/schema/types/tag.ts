@@ -12,8 +12,8 @@ import {
   toConnection,
   withPositionFields,
 } from "../pagination.js";
+import { requireViewer } from "../require-viewer.js";
 import { tagsOf } from "../tag-loader.js";
-import { requireViewer } from "../viewer.js";
 
 const TagGroupRef = builder.prismaObject("TagGroup", {
   description: "A named group of the buyer's tags.",
