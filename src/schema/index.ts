@@ -12,6 +12,7 @@ import "./types/product.js";
 import "./types/supplier.js";
 import "./types/supplier-user.js";
 import "./types/tag.js";
+import "./types/links.js";
 import "./types/viewer-query.js";
 
 /** The one schema that GraphQL clients and the REST adapter both execute against. */
