@@ -3,17 +3,17 @@ interface Batch<Value> {
   result: Promise<Map<string, Value>>;
 }
 
-const batchesByRequest = new WeakMap<object, Map<unknown, Batch<unknown>>>();
+const batchesByRequest = new WeakMap<object, Map<string, Batch<unknown>>>();
 
 /**
  * Loads a value per id with one call to `loadMany` for all the ids asked for
  * by the resolvers of one request that run alongside each other (the rows of
- * one list): one query per list instead of one per row. `name` (a string or
- * any object) tells apart the different things loaded in the same request.
+ * one list): one query per list instead of one per row. `name` tells apart
+ * the different things loaded in the same request.
  */
 export async function batchLoad<Value>(
   context: object,
-  name: unknown,
+  name: string,
   id: string,
   loadMany: (ids: string[]) => Promise<Map<string, Value>>,
 ): Promise<Value | undefined> {
@@ -43,7 +43,7 @@ export async function batchLoad<Value>(
 /** `batchLoad` for counts: ids without rows count 0. */
 export async function batchCount(
   context: object,
-  name: unknown,
+  name: string,
   id: string,
   countMany: (ids: string[]) => Promise<{ id: string; count: number }[]>,
 ): Promise<number> {

@@ -36,18 +36,6 @@ function delegate<Delegate>(context: GraphQLContext, model: string): Delegate {
   return (context.prisma as unknown as Record<string, Delegate>)[key] as Delegate;
 }
 
-/** Counts of one relation for many parents: one statement per list of parents, whichever field asks. */
-const countKeys = new Map<string, object>();
-function countKey(model: string, relation: string): object {
-  const name = `${model}.${relation}`;
-  let key = countKeys.get(name);
-  if (!key) {
-    key = { name };
-    countKeys.set(name, key);
-  }
-  return key;
-}
-
 export interface RelationConnectionOptions<Model extends PrismaModelTypes, Node> {
   type: ObjectRef<SchemaTypes, Connection<Node>>;
   description: string;
@@ -68,7 +56,8 @@ export function relationConnection<Model extends PrismaModelTypes, Shape extends
   { type, description, relation, where }: RelationConnectionOptions<Model, Node>,
 ) {
   const model = t.model;
-  const key = countKey(model, relation);
+  // Names the batch: one count statement per list of parents, however many parents ask.
+  const batch = `${model}.${relation}`;
   const selectPage = (
     args: PageArgs,
     context: GraphQLContext,
@@ -89,7 +78,7 @@ export function relationConnection<Model extends PrismaModelTypes, Shape extends
       const rows = (parent as unknown as Record<string, PagePosition[]>)[relation] ?? [];
       const { id } = parent as unknown as { id: string };
       return toConnection(rows, readPage(args), () =>
-        batchCount(context, key, id, async (ids) => {
+        batchCount(context, batch, id, async (ids) => {
           const counted = where?.(context);
           const parents = await delegate<CountingDelegate>(context, model).findMany({
             where: { id: { in: ids } },

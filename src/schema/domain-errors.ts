@@ -19,14 +19,17 @@ function translated(error: unknown): unknown {
   return error instanceof DomainError ? graphQLErrorFrom(error) : error;
 }
 
+const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+  typeof (value as { then?: unknown } | null)?.then === "function";
+
 type Resolver<Types extends SchemaTypes> = GraphQLFieldResolver<unknown, Types["Context"], object>;
 
 function translatingErrors<Types extends SchemaTypes>(resolver: Resolver<Types>): Resolver<Types> {
   return (parent, args, context, info) => {
     try {
       const result: unknown = resolver(parent, args, context, info);
-      return result instanceof Promise
-        ? result.catch((error: unknown) => {
+      return isThenable(result)
+        ? Promise.resolve(result).catch((error: unknown) => {
             throw translated(error);
           })
         : result;
