@@ -12,7 +12,7 @@ import { Prisma } from "../src/db/generated/prisma/client.js";
 import type { ProductType } from "../src/db/generated/prisma/enums.js";
 import { migrateDatabase } from "../src/db/migrations.js";
 import { matchOrCreateProduct } from "../src/domain/auto-match.js";
-import { contractSpelling } from "../src/domain/contract-spelling.js";
+import { contractSpelling } from "../src/domain/contract-vocabulary.js";
 import {
   candidatesQuery,
   type MatchKeys,

@@ -5,11 +5,11 @@ import { execFileSync, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
 import pg from "pg";
-import { loadDemoData } from "../src/cli/demo.js";
+import { loadDemoData } from "../src/cli/demo-data.js";
 import { openDatabase } from "../src/db/database.js";
 import { parseDatabaseUrl } from "../src/db/database-url.js";
 import { migrateDatabase } from "../src/db/migrations.js";
-import { projectRoot } from "../src/db/project-root.js";
+import { projectRoot } from "../src/project-root.js";
 
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 60);
 const CONNECTIONS = Number(process.env.LOAD_CONNECTIONS ?? 50);

@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import type { Database } from "../src/db/database.js";
 import type { ProductType } from "../src/db/generated/prisma/enums.js";
 import { matchOrCreateProduct } from "../src/domain/auto-match.js";
-import { contractSpelling } from "../src/domain/contract-spelling.js";
+import { contractSpelling } from "../src/domain/contract-vocabulary.js";
 import {
   findCandidates,
   type MatchStrategy,

@@ -10,7 +10,7 @@ import type { MigrationDirectory } from "@prisma/schema-engine-wasm";
 import * as engineBindings from "@prisma/schema-engine-wasm/schema_engine_bg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { MIGRATIONS_DIR, readMigrations } from "../src/db/migrations.js";
-import { projectRoot } from "../src/db/project-root.js";
+import { projectRoot } from "../src/project-root.js";
 
 export const SCHEMA_PATH = path.join(projectRoot(), "prisma", "schema.prisma");
 

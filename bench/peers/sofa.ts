@@ -2,11 +2,11 @@ import { randomUUID } from "node:crypto";
 import type { RequestListener } from "node:http";
 import { useSofa } from "@graphql-yoga/plugin-sofa";
 import { createYoga } from "graphql-yoga";
-import { createAuthenticator } from "../../src/auth/authenticator.js";
 import type { Database } from "../../src/db/database.js";
 import { routes } from "../../src/rest/routes.js";
 import type { GraphQLContext } from "../../src/schema/context.js";
 import { schema } from "../../src/schema/index.js";
+import { createAuthenticator } from "./authenticator.js";
 import { SOFA_BASE_PATH } from "./sofa-base-path.js";
 import { trimToContract } from "./sofa-trim.js";
 

@@ -3,6 +3,7 @@
 import { type AppConfig, ConfigError, loadConfig } from "../config.js";
 import type { Database } from "../db/database.js";
 import { openDatabaseForUse } from "../db/startup.js";
+import { isUuid } from "../domain/uuid.js";
 
 /** A failure the operator can act on: printed as is, without a stack trace. */
 export class CliError extends Error {
@@ -41,11 +42,9 @@ export async function withDatabase<T>(
   }
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** Ids typed by an operator are checked here, before the database rejects them less clearly. */
 export function requireUuid(value: string, what: string): string {
-  if (!UUID.test(value.trim())) throw new CliError(`${what} must be a UUID, got '${value}'`);
+  if (!isUuid(value.trim())) throw new CliError(`${what} must be a UUID, got '${value}'`);
   return value.trim().toLowerCase();
 }
 

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { projectRoot } from "./project-root.js";
+import { projectRoot } from "../project-root.js";
 import type { SqlConnection } from "./sql-connection.js";
 
 export interface MigrationFile {

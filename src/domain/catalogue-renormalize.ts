@@ -2,7 +2,7 @@
 // so a change to normalisation leaves stored keys stale until they are
 // recomputed. `buyer-api catalogue renormalize` runs this after such a change.
 import type { PrismaClient } from "../db/generated/prisma/client.js";
-import { contractSpelling } from "./contract-spelling.js";
+import { contractSpelling } from "./contract-vocabulary.js";
 import { catalogueKeys } from "./product-identity.js";
 
 export interface RenormalizeReport {

@@ -1,6 +1,6 @@
-// Domain errors are GraphQLErrors so that they pass through GraphQL
-// execution with their code intact; the REST adapter maps the same codes.
-import { GraphQLError } from "graphql";
+// Domain errors are plain: they say what went wrong in the caller's terms.
+// The schema layer (src/schema/domain-errors.ts) turns them into the
+// GraphQL errors that GraphQL clients and the REST adapter read.
 
 /** Machine codes shared by GraphQL (`extensions.code`) and REST (`code`, lower-cased). */
 export type ErrorCode =
@@ -18,31 +18,43 @@ export interface FieldProblem {
   message: string;
 }
 
-export function domainError(code: ErrorCode, message: string, extensions: Record<string, unknown> = {}) {
-  return new GraphQLError(message, { extensions: { code, ...extensions } });
+/** A request the domain refuses, with what the caller needs to put it right. */
+export class DomainError extends Error {
+  override readonly name = "DomainError";
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    /** For VALIDATION_FAILED: every field that is wrong. */
+    readonly fieldErrors?: FieldProblem[],
+    /** For INVALID_TRANSITION: the statuses the order may move to instead. */
+    readonly allowedStatuses?: string[],
+  ) {
+    super(message);
+  }
 }
 
-export function notFound(what: string): GraphQLError {
-  return domainError("NOT_FOUND", `${what} not found`);
+export function notFound(what: string): DomainError {
+  return new DomainError("NOT_FOUND", `${what} not found`);
 }
 
-export function unauthenticated(): GraphQLError {
-  return domainError("UNAUTHENTICATED", "A valid X-API-KEY header is required", { http: { status: 401 } });
+export function unauthenticated(): DomainError {
+  return new DomainError("UNAUTHENTICATED", "A valid X-API-KEY header is required");
 }
 
-export function validationFailed(problems: FieldProblem[]): GraphQLError {
+export function validationFailed(problems: FieldProblem[]): DomainError {
   const first = problems[0];
   const message =
     problems.length === 1 && first
       ? `${first.path.join(".")}: ${first.message}`
       : `${problems.length} fields are invalid`;
-  return domainError("VALIDATION_FAILED", message, { fieldErrors: problems });
+  return new DomainError("VALIDATION_FAILED", message, problems);
 }
 
-export function invalidTransition(message: string, allowedStatuses: string[]): GraphQLError {
-  return domainError("INVALID_TRANSITION", message, { allowedStatuses });
+export function invalidTransition(message: string, allowedStatuses: string[]): DomainError {
+  return new DomainError("INVALID_TRANSITION", message, undefined, allowedStatuses);
 }
 
-export function alreadyExists(message: string): GraphQLError {
-  return domainError("ALREADY_EXISTS", message);
+export function alreadyExists(message: string): DomainError {
+  return new DomainError("ALREADY_EXISTS", message);
 }

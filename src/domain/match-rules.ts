@@ -3,7 +3,7 @@
 // Deterministic: every ordering ends in (created_at, id).
 import { Prisma } from "../db/generated/prisma/client.js";
 import type { ProductType } from "../db/generated/prisma/enums.js";
-import { contractSpelling } from "./contract-spelling.js";
+import { contractSpelling } from "./contract-vocabulary.js";
 import { findCasNumbers, normalizeProductCode, normalizeProductNameForType } from "./product-identity.js";
 import { similarityVeto } from "./similarity-guard.js";
 

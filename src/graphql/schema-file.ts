@@ -1,6 +1,6 @@
 import path from "node:path";
 import { printSchema } from "graphql";
-import { projectRoot } from "../db/project-root.js";
+import { projectRoot } from "../project-root.js";
 import { schema } from "../schema/index.js";
 
 /** schema.graphql at the repository root: the GraphQL API as front-end tooling (codegen, linters) reads it. */

@@ -1,4 +1,4 @@
-import { lookupHash, refreshLastUsed } from "../auth/authenticator.js";
+import { lookupHash, refreshLastUsed } from "../auth/api-key-lookup.js";
 import type { Viewer } from "../auth/viewer.js";
 import type { PrismaClient } from "../db/generated/prisma/client.js";
 import {

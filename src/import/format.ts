@@ -2,7 +2,6 @@
 // Field names and enum spellings are the REST contract's; records are strict so
 // that a misspelt optional field is reported instead of silently dropped.
 import { z } from "zod";
-import { isValidCasNumber } from "../domain/product-identity.js";
 import {
   APPROVAL_STATUSES,
   CONTAINER_TYPES,
@@ -11,7 +10,8 @@ import {
   ORDER_STATUSES,
   PRICE_TYPES,
   PRODUCT_TYPES,
-} from "./contract-enums.js";
+} from "../domain/contract-vocabulary.js";
+import { isValidCasNumber } from "../domain/product-identity.js";
 
 export const API_KEY_PATTERN = /^bpk_[A-Za-z0-9_-]{32,}$/;
 const MAX_TEXT = 255;

@@ -5,7 +5,9 @@ import { GraphQLScalarType } from "graphql";
 import { GraphQLDate, GraphQLDateTime } from "graphql-scalars";
 import type PrismaTypes from "../db/generated/pothos-types.js";
 import { getDatamodel } from "../db/generated/pothos-types.js";
+import { isUuid } from "../domain/uuid.js";
 import type { GraphQLContext } from "./context.js";
+import { domainErrorsPlugin } from "./domain-errors.js";
 
 export interface BuilderTypes {
   Context: GraphQLContext;
@@ -26,7 +28,7 @@ export type SchemaTypes = PothosSchemaTypes.ExtendDefaultTypes<BuilderTypes>;
 
 /** The one schema builder: every domain type registers itself on it. */
 export const builder = new SchemaBuilder<BuilderTypes>({
-  plugins: [PrismaPlugin],
+  plugins: [PrismaPlugin, domainErrorsPlugin],
   defaultFieldNullability: false,
   prisma: {
     client: (context) => context.prisma,
@@ -37,8 +39,6 @@ export const builder = new SchemaBuilder<BuilderTypes>({
   },
 });
 
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 // Stricter than graphql-scalars' UUID, which lets `{…}` and a stray `}` through
 // (the database then refuses them): only the canonical 36-character form, in
 // either case, read as lower case so that it names the same row as the ids we write.
@@ -46,7 +46,7 @@ builder.scalarType("UUID", {
   description: "A UUID in its canonical 36-character form; written in lower case, read in either case.",
   serialize: (value) => value,
   parseValue: (value) => {
-    if (typeof value !== "string" || !UUID_PATTERN.test(value)) throw new TypeError("Not a UUID");
+    if (typeof value !== "string" || !isUuid(value)) throw new TypeError("Not a UUID");
     return value.toLowerCase();
   },
 });

@@ -1,6 +1,6 @@
 import type { Viewer } from "../auth/viewer.js";
 import type { PrismaClient } from "../db/generated/prisma/client.js";
-import type { OrderUpdateFeed } from "../graphql/order-update-feed.js";
+import type { OrderUpdateFeed } from "../domain/order-notifications.js";
 
 /** What every resolver sees, for GraphQL and REST alike. */
 export interface GraphQLContext {

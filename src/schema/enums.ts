@@ -7,7 +7,7 @@ import {
   PriceType,
   ProductType,
 } from "../db/generated/prisma/enums.js";
-import { contractSpelling } from "../domain/contract-spelling.js";
+import { contractSpelling } from "../domain/contract-vocabulary.js";
 import { builder } from "./builder.js";
 
 /** "Raw Material" → RAW_MATERIAL, "ISOTank" → ISO_TANK, "mL" → ML, "quote_selected" → QUOTE_SELECTED. */

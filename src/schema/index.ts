@@ -12,7 +12,8 @@ import "./types/product.js";
 import "./types/supplier.js";
 import "./types/supplier-user.js";
 import "./types/tag.js";
-import "./types/viewer.js";
+import "./types/links.js";
+import "./types/viewer-query.js";
 
 /** The one schema that GraphQL clients and the REST adapter both execute against. */
 export const schema = lexicographicSortSchema(builder.toSchema());

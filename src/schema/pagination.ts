@@ -3,6 +3,7 @@ import { queryFromInfo } from "@pothos/plugin-prisma";
 import type { GraphQLResolveInfo } from "graphql";
 import type { FieldProblem } from "../domain/errors.js";
 import { validationFailed } from "../domain/errors.js";
+import { isUuid } from "../domain/uuid.js";
 import { builder, type SchemaTypes } from "./builder.js";
 
 export const DEFAULT_PAGE_SIZE = 100;
@@ -14,9 +15,11 @@ export interface PagePosition {
   id: string;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** How `encodeCursor` writes a stored creation time: four-digit years from 0001 (PostgreSQL has no year 0). */
 const CURSOR_TIME = /^(?!0000)\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/** Cursors carry ids as stored, in lower case; any other spelling was not issued by this API. */
+const isIssuedId = (id: string) => isUuid(id) && id === id.toLowerCase();
 
 export function encodeCursor(position: PagePosition): string {
   return Buffer.from(`${position.createdAt.toISOString()}|${position.id}`, "utf8").toString("base64url");
@@ -25,7 +28,7 @@ export function encodeCursor(position: PagePosition): string {
 export function decodeCursor(cursor: string): PagePosition | null {
   if (!/^[A-Za-z0-9_-]{1,200}$/.test(cursor)) return null;
   const [time, id, ...rest] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
-  if (rest.length > 0 || !time || !id || !UUID.test(id) || !CURSOR_TIME.test(time)) return null;
+  if (rest.length > 0 || !time || !id || !isIssuedId(id) || !CURSOR_TIME.test(time)) return null;
   const createdAt = new Date(time);
   if (Number.isNaN(createdAt.getTime()) || createdAt.toISOString() !== time) return null;
   return { createdAt, id };

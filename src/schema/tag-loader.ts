@@ -1,6 +1,6 @@
 import { batchLoad } from "./batch.js";
 import type { GraphQLContext } from "./context.js";
-import { requireViewer } from "./viewer.js";
+import { requireViewer } from "./require-viewer.js";
 
 function loadTags(context: GraphQLContext, ids: string[]) {
   return context.prisma.tagging.findMany({

@@ -4,7 +4,7 @@ import { Agent, get } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { projectRoot } from "../../src/db/project-root.js";
+import { projectRoot } from "../../src/project-root.js";
 import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
 import { startServerProcess } from "../support/server-process.js";
 import { createTestDatabase, type TestDatabase } from "../support/test-database.js";

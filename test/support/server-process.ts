@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
-import { projectRoot } from "../../src/db/project-root.js";
+import { projectRoot } from "../../src/project-root.js";
 
 export interface ServerProcess {
   child: ChildProcess;

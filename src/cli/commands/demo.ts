@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { loadConfig } from "../../config.js";
 import { openConfiguredDatabase } from "../context.js";
-import { type DemoData, loadDemoData } from "../demo.js";
+import { type DemoData, loadDemoData } from "../demo-data.js";
 
 function examples(demo: DemoData, baseUrl: string): string {
   const api = `${baseUrl}/api/public/buyer/v1`;

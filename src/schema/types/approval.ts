@@ -1,19 +1,7 @@
-import { batchCount } from "../batch.js";
 import { builder } from "../builder.js";
 import { ApprovalStatusEnum } from "../enums.js";
-import {
-  connectionType,
-  pageArgs,
-  readPage,
-  readPageArgs,
-  relationPageQuery,
-  rootPageQuery,
-  throwIfProblems,
-  toConnection,
-  withPositionFields,
-} from "../pagination.js";
-import { requireViewer } from "../viewer.js";
-import { OrderConnectionRef } from "./order.js";
+import { connectionType, readPageArgs, rootPageQuery, throwIfProblems, toConnection } from "../pagination.js";
+import { requireViewer } from "../require-viewer.js";
 
 export const BuyerProductApprovalRef = builder.prismaObject("BuyerProductApproval", {
   description: "The approval of one supplier's material for one of the buyer's products.",
@@ -51,31 +39,6 @@ export const BuyerProductApprovalRef = builder.prismaObject("BuyerProductApprova
     }),
   }),
 });
-
-// Defined apart from the object so that TypeScript can infer Order and
-// BuyerProductApproval, which refer to each other, one at a time.
-builder.prismaObjectField("BuyerProductApproval", "orders", (t) =>
-  t.field({
-    type: OrderConnectionRef,
-    description: "Orders placed under this approval, newest first.",
-    args: pageArgs(t.arg),
-    select: (args, _context, nestedSelection) => ({
-      orders: withPositionFields(nestedSelection(relationPageQuery(args), ["edges", "node"])),
-    }),
-    resolve: (approval, args, context) =>
-      toConnection(approval.orders, readPage(args), () =>
-        batchCount(context, "BuyerProductApproval.orders", approval.id, async (ids) =>
-          (
-            await context.prisma.order.groupBy({
-              by: ["buyerProductApprovalId"],
-              where: { buyerProductApprovalId: { in: ids } },
-              _count: { _all: true },
-            })
-          ).map((row) => ({ id: row.buyerProductApprovalId, count: row._count._all })),
-        ),
-      ),
-  }),
-);
 
 export const ApprovalConnectionRef = connectionType(
   "BuyerProductApproval",

@@ -2,22 +2,11 @@ import { randomUUID } from "node:crypto";
 import { matchOrCreateProduct } from "../../domain/auto-match.js";
 import { validationFailed } from "../../domain/errors.js";
 import { InputChecks } from "../../domain/input-checks.js";
-import { batchCount } from "../batch.js";
 import { builder } from "../builder.js";
+import { rootConnection } from "../connection-fields.js";
 import { ContainerTypeEnum, DocumentTypeEnum, MeasurementUnitEnum, ProductTypeEnum } from "../enums.js";
-import {
-  compareNewestFirst,
-  connectionType,
-  pageArgs,
-  readPage,
-  relationPageQuery,
-  rootPageQuery,
-  toConnection,
-  withPositionFields,
-} from "../pagination.js";
-import { requireViewer } from "../viewer.js";
-import { ApprovalConnectionRef } from "./approval.js";
-import { OrderConnectionRef } from "./order.js";
+import { connectionType } from "../pagination.js";
+import { requireViewer } from "../require-viewer.js";
 import { ProductRef, withOwnName } from "./product.js";
 import { checkResourceValues, ResourceValueInput, ResourceValueRef } from "./resource-value.js";
 
@@ -80,56 +69,6 @@ export const BuyerProductRef = builder.prismaObject("BuyerProduct", {
   }),
 });
 
-// Links to types defined elsewhere live outside the object's definition, so
-// that TypeScript can infer each type without going round in circles.
-builder.prismaObjectFields("BuyerProduct", (t) => ({
-  approvals: t.field({
-    type: ApprovalConnectionRef,
-    description: "Approvals of suppliers' materials for this product, newest first.",
-    args: pageArgs(t.arg),
-    select: (args, _context, nestedSelection) => ({
-      approvals: withPositionFields(nestedSelection(relationPageQuery(args), ["edges", "node"])),
-    }),
-    resolve: (product, args, context) =>
-      toConnection(product.approvals, readPage(args), () =>
-        batchCount(context, "BuyerProduct.approvals", product.id, async (ids) =>
-          (
-            await context.prisma.buyerProductApproval.groupBy({
-              by: ["buyerProductId"],
-              where: { buyerProductId: { in: ids } },
-              _count: { _all: true },
-            })
-          ).map((row) => ({ id: row.buyerProductId, count: row._count._all })),
-        ),
-      ),
-  }),
-  orders: t.field({
-    type: OrderConnectionRef,
-    description: "Orders of this product under any of its approvals, newest first.",
-    args: pageArgs(t.arg),
-    // Orders hang off approvals: each approval's newest page is loaded in
-    // the same statement, and the pages are merged here.
-    select: (args, _context, nestedSelection) => ({
-      approvals: {
-        select: { orders: withPositionFields(nestedSelection(relationPageQuery(args), ["edges", "node"])) },
-      },
-    }),
-    resolve: (product, args, context) => {
-      const rows = product.approvals.flatMap((approval) => approval.orders).sort(compareNewestFirst);
-      return toConnection(rows, readPage(args), () =>
-        batchCount(context, "BuyerProduct.orders", product.id, async (ids) =>
-          (
-            await context.prisma.buyerProductApproval.findMany({
-              where: { buyerProductId: { in: ids } },
-              select: { buyerProductId: true, _count: { select: { orders: true } } },
-            })
-          ).map((row) => ({ id: row.buyerProductId, count: row._count.orders })),
-        ),
-      );
-    },
-  }),
-}));
-
 const BuyerProductConnectionRef = connectionType(
   "BuyerProduct",
   BuyerProductRef,
@@ -137,16 +76,11 @@ const BuyerProductConnectionRef = connectionType(
 );
 
 builder.queryField("buyerProducts", (t) =>
-  t.field({
+  rootConnection(t, {
     type: BuyerProductConnectionRef,
+    model: "BuyerProduct",
+    where: (viewer) => ({ buyerId: viewer.buyerId }),
     description: "The buyer's products, newest first (creation time, then id).",
-    args: pageArgs(t.arg),
-    resolve: async (_root, args, context, info) => {
-      const where = { buyerId: requireViewer(context).buyerId };
-      const page = readPage(args);
-      const rows = await context.prisma.buyerProduct.findMany(rootPageQuery(context, info, where, page));
-      return toConnection(rows, page, () => context.prisma.buyerProduct.count({ where }));
-    },
   }),
 );
 

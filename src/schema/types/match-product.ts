@@ -6,7 +6,7 @@ import { InputChecks } from "../../domain/input-checks.js";
 import { findCandidates, type MatchCandidate, matchKeys } from "../../domain/match-rules.js";
 import { builder } from "../builder.js";
 import { ProductTypeEnum } from "../enums.js";
-import { requireViewer } from "../viewer.js";
+import { requireViewer } from "../require-viewer.js";
 import { ProductRef, withOwnName } from "./product.js";
 
 /** Enough to choose between, few enough to read. */

@@ -2,7 +2,7 @@ import { notFound } from "../../domain/errors.js";
 import type { OrderUpdatedMessage } from "../../domain/order-notifications.js";
 import { builder } from "../builder.js";
 import { OrderStatusEnum } from "../enums.js";
-import { requireViewer } from "../viewer.js";
+import { requireViewer } from "../require-viewer.js";
 
 builder.subscriptionType({
   description:

@@ -1,22 +1,11 @@
 import { validationFailed } from "../../domain/errors.js";
 import { InputChecks } from "../../domain/input-checks.js";
 import { updateOrder } from "../../domain/order-update.js";
-import { batchCount } from "../batch.js";
 import { builder } from "../builder.js";
+import { relationConnection } from "../connection-fields.js";
 import { OrderStatusEnum, PriceTypeEnum } from "../enums.js";
-import {
-  connectionType,
-  pageArgs,
-  readPage,
-  readPageArgs,
-  relationPageQuery,
-  rootPageQuery,
-  throwIfProblems,
-  toConnection,
-  withPositionFields,
-} from "../pagination.js";
-import { requireViewer } from "../viewer.js";
-import { BuyerProductRef } from "./buyer-product.js";
+import { connectionType, readPageArgs, rootPageQuery, throwIfProblems, toConnection } from "../pagination.js";
+import { requireViewer } from "../require-viewer.js";
 import { OrderEventConnectionRef } from "./order-event.js";
 import { ProductRef, withOwnName } from "./product.js";
 import { checkResourceValues, ResourceValueInput, ResourceValueRef } from "./resource-value.js";
@@ -192,17 +181,7 @@ export const OrderRef = builder.prismaObject("Order", {
   }),
 });
 
-// Links to types defined elsewhere live outside the object's definition, so
-// that TypeScript can infer each type without going round in circles.
 builder.prismaObjectFields("Order", (t) => ({
-  buyerProduct: t.field({
-    type: BuyerProductRef,
-    description: "The buyer product ordered (the approval's buyer product).",
-    select: (_args, _context, nestedSelection) => ({
-      approval: { select: { buyerProduct: nestedSelection(true) } },
-    }),
-    resolve: (order) => order.approval.buyerProduct,
-  }),
   product: t.field({
     type: ProductRef,
     description: "The catalogue product ordered (the buyer product's match).",
@@ -214,25 +193,10 @@ builder.prismaObjectFields("Order", (t) => ({
     resolve: (order) =>
       withOwnName(order.approval.buyerProduct.product, order.approval.buyerProduct.rawMaterialName),
   }),
-  events: t.field({
+  events: relationConnection(t, {
     type: OrderEventConnectionRef,
+    relation: "events",
     description: "Every change made to the order through the API, newest first.",
-    args: pageArgs(t.arg),
-    select: (args, _context, nestedSelection) => ({
-      events: withPositionFields(nestedSelection(relationPageQuery(args), ["edges", "node"])),
-    }),
-    resolve: (order, args, context) =>
-      toConnection(order.events, readPage(args), () =>
-        batchCount(context, "Order.events", order.id, async (ids) =>
-          (
-            await context.prisma.orderEvent.groupBy({
-              by: ["orderId"],
-              where: { orderId: { in: ids } },
-              _count: { _all: true },
-            })
-          ).map((row) => ({ id: row.orderId, count: row._count._all })),
-        ),
-      ),
   }),
 }));
 

@@ -4,7 +4,7 @@ import { alreadyExists, notFound, validationFailed } from "../../domain/errors.j
 import { InputChecks } from "../../domain/input-checks.js";
 import { builder } from "../builder.js";
 import { connectionType } from "../pagination.js";
-import { requireViewer } from "../viewer.js";
+import { requireViewer } from "../require-viewer.js";
 
 export const SupplierUserRef = builder.prismaObject("SupplierUser", {
   description: "A person at a supplier.",

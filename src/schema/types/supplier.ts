@@ -1,15 +1,6 @@
-import { batchCount } from "../batch.js";
 import { builder } from "../builder.js";
-import {
-  connectionType,
-  pageArgs,
-  readPage,
-  relationPageQuery,
-  rootPageQuery,
-  toConnection,
-  withPositionFields,
-} from "../pagination.js";
-import { requireViewer } from "../viewer.js";
+import { relationConnection, rootConnection } from "../connection-fields.js";
+import { connectionType } from "../pagination.js";
 import { SupplierUserConnectionRef } from "./supplier-user.js";
 
 // A UUID no row has: selections are planned before a resolver can refuse a request without a key.
@@ -32,30 +23,11 @@ export const SupplierRef = builder.prismaObject("Supplier", {
       }),
       resolve: (supplier) => supplier.connections[0]?.relationship ?? null,
     }),
-    users: t.field({
+    users: relationConnection(t, {
       type: SupplierUserConnectionRef,
+      relation: "users",
+      where: (context) => ({ createdByBuyerId: context.viewer?.buyerId ?? NO_BUYER }),
       description: "The supplier's users that this buyer created, newest first.",
-      args: pageArgs(t.arg),
-      select: (args, context, nestedSelection) => ({
-        users: withPositionFields(
-          nestedSelection(
-            relationPageQuery(args, { createdByBuyerId: context.viewer?.buyerId ?? NO_BUYER }),
-            ["edges", "node"],
-          ),
-        ),
-      }),
-      resolve: (supplier, args, context) =>
-        toConnection(supplier.users, readPage(args), () =>
-          batchCount(context, "Supplier.users", supplier.id, async (ids) =>
-            (
-              await context.prisma.supplierUser.groupBy({
-                by: ["supplierId"],
-                where: { supplierId: { in: ids }, createdByBuyerId: requireViewer(context).buyerId },
-                _count: { _all: true },
-              })
-            ).map((row) => ({ id: row.supplierId, count: row._count._all })),
-          ),
-        ),
     }),
   }),
 });
@@ -67,15 +39,10 @@ const SupplierConnectionRef = connectionType(
 );
 
 builder.queryField("suppliers", (t) =>
-  t.field({
+  rootConnection(t, {
     type: SupplierConnectionRef,
+    model: "Supplier",
+    where: (viewer) => ({ connections: { some: { buyerId: viewer.buyerId } } }),
     description: "The suppliers the buyer is connected to, newest first (creation time, then id).",
-    args: pageArgs(t.arg),
-    resolve: async (_root, args, context, info) => {
-      const where = { connections: { some: { buyerId: requireViewer(context).buyerId } } };
-      const page = readPage(args);
-      const rows = await context.prisma.supplier.findMany(rootPageQuery(context, info, where, page));
-      return toConnection(rows, page, () => context.prisma.supplier.count({ where }));
-    },
   }),
 );

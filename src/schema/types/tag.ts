@@ -1,45 +1,21 @@
-import type { GraphQLError } from "graphql";
-import { notFound, validationFailed } from "../../domain/errors.js";
+import { type DomainError, notFound, validationFailed } from "../../domain/errors.js";
 import { InputChecks } from "../../domain/input-checks.js";
 import { attachTags, detachTags, MAX_TAGS_PER_CALL } from "../../domain/tagging.js";
-import { batchCount } from "../batch.js";
 import { builder } from "../builder.js";
-import {
-  connectionType,
-  pageArgs,
-  readPage,
-  relationPageQuery,
-  rootPageQuery,
-  toConnection,
-  withPositionFields,
-} from "../pagination.js";
+import { relationConnection, rootConnection } from "../connection-fields.js";
+import { connectionType } from "../pagination.js";
+import { requireViewer } from "../require-viewer.js";
 import { tagsOf } from "../tag-loader.js";
-import { requireViewer } from "../viewer.js";
 
 const TagGroupRef = builder.prismaObject("TagGroup", {
   description: "A named group of the buyer's tags.",
   fields: (t) => ({
     id: t.expose("id", { type: "UUID", description: "The group's id." }),
     name: t.exposeString("name", { description: "The group's name." }),
-    tags: t.field({
+    tags: relationConnection(t, {
       type: TagConnectionRef,
+      relation: "tags",
       description: "The tags in this group, newest first.",
-      args: pageArgs(t.arg),
-      select: (args, _context, nestedSelection) => ({
-        tags: withPositionFields(nestedSelection(relationPageQuery(args), ["edges", "node"])),
-      }),
-      resolve: (group, args, context) =>
-        toConnection(group.tags, readPage(args), () =>
-          batchCount(context, "TagGroup.tags", group.id, async (ids) =>
-            (
-              await context.prisma.tag.groupBy({
-                by: ["tagGroupId"],
-                where: { tagGroupId: { in: ids } },
-                _count: { _all: true },
-              })
-            ).map((row) => ({ id: row.tagGroupId, count: row._count._all })),
-          ),
-        ),
     }),
   }),
 });
@@ -105,7 +81,7 @@ function checkTagIds(tagIds: string[]): void {
 
 function taggingRefusal(
   outcome: { kind: "taggable_not_found" } | { kind: "unknown_tags"; indexes: number[] },
-): GraphQLError {
+): DomainError {
   if (outcome.kind === "taggable_not_found") return notFound("Taggable record");
   return validationFailed(
     outcome.indexes.map((index) => ({
@@ -145,30 +121,20 @@ const TagGroupConnectionRef = connectionType(
 );
 
 builder.queryField("tags", (t) =>
-  t.field({
+  rootConnection(t, {
     type: TagConnectionRef,
+    model: "Tag",
+    where: (viewer) => ({ buyerId: viewer.buyerId }),
     description: "The buyer's tags, newest first (creation time, then id).",
-    args: pageArgs(t.arg),
-    resolve: async (_root, args, context, info) => {
-      const where = { buyerId: requireViewer(context).buyerId };
-      const page = readPage(args);
-      const rows = await context.prisma.tag.findMany(rootPageQuery(context, info, where, page));
-      return toConnection(rows, page, () => context.prisma.tag.count({ where }));
-    },
   }),
 );
 
 builder.queryField("tagGroups", (t) =>
-  t.field({
+  rootConnection(t, {
     type: TagGroupConnectionRef,
+    model: "TagGroup",
+    where: (viewer) => ({ buyerId: viewer.buyerId }),
     description: "The buyer's tag groups, newest first (creation time, then id).",
-    args: pageArgs(t.arg),
-    resolve: async (_root, args, context, info) => {
-      const where = { buyerId: requireViewer(context).buyerId };
-      const page = readPage(args);
-      const rows = await context.prisma.tagGroup.findMany(rootPageQuery(context, info, where, page));
-      return toConnection(rows, page, () => context.prisma.tagGroup.count({ where }));
-    },
   }),
 );
 

@@ -3,9 +3,9 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { Database } from "../db/database.js";
-import { projectRoot } from "../db/project-root.js";
 import { importData } from "../import/import.js";
 import { formatProblem } from "../import/problems.js";
+import { projectRoot } from "../project-root.js";
 
 export const DEMO_DATA_FILE = path.join(projectRoot(), "data", "demo.json");
 

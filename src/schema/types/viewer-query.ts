@@ -1,6 +1,6 @@
 import type { Viewer } from "../../auth/viewer.js";
 import { builder } from "../builder.js";
-import { requireViewer } from "../viewer.js";
+import { requireViewer } from "../require-viewer.js";
 import "./api-key.js";
 import "./buyer.js";
 

@@ -1,6 +1,6 @@
-// The contract's enum spellings, which are also what the database stores.
-// Each list is typed against the Prisma enum so that a value added to
-// schema.prisma fails the type check here until the import accepts it too.
+// The contract's spelling of every enum value, which is also what the database
+// stores. The GraphQL enums record it for the REST adapter, the import checks
+// files against it, and auto-match compares product types in it.
 import {
   ApprovalStatus,
   type ContainerType,
@@ -11,6 +11,10 @@ import {
   type ProductType,
 } from "../db/generated/prisma/enums.js";
 
+// Prisma enum values are identifiers, so a contract value with a space is
+// spelled without it there. These two enums hold such values; each is written
+// out in full so that a value added to schema.prisma fails the type check here
+// until its spelling is decided.
 const PRODUCT_TYPE_SPELLING: Record<ProductType, string> = {
   Dye: "Dye",
   Fragrance: "Fragrance",
@@ -34,6 +38,14 @@ const CONTAINER_TYPE_SPELLING: Record<ContainerType, string> = {
   Unit: "Unit",
 };
 
+const SPELLING: Record<string, string> = { ...PRODUCT_TYPE_SPELLING, ...CONTAINER_TYPE_SPELLING };
+
+/** The contract's (and the database's) spelling of a Prisma enum value. */
+export function contractSpelling(prismaEnumValue: string): string {
+  return SPELLING[prismaEnumValue] ?? prismaEnumValue;
+}
+
+/** Every value of each contract enum, as the contract spells it. */
 export const MEASUREMENT_UNITS: readonly string[] = Object.values(MeasurementUnit);
 export const PRODUCT_TYPES: readonly string[] = Object.values(PRODUCT_TYPE_SPELLING);
 export const CONTAINER_TYPES: readonly string[] = Object.values(CONTAINER_TYPE_SPELLING);

@@ -1,15 +1,11 @@
+// Looking up a presented API key, shared by the admission of every request
+// (src/http/admission.ts) and the benchmark's peers.
 import type { PrismaClient } from "../db/generated/prisma/client.js";
 import { API_KEY_PREFIX, hashApiKey } from "./api-key-format.js";
-import type { Viewer } from "./viewer.js";
 
 /** `last_used_at` is refreshed at most this often per key, so reads do not all become writes. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 const MAX_KEY_LENGTH = 200;
-
-export interface Authenticator {
-  /** The viewer of a key, or null for a missing, malformed, unknown or revoked key. */
-  authenticate(key: string | null): Promise<Viewer | null>;
-}
 
 /** The hash to look a presented key up by, or null when it cannot be one of ours. */
 export function lookupHash(key: string | null): string | null {
@@ -30,21 +26,4 @@ export function refreshLastUsed(
   prisma.apiKey
     .update({ where: { id: apiKeyId }, data: { lastUsedAt: new Date(now) }, select: { id: true } })
     .catch(onError);
-}
-
-/** Authentication alone; the service itself admits requests with `createAdmission`, which also counts them. */
-export function createAuthenticator(prisma: PrismaClient, onError: (error: unknown) => void): Authenticator {
-  return {
-    async authenticate(key) {
-      const hash = lookupHash(key);
-      if (hash === null) return null;
-      const record = await prisma.apiKey.findUnique({
-        where: { hash },
-        select: { id: true, buyerId: true, revokedAt: true, lastUsedAt: true },
-      });
-      if (!record || record.revokedAt) return null;
-      refreshLastUsed(prisma, record.id, record.lastUsedAt, onError);
-      return { buyerId: record.buyerId, apiKeyId: record.id };
-    },
-  };
 }
