@@ -104,29 +104,11 @@ export function workBoundsPlugin(bounds: WorkBoundsOptions): Plugin {
   };
 
   return {
-    onExecute({ args, setResultAndStopExecution, executeFn, setExecuteFn }) {
+    onExecute({ args, executeFn, setExecuteFn }) {
       const context = args.contextValue as unknown as GraphQLContext;
       const apiKeyId = context.viewer?.apiKeyId;
       const priced = pricedOperationOf(context);
-      let holdsSlot = false;
-      if (apiKeyId && priced && priced.cost >= bounds.expensiveCost) {
-        const running = expensiveRunning.get(apiKeyId) ?? 0;
-        if (running >= bounds.maxConcurrentExpensive) {
-          setResultAndStopExecution({
-            errors: [
-              refusal(
-                "CONCURRENCY_LIMIT_EXCEEDED",
-                `At most ${bounds.maxConcurrentExpensive} expensive operations (cost ${bounds.expensiveCost} or more) may run at once per API key; retry when one has finished`,
-                { cost: { requested: priced.cost, limit: priced.limit } },
-                { status: 429, headers: { "Retry-After": "1" } },
-              ),
-            ],
-          });
-          return;
-        }
-        expensiveRunning.set(apiKeyId, running + 1);
-        holdsSlot = true;
-      }
+      const expensive = Boolean(apiKeyId && priced && priced.cost >= bounds.expensiveCost);
 
       const operation = getOperationAST(args.document, args.operationName);
       const inTransaction = operation?.operation === "query" && bounds.cancelsStatements;
@@ -136,7 +118,24 @@ export function workBoundsPlugin(bounds: WorkBoundsOptions): Plugin {
         ? AbortSignal.any([deadline.signal, requestSignal])
         : deadline.signal;
 
+      // The slot is taken where execution starts, so that it is released whatever stops execution.
       setExecuteFn(async (executionArgs) => {
+        if (expensive && apiKeyId) {
+          const running = expensiveRunning.get(apiKeyId) ?? 0;
+          if (running >= bounds.maxConcurrentExpensive) {
+            return {
+              errors: [
+                refusal(
+                  "CONCURRENCY_LIMIT_EXCEEDED",
+                  `At most ${bounds.maxConcurrentExpensive} expensive operations (cost ${bounds.expensiveCost} or more) may run at once per API key; retry when one has finished`,
+                  { cost: { requested: priced?.cost, limit: priced?.limit } },
+                  { status: 429, headers: { "Retry-After": "1" } },
+                ),
+              ],
+            };
+          }
+          expensiveRunning.set(apiKeyId, running + 1);
+        }
         const timer = setTimeout(() => deadline.abort(timedOut(bounds.timeoutMs)), bounds.timeoutMs);
         try {
           return inTransaction ? await inReadOnlyTransaction(executionArgs) : await executeFn(executionArgs);
@@ -144,7 +143,7 @@ export function workBoundsPlugin(bounds: WorkBoundsOptions): Plugin {
           throw isTimeout(error) || deadline.signal.aborted ? timedOut(bounds.timeoutMs) : error;
         } finally {
           clearTimeout(timer);
-          if (holdsSlot && apiKeyId) release(apiKeyId);
+          if (expensive && apiKeyId) release(apiKeyId);
         }
       });
 
