@@ -1,5 +1,6 @@
 import {
   type DocumentNode,
+  type ExecutionArgs,
   type GraphQLError,
   type GraphQLField,
   type GraphQLSchema,
@@ -12,7 +13,10 @@ import {
   visitWithTypeInfo,
 } from "graphql";
 import { type ComplexityEstimator, createComplexityRule } from "graphql-query-complexity";
+import type { Plugin } from "graphql-yoga";
+import type { GraphQLLimits } from "../config.js";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../schema/pagination.js";
+import { refusal } from "./refusal.js";
 
 // The weights graphql-armor's cost limit used, so that GRAPHQL_MAX_COST keeps
 // its meaning: a leaf costs 1, a field with a selection 2 plus 1.5 times what
@@ -79,4 +83,53 @@ export function operationCost(
   // leaves out its field, which will not run either.
   if (errors.some((error) => error.message.startsWith("Variable "))) return { kind: "invalid-variables" };
   return { kind: "priced", cost: Math.round(visitor.complexity) };
+}
+
+/** What an operation over /graphql was priced at: for `extensions` and logs. */
+export interface PricedOperation {
+  cost: number;
+  limit: number;
+}
+
+const pricedOperations = new WeakMap<object, PricedOperation>();
+
+/** The price of the operation running with this context, once it has been priced. */
+export function pricedOperationOf(context: object): PricedOperation | undefined {
+  return pricedOperations.get(context);
+}
+
+/**
+ * Prices the operation about to run from the page sizes it will really get
+ * (literal, variable or default `first`) and refuses it unexecuted when it
+ * costs more than the limit. Runs at execution, where the variables' values
+ * are known, before any resolver.
+ */
+export function costLimitPlugin(limits: GraphQLLimits): Plugin {
+  const check = (args: ExecutionArgs): GraphQLError | null => {
+    const priced = operationCost(args.schema, args.document, args.operationName, args.variableValues);
+    if (priced.kind === "invalid-variables") return null;
+    if (priced.kind === "unpriceable") {
+      return refusal("COST_LIMIT_EXCEEDED", `Query cost cannot be computed: ${priced.reason}`);
+    }
+    const context = args.contextValue;
+    if (typeof context === "object" && context !== null) {
+      pricedOperations.set(context, { cost: priced.cost, limit: limits.maxCost });
+    }
+    if (priced.cost <= limits.maxCost) return null;
+    return refusal(
+      "COST_LIMIT_EXCEEDED",
+      `Query Cost limit of ${limits.maxCost} exceeded, found ${priced.cost}. Ask for smaller pages (first) of nested connections.`,
+      { cost: { requested: priced.cost, limit: limits.maxCost } },
+    );
+  };
+  return {
+    onExecute({ args, setResultAndStopExecution }) {
+      const refused = check(args);
+      if (refused) setResultAndStopExecution({ errors: [refused] });
+    },
+    onSubscribe({ args, setResultAndStopExecution }) {
+      const refused = check(args);
+      if (refused) setResultAndStopExecution({ errors: [refused] });
+    },
+  };
 }

@@ -2,9 +2,10 @@ import { EnvelopArmorPlugin } from "@escape.tech/graphql-armor";
 import type { ExecutionResult, ValidationRule } from "graphql";
 import { isAsyncIterable, type Plugin } from "graphql-yoga";
 import type { GraphQLConfig } from "../config.js";
+import { costLimitPlugin } from "./cost.js";
 import { errorCodesPlugin } from "./error-codes.js";
 import { type RefusalCode, refusal } from "./refusal.js";
-import { costLimitPlugin, workBoundsPlugin } from "./work-bounds.js";
+import { workBoundsPlugin } from "./work-bounds.js";
 
 export type { RefusalCode } from "./refusal.js";
 

@@ -1,59 +1,10 @@
 import { type ExecutionArgs, GraphQLError, getOperationAST } from "graphql";
 import type { Plugin } from "graphql-yoga";
-import type { GraphQLLimits, GraphQLWorkBounds } from "../config.js";
+import type { GraphQLWorkBounds } from "../config.js";
 import type { PrismaClient } from "../db/generated/prisma/client.js";
 import type { GraphQLContext } from "../schema/context.js";
-import { operationCost } from "./cost.js";
+import { pricedOperationOf } from "./cost.js";
 import { refusal } from "./refusal.js";
-
-/** What an operation over /graphql was priced at: for `extensions` and logs. */
-export interface PricedOperation {
-  cost: number;
-  limit: number;
-}
-
-const pricedOperations = new WeakMap<object, PricedOperation>();
-
-/** The price of the operation running with this context, once it has been priced. */
-export function pricedOperationOf(context: object): PricedOperation | undefined {
-  return pricedOperations.get(context);
-}
-
-/**
- * Prices the operation about to run from the page sizes it will really get
- * (literal, variable or default `first`) and refuses it unexecuted when it
- * costs more than the limit. Runs at execution, where the variables' values
- * are known, before any resolver.
- */
-export function costLimitPlugin(limits: GraphQLLimits): Plugin {
-  const check = (args: ExecutionArgs): GraphQLError | null => {
-    const priced = operationCost(args.schema, args.document, args.operationName, args.variableValues);
-    if (priced.kind === "invalid-variables") return null;
-    if (priced.kind === "unpriceable") {
-      return refusal("COST_LIMIT_EXCEEDED", `Query cost cannot be computed: ${priced.reason}`);
-    }
-    const context = args.contextValue;
-    if (typeof context === "object" && context !== null) {
-      pricedOperations.set(context, { cost: priced.cost, limit: limits.maxCost });
-    }
-    if (priced.cost <= limits.maxCost) return null;
-    return refusal(
-      "COST_LIMIT_EXCEEDED",
-      `Query Cost limit of ${limits.maxCost} exceeded, found ${priced.cost}. Ask for smaller pages (first) of nested connections.`,
-      { cost: { requested: priced.cost, limit: limits.maxCost } },
-    );
-  };
-  return {
-    onExecute({ args, setResultAndStopExecution }) {
-      const refused = check(args);
-      if (refused) setResultAndStopExecution({ errors: [refused] });
-    },
-    onSubscribe({ args, setResultAndStopExecution }) {
-      const refused = check(args);
-      if (refused) setResultAndStopExecution({ errors: [refused] });
-    },
-  };
-}
 
 export interface WorkBoundsOptions extends GraphQLWorkBounds {
   /**
