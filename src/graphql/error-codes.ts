@@ -45,6 +45,7 @@ function codeFor(error: GraphQLError): string {
 
 /** Codes of requests refused before execution: the document, its variables or the HTTP request itself. */
 const REQUEST_ERROR_CODES = new Set([
+  "OPERATION_RESOLUTION_FAILURE",
   "GRAPHQL_PARSE_FAILED",
   "GRAPHQL_VALIDATION_FAILED",
   "BAD_USER_INPUT",

@@ -151,6 +151,10 @@ describe("GraphQL error codes", () => {
       await send({ method: "POST", body: JSON.stringify({ query: "{ __typename }", unknown: 1 }) }),
       await post("{ orders { "),
       await post("{ nope }"),
+      await send({
+        method: "POST",
+        body: JSON.stringify({ query: "query A { __typename } query B { __typename }" }),
+      }),
       await post("query ($id: UUID!) { order(id: $id) { id } }", { id: "x" }),
       await post("query ($s: [OrderStatus!]) { orders(filter: { orderStatus: $s }) { totalCount } }", {
         s: "X",
