@@ -56,6 +56,7 @@ export function createApp({ config, database, logger }: AppOptions) {
     logger,
     contextFor,
     plugins: [metrics.graphqlPlugin],
+    cancelsStatements: database.target.kind === "postgres",
   });
 
   const rest = createRestHandler({

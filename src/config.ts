@@ -7,13 +7,13 @@ const booleanFlag = z
   .enum(["true", "false", "1", "0", "yes", "no"], { message: "must be true or false" })
   .transform((value) => value === "true" || value === "1" || value === "yes");
 
-/** What one GraphQL operation may ask for before it is refused unexecuted (graphql-armor). */
+/** What one GraphQL operation may ask for before it is refused unexecuted. */
 export interface GraphQLLimits {
   /** Nesting of fields; connections count two levels (`edges { node }`). */
   maxDepth: number;
   /** Aliased fields in one operation: the usual way to batch many expensive fields. */
   maxAliases: number;
-  /** Estimated cost; literal `first` arguments multiply the cost of what they page. */
+  /** Estimated cost; each connection multiplies the cost of what it pages by its page size (`first`, from the document, a variable or the default). */
   maxCost: number;
   /** Lexical tokens in the document, checked while parsing. */
   maxTokens: number;
@@ -32,18 +32,36 @@ export const DEFAULT_GRAPHQL_LIMITS: GraphQLLimits = {
   maxDirectives: 50,
 };
 
+/** How much work GraphQL operations may do once they run. */
+export interface GraphQLWorkBounds {
+  /** A query operation is stopped after this long; on PostgreSQL its SQL is cancelled too. */
+  timeoutMs: number;
+  /** Operations costing at least this much count as expensive. */
+  expensiveCost: number;
+  /** Expensive operations one API key may run at once in one server process. */
+  maxConcurrentExpensive: number;
+}
+
+export const DEFAULT_GRAPHQL_WORK_BOUNDS: GraphQLWorkBounds = {
+  timeoutMs: 15_000,
+  expensiveCost: 20_000,
+  maxConcurrentExpensive: 4,
+};
+
 export interface GraphQLConfig {
   /** GraphiQL at GET /graphql for browsers. */
   graphiql: boolean;
   /** Schema introspection (`__schema`, `__type`); when off, error messages suggest no field names either. */
   introspection: boolean;
   limits: GraphQLLimits;
+  work: GraphQLWorkBounds;
 }
 
 export const DEFAULT_GRAPHQL_CONFIG: GraphQLConfig = {
   graphiql: true,
   introspection: true,
   limits: DEFAULT_GRAPHQL_LIMITS,
+  work: DEFAULT_GRAPHQL_WORK_BOUNDS,
 };
 
 function limit(defaultValue: number) {
@@ -87,6 +105,13 @@ const envSchema = z.object({
   GRAPHQL_MAX_COST: limit(DEFAULT_GRAPHQL_LIMITS.maxCost),
   GRAPHQL_MAX_TOKENS: limit(DEFAULT_GRAPHQL_LIMITS.maxTokens),
   GRAPHQL_MAX_DIRECTIVES: limit(DEFAULT_GRAPHQL_LIMITS.maxDirectives),
+  GRAPHQL_TIMEOUT_MS: z.coerce
+    .number({ message: "must be a number of milliseconds" })
+    .int("must be a whole number")
+    .min(100, "must be at least 100")
+    .default(DEFAULT_GRAPHQL_WORK_BOUNDS.timeoutMs),
+  GRAPHQL_EXPENSIVE_COST: limit(DEFAULT_GRAPHQL_WORK_BOUNDS.expensiveCost),
+  GRAPHQL_MAX_CONCURRENT_EXPENSIVE: limit(DEFAULT_GRAPHQL_WORK_BOUNDS.maxConcurrentExpensive),
   CORS_ORIGINS: z
     .string()
     .default("")
@@ -179,6 +204,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
         maxCost: values.GRAPHQL_MAX_COST,
         maxTokens: values.GRAPHQL_MAX_TOKENS,
         maxDirectives: values.GRAPHQL_MAX_DIRECTIVES,
+      },
+      work: {
+        timeoutMs: values.GRAPHQL_TIMEOUT_MS,
+        expensiveCost: values.GRAPHQL_EXPENSIVE_COST,
+        maxConcurrentExpensive: values.GRAPHQL_MAX_CONCURRENT_EXPENSIVE,
       },
     },
   };

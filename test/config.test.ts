@@ -61,6 +61,7 @@ describe("configuration", () => {
       graphiql: true,
       introspection: true,
       limits: { maxDepth: 12, maxAliases: 30, maxCost: 200_000, maxTokens: 2_000, maxDirectives: 50 },
+      work: { timeoutMs: 15_000, expensiveCost: 20_000, maxConcurrentExpensive: 4 },
     });
   });
 
@@ -73,11 +74,15 @@ describe("configuration", () => {
       GRAPHQL_MAX_COST: "1000",
       GRAPHQL_MAX_TOKENS: "300",
       GRAPHQL_MAX_DIRECTIVES: "4",
+      GRAPHQL_TIMEOUT_MS: "2500",
+      GRAPHQL_EXPENSIVE_COST: "900",
+      GRAPHQL_MAX_CONCURRENT_EXPENSIVE: "2",
     });
     expect(config.graphql).toEqual({
       graphiql: false,
       introspection: false,
       limits: { maxDepth: 5, maxAliases: 3, maxCost: 1000, maxTokens: 300, maxDirectives: 4 },
+      work: { timeoutMs: 2500, expensiveCost: 900, maxConcurrentExpensive: 2 },
     });
   });
 

@@ -1,23 +1,16 @@
 import { EnvelopArmorPlugin } from "@escape.tech/graphql-armor";
-import { type ExecutionResult, GraphQLError, type ValidationRule } from "graphql";
+import type { ExecutionResult, ValidationRule } from "graphql";
 import { isAsyncIterable, type Plugin } from "graphql-yoga";
 import type { GraphQLConfig } from "../config.js";
+import { costLimitPlugin } from "./cost.js";
+import { errorCodesPlugin } from "./error-codes.js";
+import { type RefusalCode, refusal } from "./refusal.js";
+import { workBoundsPlugin } from "./work-bounds.js";
 
-/** `extensions.code` of an operation refused before it runs. */
-export type RefusalCode =
-  | "DEPTH_LIMIT_EXCEEDED"
-  | "ALIAS_LIMIT_EXCEEDED"
-  | "COST_LIMIT_EXCEEDED"
-  | "TOKEN_LIMIT_EXCEEDED"
-  | "DIRECTIVE_LIMIT_EXCEEDED"
-  | "INTROSPECTION_DISABLED";
+export type { RefusalCode } from "./refusal.js";
 
 type ArmorConfig = NonNullable<Parameters<typeof EnvelopArmorPlugin>[0]>;
 type ArmorCallbacks = Pick<NonNullable<ArmorConfig["maxDepth"]>, "onReject" | "propagateOnRejection">;
-
-function refusal(code: RefusalCode, message: string): GraphQLError {
-  return new GraphQLError(message, { extensions: { code, http: { status: 400 } } });
-}
 
 /**
  * graphql-armor's errors carry no code and a misleading "Syntax Error:"
@@ -56,22 +49,36 @@ function withoutSuggestions(result: ExecutionResult): void {
   }
 }
 
+export interface ProtectionOptions {
+  /** The database cancels a statement past its timeout (PostgreSQL, not PGlite). */
+  cancelsStatements: boolean;
+}
+
 /**
- * Limits on what one operation may ask for (graphql-armor), checked before it
- * runs, and introspection off when configured. They apply to /graphql only:
- * the REST adapter executes its own fixed documents directly.
+ * Limits on what one operation may ask for, checked before it runs (shape by
+ * graphql-armor at validation, cost at execution when the variables are
+ * known), bounds on the work it may then do, a code on every error, and
+ * introspection off when configured. They apply to /graphql only: the REST
+ * adapter executes its own fixed documents directly.
  */
-export function protectionPlugins({ introspection, limits }: GraphQLConfig): Plugin[] {
+export function protectionPlugins(
+  { introspection, limits, work }: GraphQLConfig,
+  { cancelsStatements }: ProtectionOptions,
+): Plugin[] {
   const plugins: Plugin[] = [
+    errorCodesPlugin(),
     EnvelopArmorPlugin({
       // Replaced below by a scrub that also covers enum and variable errors.
       blockFieldSuggestion: { enabled: false },
       maxDepth: { n: limits.maxDepth, flattenFragments: true, ...reportAs("DEPTH_LIMIT_EXCEEDED") },
       maxAliases: { n: limits.maxAliases, ...reportAs("ALIAS_LIMIT_EXCEEDED") },
-      costLimit: { maxCost: limits.maxCost, flattenFragments: true, ...reportAs("COST_LIMIT_EXCEEDED") },
+      // Priced at execution instead (costLimitPlugin): armor sees no variables or default page sizes.
+      costLimit: { enabled: false },
       maxTokens: { n: limits.maxTokens, ...reportAs("TOKEN_LIMIT_EXCEEDED") },
       maxDirectives: { n: limits.maxDirectives, ...reportAs("DIRECTIVE_LIMIT_EXCEEDED") },
     }),
+    costLimitPlugin(limits),
+    workBoundsPlugin({ ...work, cancelsStatements }),
   ];
   if (!introspection) {
     plugins.push({

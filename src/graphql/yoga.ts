@@ -21,6 +21,8 @@ export interface GraphQLServerOptions {
   contextFor(viewer: Viewer | null, requestId: string): GraphQLContext;
   /** Further envelop plugins, e.g. metrics. */
   plugins?: Plugin[];
+  /** The database cancels statements past a timeout (PostgreSQL; PGlite does not). */
+  cancelsStatements?: boolean;
 }
 
 /**
@@ -34,6 +36,7 @@ export function createGraphQLServer({
   logger,
   contextFor,
   plugins = [],
+  cancelsStatements = false,
 }: GraphQLServerOptions) {
   return createYoga<RequestScope, GraphQLContext>({
     schema,
@@ -66,6 +69,6 @@ export function createGraphQLServer({
         );
       },
     },
-    plugins: [...protectionPlugins(config), ...plugins],
+    plugins: [...protectionPlugins(config, { cancelsStatements }), ...plugins],
   });
 }

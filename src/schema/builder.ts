@@ -1,7 +1,7 @@
 import SchemaBuilder from "@pothos/core";
 import PrismaPlugin from "@pothos/plugin-prisma";
 import type { Decimal } from "@prisma/client/runtime/client";
-import { GraphQLScalarType } from "graphql";
+import { GraphQLError, GraphQLScalarType } from "graphql";
 import { GraphQLDate, GraphQLDateTime } from "graphql-scalars";
 import type PrismaTypes from "../db/generated/pothos-types.js";
 import { getDatamodel } from "../db/generated/pothos-types.js";
@@ -39,6 +39,10 @@ export const builder = new SchemaBuilder<BuilderTypes>({
   },
 });
 
+// Input scalars throw GraphQLError: a plain Error from parseValue would be
+// reported as an unexpected server error (INTERNAL, logged with its stack)
+// instead of as the client's bad value.
+
 // Stricter than graphql-scalars' UUID, which lets `{…}` and a stray `}` through
 // (the database then refuses them): only the canonical 36-character form, in
 // either case, read as lower case so that it names the same row as the ids we write.
@@ -46,7 +50,8 @@ builder.scalarType("UUID", {
   description: "A UUID in its canonical 36-character form; written in lower case, read in either case.",
   serialize: (value) => value,
   parseValue: (value) => {
-    if (typeof value !== "string" || !isUuid(value)) throw new TypeError("Not a UUID");
+    if (typeof value !== "string" || !isUuid(value))
+      throw new GraphQLError("Not a UUID in its canonical 36-character form");
     return value.toLowerCase();
   },
 });
@@ -61,7 +66,7 @@ function inFourDigitYears<External>(
   const check = (date: Date): Date => {
     const time = date.getTime();
     if (!(time >= EARLIEST_INSTANT && time <= LATEST_INSTANT)) {
-      throw new TypeError(`${scalar.name} must fall in the years 0001 to 9999 (UTC)`);
+      throw new GraphQLError(`${scalar.name} must fall in the years 0001 to 9999 (UTC)`);
     }
     return date;
   };
@@ -84,7 +89,7 @@ builder.scalarType("Decimal", {
     return number;
   },
   parseValue: () => {
-    throw new TypeError("Decimal values cannot be written");
+    throw new GraphQLError("Decimal values cannot be written");
   },
 });
 

@@ -227,7 +227,7 @@ describe("GraphQL queries", () => {
       }>(
         harness.app,
         `{
-          buyerProducts {
+          buyerProducts(first: 10) {
             totalCount
             edges { node {
               id
@@ -317,7 +317,7 @@ describe("GraphQL queries", () => {
       buyerProducts { totalCount edges { node { id } } }
       buyerProductApprovals { totalCount edges { node { id } } }
       tags { totalCount edges { node { id } } }
-      tagGroups { totalCount edges { node { id tags { totalCount edges { node { id } } } } } }
+      tagGroups(first: 10) { totalCount edges { node { id tags { totalCount edges { node { id } } } } } }
       suppliers { totalCount edges { node { id } } }
     }`;
     type Lists = Record<
@@ -371,7 +371,7 @@ describe("GraphQL queries", () => {
           },
         },
       });
-      const query = `{ suppliers { edges { node { id relationship users { totalCount edges { node { id contactEmail } } } } } } }`;
+      const query = `{ suppliers(first: 10) { edges { node { id relationship users { totalCount edges { node { id contactEmail } } } } } } }`;
       const alphaView = await graphqlData<{
         suppliers: Page<{ id: string; relationship: string; users: Page<{ id: string }> }>;
       }>(harness.app, query, { key: alpha.apiKey });

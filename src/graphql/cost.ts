@@ -1,0 +1,135 @@
+import {
+  type DocumentNode,
+  type ExecutionArgs,
+  type GraphQLError,
+  type GraphQLField,
+  type GraphQLSchema,
+  getNamedType,
+  getOperationAST,
+  isObjectType,
+  TypeInfo,
+  ValidationContext,
+  visit,
+  visitWithTypeInfo,
+} from "graphql";
+import { type ComplexityEstimator, createComplexityRule } from "graphql-query-complexity";
+import type { Plugin } from "graphql-yoga";
+import type { GraphQLLimits } from "../config.js";
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../schema/pagination.js";
+import { refusal } from "./refusal.js";
+
+// The weights graphql-armor's cost limit used, so that GRAPHQL_MAX_COST keeps
+// its meaning: a leaf costs 1, a field with a selection 2 plus 1.5 times what
+// it selects, and a connection that times its page size.
+const LEAF_COST = 1;
+const OBJECT_COST = 2;
+const NESTING_FACTOR = 1.5;
+/** Fragment spreads expanded beyond this many selections are refused unpriced (fragment bombs). */
+const MAX_PRICED_SELECTIONS = 10_000;
+
+/** A connection is a type with `edges` and `pageInfo`; its resolver returns at most `first` (or `last`) items. */
+function pageSize(field: GraphQLField<unknown, unknown>, args: Record<string, unknown>): number {
+  const type = getNamedType(field.type);
+  if (!isObjectType(type)) return 1;
+  const fields = type.getFields();
+  if (!fields.edges || !fields.pageInfo) return 1;
+  const requested = [args.first, args.last].find((value): value is number => typeof value === "number");
+  // Out-of-range sizes are refused by the resolver before any read, so they cost no more than the largest page.
+  return Math.min(Math.max(requested ?? DEFAULT_PAGE_SIZE, 1), MAX_PAGE_SIZE);
+}
+
+const estimate: ComplexityEstimator = ({ field, node, args, childComplexity }) => {
+  if (field.name === "__schema") return 0;
+  if (!node.selectionSet) return LEAF_COST;
+  return (OBJECT_COST + NESTING_FACTOR * childComplexity) * pageSize(field, args);
+};
+
+export type OperationCost =
+  | { kind: "priced"; cost: number }
+  /** The operation expands to more selections than can be priced. */
+  | { kind: "unpriceable"; reason: string }
+  /** The variables do not fit their types: execution will refuse them before any resolver runs. */
+  | { kind: "invalid-variables" };
+
+/**
+ * What the operation that will execute costs, with the page sizes it will
+ * really get: literal arguments, variables' values and the default page size.
+ * Fields skipped by `@skip`/`@include` cost nothing.
+ */
+export function operationCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  variables: Record<string, unknown> | null | undefined,
+): OperationCost {
+  const operation = getOperationAST(document, operationName);
+  const typeInfo = new TypeInfo(schema);
+  const errors: GraphQLError[] = [];
+  const context = new ValidationContext(schema, document, typeInfo, (error) => errors.push(error));
+  const visitor = createComplexityRule({
+    maximumComplexity: Number.POSITIVE_INFINITY,
+    estimators: [estimate],
+    variables: variables ?? {},
+    operationName: operation?.name?.value,
+    maxQueryNodes: MAX_PRICED_SELECTIONS,
+  })(context);
+  try {
+    visit(document, visitWithTypeInfo(typeInfo, visitor));
+  } catch (error) {
+    if (error instanceof Error) return { kind: "unpriceable", reason: error.message };
+    throw error;
+  }
+  // Variable errors stop the pricing before any field; an argument error only
+  // leaves out its field, which will not run either.
+  if (errors.some((error) => error.message.startsWith("Variable "))) return { kind: "invalid-variables" };
+  return { kind: "priced", cost: Math.round(visitor.complexity) };
+}
+
+/** What an operation over /graphql was priced at: for `extensions` and logs. */
+export interface PricedOperation {
+  cost: number;
+  limit: number;
+}
+
+const pricedOperations = new WeakMap<object, PricedOperation>();
+
+/** The price of the operation running with this context, once it has been priced. */
+export function pricedOperationOf(context: object): PricedOperation | undefined {
+  return pricedOperations.get(context);
+}
+
+/**
+ * Prices the operation about to run from the page sizes it will really get
+ * (literal, variable or default `first`) and refuses it unexecuted when it
+ * costs more than the limit. Runs at execution, where the variables' values
+ * are known, before any resolver.
+ */
+export function costLimitPlugin(limits: GraphQLLimits): Plugin {
+  const check = (args: ExecutionArgs): GraphQLError | null => {
+    const priced = operationCost(args.schema, args.document, args.operationName, args.variableValues);
+    if (priced.kind === "invalid-variables") return null;
+    if (priced.kind === "unpriceable") {
+      return refusal("COST_LIMIT_EXCEEDED", `Query cost cannot be computed: ${priced.reason}`);
+    }
+    const context = args.contextValue;
+    if (typeof context === "object" && context !== null) {
+      pricedOperations.set(context, { cost: priced.cost, limit: limits.maxCost });
+    }
+    if (priced.cost <= limits.maxCost) return null;
+    return refusal(
+      "COST_LIMIT_EXCEEDED",
+      `Query Cost limit of ${limits.maxCost} exceeded, found ${priced.cost}. Ask for smaller pages (first) of nested connections.`,
+      { cost: { requested: priced.cost, limit: limits.maxCost } },
+    );
+  };
+  return {
+    onExecute({ args, setResultAndStopExecution }) {
+      const refused = check(args);
+      if (refused) setResultAndStopExecution({ errors: [refused] });
+    },
+    onSubscribe({ args, setResultAndStopExecution }) {
+      const refused = check(args);
+      if (refused) setResultAndStopExecution({ errors: [refused] });
+    },
+  };
+}

@@ -1,0 +1,239 @@
+// What one GraphQL operation may cost and how much work it may then do: the
+// cost is priced from the page sizes the operation will really get (literal,
+// variable or default `first`) before anything runs; a query is stopped at the
+// timeout (its SQL cancelled on PostgreSQL); a key runs few expensive
+// operations at once.
+import { parse } from "graphql";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type App, createApp } from "../../src/app.js";
+import {
+  DEFAULT_GRAPHQL_CONFIG,
+  DEFAULT_GRAPHQL_LIMITS,
+  DEFAULT_GRAPHQL_WORK_BOUNDS,
+  type GraphQLWorkBounds,
+} from "../../src/config.js";
+import type { SqlConnection } from "../../src/db/sql-connection.js";
+import { operationCost } from "../../src/graphql/cost.js";
+import { createLogger } from "../../src/logger.js";
+import { routes } from "../../src/rest/routes.js";
+import { schema } from "../../src/schema/index.js";
+import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
+import { APP_BASE_URL, createTestApp, type TestApp } from "../support/test-app.js";
+import { graphql } from "./helpers.js";
+
+const onPostgres = (process.env.DATABASE_URL ?? "").startsWith("postgres");
+
+/** Three levels of order pages, each sized by `$n` (issue 15's reproduction). */
+const NESTED_BY_VARIABLE = `query ($n: Int) {
+  orders(first: $n) { edges { node { id buyerProduct { id
+    orders(first: $n) { edges { node { id approval { id
+      orders(first: $n) { edges { node { id } } } } } } } } } } }
+}`;
+
+const readsOrders = (queries: string[]) => queries.filter((sql) => /\borders\b/.test(sql));
+
+describe("GraphQL operation cost", () => {
+  let harness: TestApp;
+  let buyer: SeededBuyer;
+
+  beforeAll(async () => {
+    harness = await createTestApp();
+    buyer = await seedBuyer(harness.database, "Priced");
+    await seedOrders(harness.database, buyer, [{ createdAt: new Date(Date.UTC(2025, 3, 1)) }]);
+  });
+  afterAll(async () => {
+    await harness?.close();
+  });
+
+  const refusedForCost = async (query: string, variables?: Record<string, unknown>) => {
+    harness.resetQueries();
+    const response = await graphql(harness.app, query, { key: buyer.apiKey, variables });
+    expect(response.data ?? null).toBeNull();
+    expect(response.status).toBe(400);
+    expect(response.errors?.map((error) => error.extensions?.code)).toEqual(["COST_LIMIT_EXCEEDED"]);
+    // Refused before any resolver ran: no order was read.
+    expect(readsOrders(harness.queries)).toEqual([]);
+    return response.errors?.[0];
+  };
+
+  it("prices page sizes passed as variables, refusing nested pages before they run", async () => {
+    const error = await refusedForCost(NESTED_BY_VARIABLE, { n: 50 });
+    expect(error?.message).toMatch(/Query Cost limit of 200000 exceeded, found \d+/);
+    expect(error?.extensions?.cost).toEqual({ requested: expect.any(Number), limit: 200_000 });
+    const literal = NESTED_BY_VARIABLE.replace("($n: Int) ", "").replaceAll("$n", "50");
+    await refusedForCost(literal);
+    // The same shape with small pages runs.
+    const small = await graphql(harness.app, NESTED_BY_VARIABLE, { key: buyer.apiKey, variables: { n: 2 } });
+    expect(small.errors).toBeUndefined();
+    expect(small.data).toMatchObject({ orders: { edges: [expect.anything()] } });
+  });
+
+  it("prices an omitted first at the default page size (100)", async () => {
+    await refusedForCost(
+      "{ orders { edges { node { buyerProduct { approvals { edges { node { orders { edges { node { id } } } } } } } } } } }",
+    );
+    const explicit = await graphql(
+      harness.app,
+      "{ orders(first: 5) { edges { node { buyerProduct { approvals(first: 5) { edges { node { orders(first: 5) { edges { node { id } } } } } } } } } } }",
+      { key: buyer.apiKey },
+    );
+    expect(explicit.errors).toBeUndefined();
+  });
+
+  it("prices pages behind fragments, variables' defaults and @include", async () => {
+    await refusedForCost(
+      `query ($n: Int = 60, $deep: Boolean!) { ...Page }
+       fragment Page on Query { orders(first: $n) { edges { node { ...Product } } } }
+       fragment Product on Order { buyerProduct { orders(first: $n) { edges { node { approval {
+         orders(first: $n) @include(if: $deep) { totalCount edges { node { id } } } } } } } } }`,
+      { deep: true },
+    );
+  });
+
+  it("refuses whatever the client accepts with HTTP 400", async () => {
+    const response = await harness.app.fetch("http://localhost/graphql", {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json", "x-api-key": buyer.apiKey },
+      body: JSON.stringify({ query: NESTED_BY_VARIABLE, variables: { n: 50 } }),
+    });
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { errors: { extensions: { code: string } }[] };
+    expect(body.errors[0]?.extensions.code).toBe("COST_LIMIT_EXCEEDED");
+  });
+
+  it("keeps every REST list's document, at the largest page REST asks for, under the default limit", () => {
+    const lists = routes.filter((route) => route.document.includes("$first"));
+    expect(lists.map((route) => route.operationId)).toEqual(
+      expect.arrayContaining(["listOrders", "listBuyerProductApprovals"]),
+    );
+    for (const route of lists) {
+      const priced = operationCost(schema, parse(route.document), undefined, { first: 500 });
+      expect(priced.kind, route.operationId).toBe("priced");
+      if (priced.kind === "priced") {
+        expect(priced.cost, route.operationId).toBeLessThanOrEqual(DEFAULT_GRAPHQL_LIMITS.maxCost);
+      }
+    }
+  });
+
+  it("prices issue 15's reproduction far over the limit and a default page of orders under it", () => {
+    const nested = operationCost(schema, parse(NESTED_BY_VARIABLE), undefined, { n: 50 });
+    expect(nested).toEqual({ kind: "priced", cost: 41_560_207 });
+    const page = operationCost(
+      schema,
+      parse("{ orders { edges { node { id orderStatus } } } }"),
+      undefined,
+      {},
+    );
+    expect(page).toEqual({ kind: "priced", cost: 1_625 });
+  });
+});
+
+describe.runIf(onPostgres)("GraphQL work bounds (PostgreSQL)", () => {
+  let harness: TestApp;
+  let buyer: SeededBuyer;
+  let other: SeededBuyer;
+  let locker: SqlConnection | null = null;
+
+  const appWith = (work: Partial<GraphQLWorkBounds>): App =>
+    createApp({
+      config: {
+        appBaseUrl: APP_BASE_URL,
+        rateLimitPerMinute: 100_000,
+        graphql: { ...DEFAULT_GRAPHQL_CONFIG, work: { ...DEFAULT_GRAPHQL_WORK_BOUNDS, ...work } },
+      },
+      database: harness.database,
+      logger: createLogger("silent"),
+    });
+
+  /** Another session holds the orders table, so that any statement reading it waits: a slow query on demand. */
+  const holdOrdersTable = async () => {
+    locker = await harness.database.connect();
+    await locker.exec("BEGIN; LOCK TABLE orders IN ACCESS EXCLUSIVE MODE");
+  };
+  const releaseOrdersTable = async () => {
+    await locker?.exec("ROLLBACK");
+    await locker?.release();
+    locker = null;
+  };
+  /** Statements of ours waiting for the lock on orders. */
+  const waitingForOrders = async () => {
+    const probe = await harness.database.connect();
+    try {
+      const rows = await probe.query<{ waiting: number }>(
+        `SELECT count(*)::int AS waiting FROM pg_stat_activity
+         WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE '%orders%'`,
+      );
+      return rows[0]?.waiting ?? 0;
+    } finally {
+      await probe.release();
+    }
+  };
+  const until = async (condition: () => Promise<boolean>) => {
+    for (let attempt = 0; attempt < 200; attempt++) {
+      if (await condition()) return;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    throw new Error("condition not met in 5 s");
+  };
+
+  beforeAll(async () => {
+    harness = await createTestApp();
+    buyer = await seedBuyer(harness.database, "Bounded");
+    other = await seedBuyer(harness.database, "Neighbour");
+    await seedOrders(harness.database, buyer, [{ createdAt: new Date(Date.UTC(2025, 3, 1)) }]);
+  });
+  afterAll(async () => {
+    await releaseOrdersTable();
+    await harness?.close();
+  });
+
+  it("stops a query at the timeout with TIMEOUT, and the database stops its statement too", async () => {
+    const app = appWith({ timeoutMs: 600 });
+    await holdOrdersTable();
+    try {
+      const started = performance.now();
+      const response = await graphql(app, "{ orders { totalCount edges { node { id } } } }", {
+        key: buyer.apiKey,
+      });
+      const elapsed = performance.now() - started;
+      expect(response.errors?.map((error) => error.extensions?.code)).toContain("TIMEOUT");
+      expect(response.errors?.[0]?.message).toMatch(/stopped after 600 ms/);
+      expect(elapsed).toBeLessThan(5_000);
+      // Cancelled by PostgreSQL, not abandoned: nothing is left waiting on the table.
+      await until(async () => (await waitingForOrders()) === 0);
+    } finally {
+      await releaseOrdersTable();
+    }
+    // The pool is healthy afterwards.
+    const after = await graphql(app, "{ orders { totalCount } }", { key: buyer.apiKey });
+    expect(after.data).toEqual({ orders: { totalCount: 1 } });
+  });
+
+  it("caps concurrent expensive operations per API key with CONCURRENCY_LIMIT_EXCEEDED (HTTP 429)", async () => {
+    const app = appWith({ timeoutMs: 10_000, expensiveCost: 100, maxConcurrentExpensive: 1 });
+    const expensive = "{ orders { totalCount edges { node { id orderStatus } } } }";
+    await holdOrdersTable();
+    let first: ReturnType<typeof graphql> | null = null;
+    let neighbour: ReturnType<typeof graphql> | null = null;
+    try {
+      first = graphql(app, expensive, { key: buyer.apiKey });
+      await until(async () => (await waitingForOrders()) === 1);
+      const second = await graphql(app, expensive, { key: buyer.apiKey });
+      expect(second.status).toBe(429);
+      expect(second.headers.get("retry-after")).toBe("1");
+      expect(second.errors?.map((error) => error.extensions?.code)).toEqual(["CONCURRENCY_LIMIT_EXCEEDED"]);
+      // Cheap operations of the same key, and another key's expensive ones, are not held back.
+      const cheap = await graphql(app, "{ viewer { buyer { id } } }", { key: buyer.apiKey });
+      expect(cheap.errors).toBeUndefined();
+      neighbour = graphql(app, expensive, { key: other.apiKey });
+      await until(async () => (await waitingForOrders()) === 2);
+    } finally {
+      await releaseOrdersTable();
+    }
+    expect((await first)?.errors).toBeUndefined();
+    expect((await neighbour)?.errors).toBeUndefined();
+    // The slot is free again once the first has finished.
+    const third = await graphql(app, expensive, { key: buyer.apiKey });
+    expect(third.errors).toBeUndefined();
+  });
+});
