@@ -23,7 +23,7 @@ function reasonItFails() {
   const runtime = runtimes.find(([name]) => name.endsWith(`-${platform}`))?.[0];
   if (!runtime) {
     const known = runtimes.map(([name]) => name.replace(/^node-(bin-)?/, "")).join(", ");
-    return `no Node.js ${pinned} package for ${platform} is pinned (only ${known}); install it yourself and add it to optionalDependencies`;
+    return `package.json pins no Node.js ${pinned} package for ${platform} (only for ${known})`;
   }
   if (!existsSync(path.join(root, "node_modules", runtime, "package.json"))) {
     return `${runtime}@${pinned} was not installed (optional dependencies omitted, or its download from the npm registry failed: \`npm ci --loglevel=verbose\` shows why)`;
