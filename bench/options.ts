@@ -10,6 +10,8 @@ export interface BenchOptions {
   targets: string[];
   scenarios: string[];
   candidate: string | null;
+  /** Node.js binary for the candidate's server; null: the one running the bench. */
+  candidateNode: string | null;
   scale: boolean;
   cpuProf: boolean;
   build: boolean;
@@ -61,6 +63,10 @@ export function parseOptions(argv: string[], root: string): BenchOptions {
       SCENARIOS.map((scenario) => scenario.id),
     )
     .option("--candidate <dir>", "another checkout whose build runs beside the gateway as 'candidate'")
+    .option(
+      "--candidate-node <file>",
+      "the Node.js binary that runs the candidate's server (default: the one running the bench)",
+    )
     .option("--no-scale", "skip growing the orders table to 1,000,000 to compare GET /orders p99")
     .option(
       "--cpu-prof",
@@ -87,6 +93,7 @@ export function parseOptions(argv: string[], root: string): BenchOptions {
     targets?: string[];
     scenarios: string[];
     candidate?: string;
+    candidateNode?: string;
     scale: boolean;
     cpuProf: boolean;
     build: boolean;
@@ -98,6 +105,8 @@ export function parseOptions(argv: string[], root: string): BenchOptions {
   const candidate = raw.candidate ? path.resolve(raw.candidate) : null;
   const targets =
     raw.targets ?? (candidate ? [...DEFAULT_TARGETS, "candidate", "candidate-graphql"] : DEFAULT_TARGETS);
+  if (raw.candidateNode && !candidate)
+    throw new InvalidArgumentError("--candidate-node needs --candidate <dir>");
   if (!candidate && targets.some((target) => target.startsWith("candidate"))) {
     throw new InvalidArgumentError("the candidate targets need --candidate <dir>");
   }
@@ -109,6 +118,7 @@ export function parseOptions(argv: string[], root: string): BenchOptions {
     targets,
     scenarios: raw.scenarios,
     candidate,
+    candidateNode: raw.candidateNode ? path.resolve(raw.candidateNode) : null,
     scale: raw.scale,
     cpuProf: raw.cpuProf,
     build: raw.build,

@@ -16,6 +16,8 @@ export interface ServerProcess {
 
 export interface StartOptions {
   name: string;
+  /** Node.js binary; the bench's own when unset. */
+  node?: string;
   args: string[];
   cwd: string;
   env: Record<string, string>;
@@ -43,7 +45,7 @@ export async function freePort(): Promise<number> {
 export async function startServer(options: StartOptions): Promise<ServerProcess> {
   const port = await freePort();
   const log = openSync(options.logFile, "w");
-  const child = spawn(process.execPath, options.args, {
+  const child = spawn(options.node ?? process.execPath, options.args, {
     cwd: options.cwd,
     env: { ...process.env, ...options.env, PORT: String(port) },
     stdio: ["ignore", log, log],

@@ -6,6 +6,8 @@ import type { ProcessId } from "./scenarios.js";
 export interface ServerSettings {
   root: string;
   candidateRoot: string | null;
+  /** Node.js binary for the candidate; null: the one running the bench. */
+  candidateNode: string | null;
   databaseUrl: string;
   appBaseUrl: string;
   logDir: string;
@@ -32,6 +34,7 @@ export async function startProcess(id: ProcessId, settings: ServerSettings): Pro
     if (profileDir) mkdirSync(profileDir, { recursive: true });
     return startServer({
       name: id,
+      node: id === "candidate" ? (settings.candidateNode ?? undefined) : undefined,
       cwd: root,
       args: [...(profileDir ? ["--cpu-prof", "--cpu-prof-dir", profileDir] : []), "dist/src/server.js"],
       env: {

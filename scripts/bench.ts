@@ -56,6 +56,7 @@ const targets = TARGETS.filter((target) => options.targets.includes(target.id));
 const settings: ServerSettings = {
   root,
   candidateRoot: options.candidate,
+  candidateNode: options.candidateNode,
   databaseUrl: url,
   appBaseUrl: "https://app.example.test",
   logDir,
