@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { ExecutionResult, GraphQLSchema } from "graphql";
+import type { DocumentNode, ExecutionResult, GraphQLSchema } from "graphql";
 import type { Viewer } from "../auth/viewer.js";
 import type { IdempotencyStore } from "../http/idempotency-store.js";
 import type { GraphQLContext } from "../schema/context.js";
@@ -19,6 +19,8 @@ export interface RestDependencies {
   idempotency: IdempotencyStore;
   onUnexpectedError(error: unknown, requestId: string): void;
   routes?: RestRoute[];
+  /** Wraps each operation's execution in a tracing span, when tracing is on. */
+  traceExecution?(document: DocumentNode, run: () => Promise<ExecutionResult>): Promise<ExecutionResult>;
 }
 
 export interface RestCall {
@@ -176,7 +178,8 @@ export function createRestHandler(dependencies: RestDependencies): RestHandler {
     viewer: Viewer,
     requestId: string,
   ): Promise<ExecutionResult> {
-    return entry.execute(dependencies.contextFor(viewer, requestId), variableValues);
+    const execute = () => entry.execute(dependencies.contextFor(viewer, requestId), variableValues);
+    return dependencies.traceExecution ? dependencies.traceExecution(entry.document, execute) : execute();
   }
 
   function respond(result: ExecutionResult, entry: CompiledRoute, url: URL, requestId: string): Response {
