@@ -40,12 +40,15 @@ export interface Tracing {
 
 export type TracedHandler = (request: Request, span?: RequestSpan) => Promise<Response>;
 
-/** The handler itself when tracing is off; otherwise the handler inside an HTTP span. */
+/**
+ * The handler, inside an HTTP span when tracing is on. The server adapter
+ * passes a second argument of its own, so the handler never gets it directly.
+ */
 export function withTracing(
   tracing: Tracing | undefined,
   handler: TracedHandler,
 ): (request: Request) => Promise<Response> {
-  if (!tracing) return handler;
+  if (!tracing) return (request) => handler(request);
   return (request) => tracing.traceRequest(request, (span) => handler(request, span));
 }
 
