@@ -230,7 +230,13 @@ export function startSdk(settings: TracingSettings, logger: Logger): Tracing {
     forceFlush: () => provider.forceFlush(),
     async shutdown() {
       prisma.disable();
-      await provider.shutdown();
+      // A collector that does not answer must not hold up the process's exit.
+      let timer: NodeJS.Timeout | undefined;
+      const giveUp = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, settings.exportTimeoutMs);
+      });
+      await Promise.race([provider.shutdown(), giveUp]);
+      clearTimeout(timer);
     },
   };
 }
