@@ -133,6 +133,7 @@ export function startSdk(settings: TracingSettings, logger: Logger): Tracing {
         if (!valid) trace.getActiveSpan()?.setStatus({ code: SpanStatusCode.ERROR });
       },
   };
+  // An envelop plugin typed with its own context; Yoga runs envelop plugins as they are.
   const execution = useOpenTelemetry(
     // Variables and results may hold customer data: never recorded.
     { resolvers: false, variables: false, result: false },
