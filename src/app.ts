@@ -20,12 +20,15 @@ import { API_PREFIX } from "./rest/route.js";
 import { routes } from "./rest/routes.js";
 import type { GraphQLContext } from "./schema/context.js";
 import { schema } from "./schema/index.js";
+import { type RequestSpan, type Tracing, withTracing } from "./telemetry/tracing.js";
 
 export interface AppOptions {
   config: Pick<AppConfig, "appBaseUrl" | "rateLimitPerMinute" | "graphql"> &
     Partial<Pick<AppConfig, "corsOrigins" | "metricsToken">>;
   database: Database;
   logger: Logger;
+  /** Absent when tracing is off: then no tracing code runs at all. */
+  tracing?: Tracing;
 }
 
 /**
@@ -33,13 +36,14 @@ export interface AppOptions {
  * REST contract, sharing the API-key context. `server.ts` makes it listen;
  * tests call `app.fetch` directly.
  */
-export function createApp({ config, database, logger }: AppOptions) {
+export function createApp({ config, database, logger, tracing }: AppOptions) {
   const { prisma } = database;
   const logUnexpected = (error: unknown, requestId?: string) =>
     logger.error({ err: error, requestId }, "unexpected error");
   const gate = createAdmission(prisma, config.rateLimitPerMinute, (error) => logUnexpected(error));
   const cors = createCors(config.corsOrigins ?? []);
   const metrics = createMetrics({ routePaths: routes.map((route) => `${API_PREFIX}${route.path}`) });
+  tracing?.registerMetrics(metrics.registry);
 
   const orderUpdates = createOrderUpdateFeed(database);
   const contextFor = (viewer: Viewer | null, requestId: string): GraphQLContext => ({
@@ -55,7 +59,7 @@ export function createApp({ config, database, logger }: AppOptions) {
     config: config.graphql,
     logger,
     contextFor,
-    plugins: [metrics.graphqlPlugin],
+    plugins: [metrics.graphqlPlugin, ...(tracing?.graphqlPlugins ?? [])],
     cancelsStatements: database.target.kind === "postgres",
   });
 
@@ -64,6 +68,7 @@ export function createApp({ config, database, logger }: AppOptions) {
     contextFor,
     idempotency: createIdempotencyStore(prisma),
     onUnexpectedError: logUnexpected,
+    traceExecution: tracing?.traceExecution,
   });
 
   // Generated once at startup: a route the document cannot describe stops the app here.
@@ -127,7 +132,7 @@ export function createApp({ config, database, logger }: AppOptions) {
     return admission ? withRateLimitHeaders(response, admission.limit) : response;
   }
 
-  const adapter = createServerAdapter(async (request: Request) => {
+  const handle = async (request: Request, span?: RequestSpan): Promise<Response> => {
     const started = performance.now();
     const requestId = pickRequestId(request.headers.get("x-request-id"));
     const url = new URL(request.url);
@@ -153,6 +158,13 @@ export function createApp({ config, database, logger }: AppOptions) {
     addSecurityHeaders(response);
     const seconds = (performance.now() - started) / 1000;
     metrics.observeRequest(url.pathname, request.method, response.status, seconds);
+    const template = metrics.routeLabel(url.pathname);
+    span?.end({
+      route: template === "unmatched" ? null : template,
+      status: response.status,
+      buyerId,
+      requestId,
+    });
     logger.info(
       {
         requestId,
@@ -161,11 +173,13 @@ export function createApp({ config, database, logger }: AppOptions) {
         status: response.status,
         durationMs: Math.round(seconds * 10_000) / 10,
         buyerId,
+        ...(span ? { traceId: span.traceId } : {}),
       },
       "request",
     );
     return response;
-  });
+  };
+  const adapter = createServerAdapter(withTracing(tracing, handle));
   // `app.dispose()` ends open subscription streams, which would otherwise keep
   // their connections, and a graceful shutdown, waiting.
   adapter.disposableStack.defer(() => orderUpdates.close());

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { type DatabaseTarget, DatabaseUrlError, parseDatabaseUrl } from "./db/database-url.js";
+import { readTracingSettings, type TracingSettings } from "./telemetry/settings.js";
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
@@ -149,6 +150,8 @@ export interface AppConfig {
   requestTimeoutMs: number;
   /** When set, GET /metrics needs `Authorization: Bearer <token>`. */
   metricsToken: string | null;
+  /** OpenTelemetry tracing from the standard OTEL_* variables; null when off. */
+  tracing: TracingSettings | null;
 }
 
 /** One line per bad variable: which one and why. */
@@ -176,6 +179,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     if (!(error instanceof DatabaseUrlError)) throw error;
     problems.push(error.message.replace(/^DATABASE_URL /, "DATABASE_URL: "));
   }
+  const tracing = readTracingSettings(env);
+  problems.push(...tracing.problems);
   if (parsed.success && database?.kind === "pglite" && parsed.data.WEB_CONCURRENCY > 1) {
     problems.push(
       "WEB_CONCURRENCY: the embedded database (PGlite) serves one process; use 1, or PostgreSQL for more",
@@ -195,6 +200,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     corsOrigins: values.CORS_ORIGINS,
     requestTimeoutMs: values.REQUEST_TIMEOUT_MS,
     metricsToken: values.METRICS_TOKEN ?? null,
+    tracing: tracing.settings,
     graphql: {
       graphiql: values.GRAPHIQL_ENABLED,
       introspection: values.GRAPHQL_INTROSPECTION,

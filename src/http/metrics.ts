@@ -22,6 +22,8 @@ function createRouteLabeler(routePaths: readonly string[]): (pathname: string) =
 
 export interface Metrics {
   registry: Registry;
+  /** The route a request path matches, as metrics and traces label it; "unmatched" for any other path. */
+  routeLabel(pathname: string): string;
   observeRequest(pathname: string, method: string, status: number, seconds: number): void;
   /** Counts GraphQL operations by type and outcome. */
   graphqlPlugin: Plugin;
@@ -54,6 +56,7 @@ export function createMetrics(options: { routePaths: readonly string[] }): Metri
   });
   return {
     registry,
+    routeLabel,
     observeRequest(pathname, method, status, seconds) {
       const route = routeLabel(pathname);
       requests.inc({ route, method, status: String(status) });

@@ -1,4 +1,4 @@
-import type { ExecutionResult, GraphQLSchema } from "graphql";
+import type { ExecutionResult, GraphQLSchema, OperationDefinitionNode } from "graphql";
 import type { Viewer } from "../auth/viewer.js";
 import { isUuid } from "../domain/uuid.js";
 import { respondIdempotently } from "../http/idempotency.js";
@@ -21,6 +21,11 @@ export interface RestDependencies {
   idempotency: IdempotencyStore;
   onUnexpectedError(error: unknown, requestId: string): void;
   routes?: RestRoute[];
+  /** Wraps each operation's execution in a tracing span, when tracing is on. */
+  traceExecution?(
+    operation: OperationDefinitionNode,
+    run: () => Promise<ExecutionResult>,
+  ): Promise<ExecutionResult>;
 }
 
 export interface RestCall {
@@ -90,9 +95,11 @@ export function createRestHandler(dependencies: RestDependencies): RestHandler {
     const variables = toVariables(entry, entry.variables(params, url.searchParams, body));
     if ("problem" in variables) return problemResponse(variables.problem, requestId);
 
+    const execute = () => entry.execute(dependencies.contextFor(viewer, requestId), variables.values);
+    const { traceExecution } = dependencies;
     const run = async () =>
       respond(
-        await entry.execute(dependencies.contextFor(viewer, requestId), variables.values),
+        await (traceExecution ? traceExecution(entry.operation, execute) : execute()),
         entry,
         url,
         requestId,

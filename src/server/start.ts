@@ -5,6 +5,7 @@ import { type AppConfig, ConfigError, loadConfig } from "../config.js";
 import type { Database } from "../db/database.js";
 import { openDatabaseForUse } from "../db/startup.js";
 import { createLogger } from "../logger.js";
+import { startTracing } from "../telemetry/tracing.js";
 
 /** How long in-flight requests get to finish after SIGTERM before the process gives up on them. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -20,10 +21,12 @@ const ACCEPT_BACKLOG_MS = 100;
 export async function startServer(options: { database?: Database; config?: AppConfig } = {}): Promise<void> {
   const config = options.config ?? loadConfigOrExit();
   const logger = createLogger(config.logLevel);
+  // Before the database opens, so that Prisma reports its queries from the first one.
+  const tracing = config.tracing ? await startTracing(config.tracing, logger) : undefined;
   const database =
     options.database ??
     (await openDatabaseForUse(config.database, { migrateOnStart: config.migrateOnStart }));
-  const app = createApp({ config, database, logger });
+  const app = createApp({ config, database, logger, tracing });
   let draining = false;
   let activeRequests = 0;
   let lastRequestAt = 0;
@@ -78,6 +81,7 @@ export async function startServer(options: { database?: Database; config?: AppCo
     server.closeAllConnections();
     await closed;
     await database.close();
+    await tracing?.shutdown();
     logger.info("stopped");
     process.exit(0);
   };

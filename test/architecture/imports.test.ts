@@ -22,7 +22,9 @@ const FLOORS: readonly (readonly string[])[] = [
   ["schema", "import"],
   ["domain"],
   ["auth"],
-  ["config", "logger"],
+  ["config"],
+  ["telemetry"],
+  ["logger"],
   ["db"],
   ["project-root"],
 ];
