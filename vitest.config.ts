@@ -12,7 +12,7 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     // One database per test file; opening PGlite takes seconds the first time.
-    hookTimeout: 30_000,
+    hookTimeout: 60_000,
     testTimeout: 30_000,
     pool: "forks",
     env: { NODE_ENV: "test" },
