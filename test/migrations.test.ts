@@ -12,7 +12,8 @@ describe("migrations", () => {
     await database?.close();
   });
 
-  it("bring an empty database exactly to schema.prisma (no drift)", async () => {
+  // The schema engine (WebAssembly) replays every migration into a scratch database: seconds when quiet.
+  it("bring an empty database exactly to schema.prisma (no drift)", { timeout: 180_000 }, async () => {
     const pending = await diffMigrationsToSchema();
     expect(pending, "run `npm run db:migration -- NAME` to capture the schema change").toBe("");
   });
