@@ -54,6 +54,16 @@ export function inputTypeAtPath(
   return current;
 }
 
+const EXPECTED_SCALAR: Record<string, string> = {
+  String: "must be a string",
+  Int: "must be a whole number",
+  Float: "must be a number",
+  Boolean: "must be true or false",
+  UUID: "must be a UUID",
+  Date: "must be a date in the form YYYY-MM-DD",
+  DateTime: "must be a date-time such as 2025-01-31T09:30:00.000Z",
+};
+
 /** What a value of `type` must look like, in words a REST client understands. */
 export function describeExpected(type: GraphQLInputType): string {
   if (isNonNullType(type)) return describeExpected(type.ofType);
@@ -61,22 +71,5 @@ export function describeExpected(type: GraphQLInputType): string {
   const named = getNamedType(type);
   if (isEnumType(named)) return `must be one of: ${[...enumSpelling(named).fromContract.keys()].join(", ")}`;
   if (isInputObjectType(named)) return "must be an object";
-  switch (named.name) {
-    case "String":
-      return "must be a string";
-    case "Int":
-      return "must be a whole number";
-    case "Float":
-      return "must be a number";
-    case "Boolean":
-      return "must be true or false";
-    case "UUID":
-      return "must be a UUID";
-    case "Date":
-      return "must be a date in the form YYYY-MM-DD";
-    case "DateTime":
-      return "must be a date-time such as 2025-01-31T09:30:00.000Z";
-    default:
-      return `must be a valid ${named.name}`;
-  }
+  return EXPECTED_SCALAR[named.name] ?? `must be a valid ${named.name}`;
 }

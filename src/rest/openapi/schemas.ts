@@ -211,10 +211,10 @@ function objectProperties(
     if (selection.kind === Kind.FIELD && (selection.alias?.value ?? selection.name.value) === skip) continue;
     const field = selection.kind === Kind.FIELD ? parent.getFields()[selection.name.value] : undefined;
     if (!field || selection.kind !== Kind.FIELD) throw new Error("OpenAPI: a selection it cannot describe");
-    properties[selection.alias?.value ?? field.name] = described(
-      outputSchema(field.type, selection.selectionSet, registry),
-      field.description,
-    );
+    // `extensions.jsonSchema` says what the GraphQL type cannot, such as the values of a string.
+    const hint = field.extensions.jsonSchema as JsonSchema | undefined;
+    const schema = { ...outputSchema(field.type, selection.selectionSet, registry), ...hint };
+    properties[selection.alias?.value ?? field.name] = described(schema, field.description);
   }
   return properties;
 }
