@@ -120,6 +120,12 @@ export interface components {
             errors?: components["schemas"]["FieldError"][];
             allowed_statuses?: ("delivered" | "in_port" | "in_transit" | "in_warehouse" | "order_confirmed" | "order_placed" | "quote_selected" | "shipped")[];
         };
+        CreateSupplierUserRequest: {
+            /** Format: email */
+            contact_email: string;
+            first_name: string;
+            last_name: string;
+        };
         SupplierUser: {
             /** Format: uuid */
             id: string;
@@ -133,11 +139,10 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
-        CreateSupplierUserRequest: {
-            /** Format: email */
-            contact_email: string;
-            first_name: string;
-            last_name: string;
+        AttachTagsRequest: {
+            tag_ids: string[];
+            /** Format: uuid */
+            taggable_id: string;
         };
         TagGroup: {
             /** Format: uuid */
@@ -158,10 +163,27 @@ export interface components {
             added_tag_ids: string[];
             tags: components["schemas"]["Tag"][];
         };
-        AttachTagsRequest: {
-            tag_ids: string[];
-            /** Format: uuid */
-            taggable_id: string;
+        ResourceValueInput: {
+            provider: string;
+            value: string;
+        };
+        CreateBuyerProductRequest: {
+            active?: boolean;
+            annual_usage?: number;
+            /** @enum {string} */
+            container_type?: "Bag" | "Bottle" | "Bulk" | "Bulk Bag" | "Drum" | "Flexibag" | "IBC" | "ISOTank" | "Pail" | "Sample" | "Tanker" | "Unit";
+            document_types?: ("allergen_statement" | "animal_testing_statement" | "batch_coa" | "bill_of_lading" | "bill_of_lading_surrendered" | "brcgs" | "brochure" | "certificate_of_origin" | "commercial_invoice" | "delivery_note" | "email" | "ethylene_oxide_dioxane_certificate" | "fda_certificate" | "fssc_22000" | "gmo_free_statement" | "gmp_certificate" | "haccp" | "halal_certificate" | "impurities_statement" | "internal_specification" | "iso9001" | "iso14001" | "kosher_certificate" | "multi_modal_dangerous_goods_form" | "nanoparticle_statement" | "nitrosamine_impurities" | "other" | "packing_declaration" | "packing_list" | "pif" | "product_specification" | "product_watchlist_batch" | "proof_of_delivery" | "purchase_order" | "quality_agreement" | "quarantine_document" | "quote" | "residual_solvent_statement" | "rspo_certificate" | "sample_coa" | "sds" | "specification_sheet" | "supplier_questionnaire" | "tds" | "tga_certificate" | "tse_certificate")[];
+            frequency?: string;
+            /** @enum {string} */
+            measurement_unit: "EA" | "g" | "kg" | "L" | "MT" | "mL";
+            priority_product?: boolean;
+            /** @enum {string} */
+            product_type: "Dye" | "Fragrance" | "Other" | "Packaging" | "Raw Material";
+            raw_material_code?: string;
+            raw_material_name: string;
+            resource_values?: components["schemas"]["ResourceValueInput"][];
+            target_approvals?: number;
+            typical_order_size?: number;
         };
         ResourceValue: {
             provider: string;
@@ -199,28 +221,6 @@ export interface components {
             /** Format: uuid */
             product_id: string;
             auto_match: components["schemas"]["AutoMatch"];
-        };
-        ResourceValueInput: {
-            provider: string;
-            value: string;
-        };
-        CreateBuyerProductRequest: {
-            active?: boolean;
-            annual_usage?: number;
-            /** @enum {string} */
-            container_type?: "Bag" | "Bottle" | "Bulk" | "Bulk Bag" | "Drum" | "Flexibag" | "IBC" | "ISOTank" | "Pail" | "Sample" | "Tanker" | "Unit";
-            document_types?: ("allergen_statement" | "animal_testing_statement" | "batch_coa" | "bill_of_lading" | "bill_of_lading_surrendered" | "brcgs" | "brochure" | "certificate_of_origin" | "commercial_invoice" | "delivery_note" | "email" | "ethylene_oxide_dioxane_certificate" | "fda_certificate" | "fssc_22000" | "gmo_free_statement" | "gmp_certificate" | "haccp" | "halal_certificate" | "impurities_statement" | "internal_specification" | "iso9001" | "iso14001" | "kosher_certificate" | "multi_modal_dangerous_goods_form" | "nanoparticle_statement" | "nitrosamine_impurities" | "other" | "packing_declaration" | "packing_list" | "pif" | "product_specification" | "product_watchlist_batch" | "proof_of_delivery" | "purchase_order" | "quality_agreement" | "quarantine_document" | "quote" | "residual_solvent_statement" | "rspo_certificate" | "sample_coa" | "sds" | "specification_sheet" | "supplier_questionnaire" | "tds" | "tga_certificate" | "tse_certificate")[];
-            frequency?: string;
-            /** @enum {string} */
-            measurement_unit: "EA" | "g" | "kg" | "L" | "MT" | "mL";
-            priority_product?: boolean;
-            /** @enum {string} */
-            product_type: "Dye" | "Fragrance" | "Other" | "Packaging" | "Raw Material";
-            raw_material_code?: string;
-            raw_material_name: string;
-            resource_values?: components["schemas"]["ResourceValueInput"][];
-            target_approvals?: number;
-            typical_order_size?: number;
         };
         OrderType: {
             /** Format: uuid */

@@ -77,6 +77,7 @@ function buildOperation(
   for (const [code, when] of Object.entries(route.problems ?? {}) as [ProblemCode, string][]) {
     problems.set(code, when);
   }
+  const requestBody = bodyOf(compiled, registry);
   const { status, description, example } = route.success;
   const success: Response = { description, headers: headersFor(status, route) };
   const body = responseSchema(schema, compiled, registry);
@@ -85,7 +86,6 @@ function buildOperation(
       example === undefined ? {} : { default: { value: example } };
     success.content = { "application/json": { schema: body, examples } };
   }
-  const requestBody = bodyOf(compiled, registry);
   return {
     operationId: route.operationId,
     summary: route.summary,
