@@ -19,8 +19,7 @@ import {
 import { compileQuery, isCompiledQuery } from "graphql-jit";
 import type { GraphQLContext } from "../schema/context.js";
 import { readQueryParameter } from "./query-parameters.js";
-import { snakeCase } from "./rest-spelling.js";
-import { buildEnumPlan, type EnumPlan } from "./result-enums.js";
+import { buildEnumPlan, snakeCase } from "./rest-spelling.js";
 import type { RestRoute } from "./route.js";
 
 /** Where a REST input lands: the variable, then input fields in REST spelling; its GraphQL type and description. */
