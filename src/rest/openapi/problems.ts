@@ -116,10 +116,10 @@ export function requestProblems(method: HttpMethod, path: string): ProblemCode[]
   return codes;
 }
 
-export const EXAMPLE_REQUEST_ID = "0c2f8a4e-5d1b-4f3a-9e7c-6b1d2a3f4e5d";
+const EXAMPLE_REQUEST_ID = "0c2f8a4e-5d1b-4f3a-9e7c-6b1d2a3f4e5d";
 
 /** A problem body exactly as the service writes it. */
-export function problemExample(code: ProblemCode, example: ProblemExample): JsonValue {
+function problemExample(code: ProblemCode, example: ProblemExample): JsonValue {
   const { status } = PROBLEMS[code];
   const { errors, allowed_statuses, detail } = example;
   return JSON.parse(

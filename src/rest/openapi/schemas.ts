@@ -95,7 +95,7 @@ export function leafSchema(
   return { ...schema };
 }
 
-export interface InputSchemaOptions {
+interface InputSchemaOptions {
   registry: SchemaRegistry;
   /** Body strings are limited (docs/decisions.md §6 "Limits"); query parameters have their own rules. */
   limitStrings: boolean;
