@@ -19,8 +19,7 @@ import {
 import { compileQuery, isCompiledQuery } from "graphql-jit";
 import type { GraphQLContext } from "../schema/context.js";
 import { readQueryParameter } from "./query-parameters.js";
-import { snakeCase } from "./rest-spelling.js";
-import { buildEnumPlan, type EnumPlan } from "./result-enums.js";
+import { buildEnumPlan, snakeCase } from "./rest-spelling.js";
 import type { RestRoute } from "./route.js";
 
 /** Where a REST input lands: the variable, then input fields in REST spelling; its GraphQL type and description. */
@@ -36,29 +35,7 @@ export interface SelectedField {
   selectionSet: SelectionSetNode | undefined;
 }
 
-export interface CompiledRoute {
-  route: RestRoute;
-  pattern: RegExp;
-  paramNames: string[];
-  operation: OperationDefinitionNode;
-  variableTypes: Map<string, GraphQLInputType>;
-  pathTargets: Map<string, InputTarget>;
-  queryTargets: InputTarget[];
-  bodyTarget: InputTarget | null;
-  /** How a GraphQL argument path is named in REST errors (`first` → `limit`); input objects take no prefix. */
-  argumentNames: Record<string, string>;
-  enumPlan: EnumPlan;
-  /** The variables, in the contract's spelling, that a request's path, query and body make. */
-  variables(
-    params: Record<string, string>,
-    query: URLSearchParams,
-    body: Record<string, unknown>,
-  ): Record<string, unknown>;
-  /** The response body and, for lists, the cursor of the next page (null on the last); null when the object read is null. */
-  responseBody(data: Record<string, unknown>): { body: unknown; nextCursor: string | null } | null;
-  /** Runs the document, compiled once by graphql-jit: a fixed document need not be walked by graphql-js on every request. */
-  execute(context: GraphQLContext, variables: Record<string, unknown>): Promise<ExecutionResult>;
-}
+export type CompiledRoute = ReturnType<typeof compileRoute>;
 
 /**
  * Reads a route's table entry once, at startup, and checks it against the
@@ -66,7 +43,7 @@ export interface CompiledRoute {
  * or field, or a response path the selection does not have stops the server
  * from starting, not a request.
  */
-export function compileRoute(schema: GraphQLSchema, route: RestRoute): CompiledRoute {
+export function compileRoute(schema: GraphQLSchema, route: RestRoute) {
   const fail = (message: string): never => {
     throw new Error(`REST route ${route.operationId}: ${message}`);
   };
@@ -156,9 +133,11 @@ export function compileRoute(schema: GraphQLSchema, route: RestRoute): CompiledR
     pathTargets,
     queryTargets,
     bodyTarget,
+    /** How a GraphQL argument path is named in REST errors (`first` → `limit`); input objects take no prefix. */
     argumentNames,
     enumPlan: buildEnumPlan(schema, operation),
-    variables(params, query, body) {
+    /** The variables, in the contract's spelling, that a request's path, query and body make. */
+    variables(params: Record<string, string>, query: URLSearchParams, body: Record<string, unknown>) {
       const variables: Record<string, unknown> = {};
       if (bodyTarget) setAt(variables, bodyTarget.path, { ...body });
       for (const [index, parameter] of (route.query ?? []).entries()) {
@@ -171,7 +150,8 @@ export function compileRoute(schema: GraphQLSchema, route: RestRoute): CompiledR
       for (const [name, found] of pathTargets) setAt(variables, found.path, params[name]);
       return variables;
     },
-    responseBody(data) {
+    /** The response body and, for lists, the cursor of the next page (null on the last); null when the object read is null. */
+    responseBody(data: Record<string, unknown>): { body: unknown; nextCursor: string | null } | null {
       if (response.kind === "empty") return { body: undefined, nextCursor: null };
       const value = valueAt(data, response.at);
       if (response.kind === "list") {
@@ -188,7 +168,9 @@ export function compileRoute(schema: GraphQLSchema, route: RestRoute): CompiledR
       const { [response.spread]: inner, ...others } = value;
       return { body: { ...(isRecord(inner) ? inner : {}), ...others }, nextCursor: null };
     },
-    execute: async (context, variables) => jitted.query(undefined, context, variables),
+    /** Runs the document, compiled once by graphql-jit: a fixed document need not be walked by graphql-js on every request. */
+    execute: async (context: GraphQLContext, variables: Record<string, unknown>): Promise<ExecutionResult> =>
+      jitted.query(undefined, context, variables),
   };
 }
 

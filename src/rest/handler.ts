@@ -8,11 +8,10 @@ import { jsonResponse, type Problem, problemResponse } from "../http/problem.js"
 import type { GraphQLContext } from "../schema/context.js";
 import { type CompiledRoute, compileRoute } from "./compiled-route.js";
 import { describeFieldErrors, problemFromGraphQLError, restFieldName } from "./errors.js";
-import { applyEnumPlan } from "./result-enums.js";
+import { applyEnumPlan, checkVariable, toGraphQLValue, type VariableProblem } from "./rest-spelling.js";
 import { API_PREFIX, type RestRoute } from "./route.js";
 import { routes as contractRoutes } from "./routes.js";
 import { withSharedResponsePaths } from "./shared-paths.js";
-import { checkVariable, toGraphQLValue, type VariableProblem } from "./variables.js";
 
 export interface RestDependencies {
   schema: GraphQLSchema;

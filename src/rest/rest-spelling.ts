@@ -1,12 +1,23 @@
 import {
+  coerceInputValue,
   type GraphQLEnumType,
   type GraphQLInputType,
+  type GraphQLObjectType,
+  type GraphQLSchema,
   getNamedType,
   isEnumType,
   isInputObjectType,
   isListType,
   isNonNullType,
+  isObjectType,
+  Kind,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
 } from "graphql";
+
+// The contract's spelling (snake_case keys, contract enum values) and GraphQL's:
+// request values are turned into GraphQL's and checked as execution would;
+// enum values in results are turned back.
 
 /** firstName → first_name, tagIds → tag_ids. */
 export function snakeCase(name: string): string {
@@ -54,6 +65,16 @@ export function inputTypeAtPath(
   return current;
 }
 
+const EXPECTED_SCALAR: Record<string, string> = {
+  String: "must be a string",
+  Int: "must be a whole number",
+  Float: "must be a number",
+  Boolean: "must be true or false",
+  UUID: "must be a UUID",
+  Date: "must be a date in the form YYYY-MM-DD",
+  DateTime: "must be a date-time such as 2025-01-31T09:30:00.000Z",
+};
+
 /** What a value of `type` must look like, in words a REST client understands. */
 export function describeExpected(type: GraphQLInputType): string {
   if (isNonNullType(type)) return describeExpected(type.ofType);
@@ -61,22 +82,142 @@ export function describeExpected(type: GraphQLInputType): string {
   const named = getNamedType(type);
   if (isEnumType(named)) return `must be one of: ${[...enumSpelling(named).fromContract.keys()].join(", ")}`;
   if (isInputObjectType(named)) return "must be an object";
-  switch (named.name) {
-    case "String":
-      return "must be a string";
-    case "Int":
-      return "must be a whole number";
-    case "Float":
-      return "must be a number";
-    case "Boolean":
-      return "must be true or false";
-    case "UUID":
-      return "must be a UUID";
-    case "Date":
-      return "must be a date in the form YYYY-MM-DD";
-    case "DateTime":
-      return "must be a date-time such as 2025-01-31T09:30:00.000Z";
-    default:
-      return `must be a valid ${named.name}`;
+  return EXPECTED_SCALAR[named.name] ?? `must be a valid ${named.name}`;
+}
+
+export interface VariableProblem {
+  /** Path in GraphQL names: variable, then input fields and list indexes. */
+  path: (string | number)[];
+  code: "required" | "invalid";
+  message: string;
+}
+
+/**
+ * Turns a value in the contract's spelling (snake_case keys, contract enum
+ * values) into the GraphQL spelling of `type`. Keys the type does not know
+ * are dropped: the contract's clients may send fields we do not use.
+ */
+export function toGraphQLValue(
+  value: unknown,
+  type: GraphQLInputType,
+  path: (string | number)[],
+  problems: VariableProblem[],
+): unknown {
+  if (isNonNullType(type)) return toGraphQLValue(value, type.ofType, path, problems);
+  if (value === null || value === undefined) return value;
+  if (isListType(type)) {
+    if (!Array.isArray(value)) {
+      // GraphQL would wrap a single value in a list; a JSON client that sent
+      // one value where the contract has an array made a mistake.
+      problems.push({ path, code: "invalid", message: describeExpected(type) });
+      return null;
+    }
+    return value.map((item, index) => toGraphQLValue(item, type.ofType, [...path, index], problems));
+  }
+  if (isInputObjectType(type)) {
+    if (typeof value !== "object" || Array.isArray(value)) return value;
+    const source = value as Record<string, unknown>;
+    const result: Record<string, unknown> = {};
+    for (const [name, field] of Object.entries(type.getFields())) {
+      const key = snakeCase(name);
+      if (key in source) result[name] = toGraphQLValue(source[key], field.type, [...path, name], problems);
+    }
+    return result;
+  }
+  if (isEnumType(type) && typeof value === "string") {
+    const name = enumSpelling(type).fromContract.get(value);
+    if (name !== undefined) return name;
+    problems.push({ path, code: "invalid", message: describeExpected(type) });
+    // A valid stand-in keeps coercion checking the rest; the request fails anyway.
+    return type.getValues()[0]?.name;
+  }
+  return value;
+}
+
+const MISSING_FIELD = /^Field "(\w+)" of required type ".+" was not provided\.$/;
+
+/** Coerces a variable as GraphQL execution will, collecting every problem with a path. */
+export function checkVariable(
+  name: string,
+  value: unknown,
+  type: GraphQLInputType,
+  problems: VariableProblem[],
+): void {
+  coerceInputValue(value, type, (errorPath, invalidValue, error) => {
+    // graphql-js reports a missing required field at its parent, naming it only in the message.
+    const missingField = MISSING_FIELD.exec(error.message)?.[1];
+    if (missingField) {
+      problems.push({ path: [name, ...errorPath, missingField], code: "required", message: "is required" });
+      return;
+    }
+    const path = [name, ...errorPath];
+    if (problems.some((problem) => samePath(problem.path, path))) return;
+    const expected = inputTypeAtPath(type, errorPath);
+    if (invalidValue === undefined || invalidValue === null) {
+      problems.push({ path, code: "required", message: "is required" });
+    } else {
+      problems.push({ path, code: "invalid", message: describeExpected(expected) });
+    }
+  });
+}
+
+function samePath(a: readonly (string | number)[], b: readonly (string | number)[]): boolean {
+  return a.length === b.length && a.every((segment, index) => segment === b[index]);
+}
+
+/**
+ * Where in a result enum values sit, by response key, so that only those
+ * places are visited to put them in the contract's spelling.
+ */
+export type EnumPlan = Map<string, { spelling?: Map<string, string>; children?: EnumPlan }>;
+
+export function buildEnumPlan(schema: GraphQLSchema, operation: OperationDefinitionNode): EnumPlan {
+  const root = schema.getRootType(operation.operation);
+  if (!root) throw new Error(`The schema has no ${operation.operation} type`);
+  return planSelection(root, operation.selectionSet);
+}
+
+function planSelection(parent: GraphQLObjectType, selectionSet: SelectionSetNode): EnumPlan {
+  const plan: EnumPlan = new Map();
+  for (const selection of selectionSet.selections) {
+    if (selection.kind === Kind.INLINE_FRAGMENT) {
+      for (const [key, entry] of planSelection(parent, selection.selectionSet)) plan.set(key, entry);
+      continue;
+    }
+    if (selection.kind !== Kind.FIELD) throw new Error("REST documents use fields and inline fragments only");
+    const field = parent.getFields()[selection.name.value];
+    if (!field) continue;
+    const key = selection.alias?.value ?? selection.name.value;
+    const named = getNamedType(field.type);
+    if (isEnumType(named)) {
+      plan.set(key, { spelling: enumSpelling(named).toContract });
+    } else if (isObjectType(named) && selection.selectionSet) {
+      const children = planSelection(named, selection.selectionSet);
+      if (children.size > 0) plan.set(key, { children });
+    }
+  }
+  return plan;
+}
+
+/** Rewrites enum values in `data` (in place) to the contract's spelling. */
+export function applyEnumPlan(data: unknown, plan: EnumPlan): void {
+  if (Array.isArray(data)) {
+    for (const item of data) applyEnumPlan(item, plan);
+    return;
+  }
+  if (typeof data !== "object" || data === null) return;
+  const record = data as Record<string, unknown>;
+  for (const [key, entry] of plan) {
+    const value = record[key];
+    if (entry.spelling) {
+      const spelling = entry.spelling;
+      record[key] = Array.isArray(value)
+        ? value.map((item) => spelling.get(item as string) ?? item)
+        : typeof value === "string"
+          ? (spelling.get(value) ?? value)
+          : value;
+    } else if (entry.children) {
+      applyEnumPlan(value, entry.children);
+    }
   }
 }

@@ -1,4 +1,4 @@
-import type { JsonValue } from "./openapi/types.js";
+import type { JsonValue } from "./route.js";
 
 // Sample bodies for the reference. They are data, not a description of the
 // fields: a test validates every one against the schema derived from GraphQL.

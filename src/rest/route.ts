@@ -1,4 +1,5 @@
-import type { BodyFieldHint, JsonSchema, JsonValue, ProblemCode, ProblemExample } from "./openapi/types.js";
+import type { FieldError } from "../http/problem.js";
+import type { JsonSchema } from "./openapi/types.js";
 
 export const API_PREFIX = "/api/public/buyer/v1";
 
@@ -71,4 +72,39 @@ export interface RestRoute {
   /** Problems this operation itself can return, with when, beyond those every request of its method and path can. */
   problems?: Partial<Record<ProblemCode, string>>;
   problemExamples?: Partial<Record<ProblemCode, ProblemExample>>;
+}
+
+/** Any JSON value, for examples. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+/**
+ * What the GraphQL type of a body field cannot say: limits checked by the
+ * resolvers, and nullable fields where null means "clear it" rather than
+ * being refused.
+ */
+export type BodyFieldHint = Pick<
+  JsonSchema,
+  "format" | "minimum" | "minItems" | "maxItems" | "uniqueItems" | "minLength"
+> & { acceptsNull?: true };
+
+/** docs/decisions.md §2 "Statuses and codes": every `code` a REST problem can carry. */
+export type ProblemCode =
+  | "invalid_json"
+  | "unauthenticated"
+  | "not_found"
+  | "method_not_allowed"
+  | "invalid_transition"
+  | "already_exists"
+  | "idempotency_request_in_progress"
+  | "payload_too_large"
+  | "unsupported_media_type"
+  | "validation_failed"
+  | "idempotency_key_reused"
+  | "rate_limited"
+  | "internal";
+
+export interface ProblemExample {
+  detail: string;
+  errors?: FieldError[];
+  allowed_statuses?: string[];
 }

@@ -191,7 +191,8 @@ export interface components {
         };
         AutoMatch: {
             matched: boolean;
-            strategy: string;
+            /** @enum {string} */
+            strategy: "cas_number" | "code" | "name" | "synonym" | "similar_name" | "none";
             score: number;
         };
         CreateBuyerProductResponse: {

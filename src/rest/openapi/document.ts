@@ -1,13 +1,18 @@
-import type { GraphQLSchema } from "graphql";
-import { compileRoute } from "../compiled-route.js";
-import { API_PREFIX, type RestRoute } from "../route.js";
+import { type GraphQLSchema, getNamedType, isInputObjectType } from "graphql";
+import { type CompiledRoute, compileRoute } from "../compiled-route.js";
+import { API_PREFIX, type ProblemCode, type RestRoute } from "../route.js";
 import { routes as contractRoutes, TAG_DESCRIPTIONS } from "../routes.js";
-import { PARAMETERS, RESPONSE_HEADERS } from "./headers.js";
-import { buildOperation } from "./operation.js";
-import { overview } from "./overview.js";
-import { problemSchema } from "./problems.js";
-import { SchemaRegistry } from "./schema-registry.js";
-import type { OpenApiDocument, PathItem } from "./types.js";
+import { PROBLEMS, problemResponses, problemSchema, problemTable, requestProblems } from "./problems.js";
+import { inputObjectSchema, inputSchema, responseSchema, SchemaRegistry } from "./schemas.js";
+import type {
+  Header,
+  JsonSchema,
+  OpenApiDocument,
+  Operation,
+  Parameter,
+  PathItem,
+  Response,
+} from "./types.js";
 
 export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
 
@@ -26,21 +31,18 @@ export function buildOpenApiDocument(
   const paths: Record<string, PathItem> = {};
   for (const route of routes) {
     const item = paths[route.path] ?? {};
-    const method =
-      route.method === "GET"
-        ? "get"
-        : route.method === "POST"
-          ? "post"
-          : route.method === "PATCH"
-            ? "patch"
-            : "delete";
-    item[method] = buildOperation(schema, compileRoute(schema, route), registry, problemRef);
+    item[route.method.toLowerCase() as keyof PathItem] = buildOperation(
+      schema,
+      compileRoute(schema, route),
+      registry,
+      problemRef,
+    );
     paths[route.path] = item;
   }
   const tags = [...new Set(routes.map((route) => route.tag))];
   return {
     openapi: "3.1.0",
-    info: { title: "Buyer Public API", version: "v1", description: overview() },
+    info: { title: "Buyer Public API", version: "v1", description: OVERVIEW },
     servers: [{ url: API_PREFIX, description: "This server" }],
     security: [{ ApiKey: [] }],
     tags: tags.map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? "" })),
@@ -60,3 +62,228 @@ export function buildOpenApiDocument(
     },
   };
 }
+
+/** One operation of the document, from its route table entry and the GraphQL types it feeds and reads. */
+function buildOperation(
+  schema: GraphQLSchema,
+  compiled: CompiledRoute,
+  registry: SchemaRegistry,
+  problemRef: JsonSchema,
+): Operation {
+  const { route } = compiled;
+  const problems = new Map<ProblemCode, string>(
+    requestProblems(route.method, route.path).map((code) => [code, PROBLEMS[code].when]),
+  );
+  for (const [code, when] of Object.entries(route.problems ?? {}) as [ProblemCode, string][]) {
+    problems.set(code, when);
+  }
+  const requestBody = bodyOf(compiled, registry);
+  const { status, description, example } = route.success;
+  const success: Response = { description, headers: headersFor(status, route) };
+  const body = responseSchema(schema, compiled, registry);
+  if (body) {
+    const examples: Record<string, { value: unknown }> =
+      example === undefined ? {} : { default: { value: example } };
+    success.content = { "application/json": { schema: body, examples } };
+  }
+  return {
+    operationId: route.operationId,
+    summary: route.summary,
+    description: route.description,
+    tags: [route.tag],
+    parameters: [
+      ...pathParameters(compiled),
+      ...queryParameters(compiled, registry),
+      ...(route.method === "POST" ? [{ $ref: "#/components/parameters/IdempotencyKey" }] : []),
+      { $ref: "#/components/parameters/RequestId" },
+    ],
+    ...(requestBody ? { requestBody } : {}),
+    responses: {
+      [String(status)]: success,
+      ...problemResponses(problems, route.problemExamples ?? {}, problemRef, (code) =>
+        headersFor(PROBLEMS[code].status, route),
+      ),
+    },
+  };
+}
+
+function pathParameters({ route, pathTargets }: CompiledRoute): Parameter[] {
+  return Object.entries(route.pathParameters ?? {}).map(([name, parameter]) => ({
+    name,
+    in: "path",
+    required: true,
+    description: [pathTargets.get(name)?.description, parameter.description].filter(Boolean).join(" "),
+    schema: { type: "string", format: "uuid" },
+    example: parameter.example,
+  }));
+}
+
+function queryParameters({ route, queryTargets }: CompiledRoute, registry: SchemaRegistry): Parameter[] {
+  return (route.query ?? []).map((parameter, index) => {
+    const target = queryTargets[index];
+    if (!target) throw new Error(`OpenAPI: ${route.operationId}'s ${parameter.name} feeds nothing`);
+    const schema = { ...inputSchema(target.type, { registry, limitStrings: false }), ...parameter.schema };
+    const isArray = schema.type === "array";
+    if (isArray !== (parameter.form === "list") || isArray !== Array.isArray(parameter.example)) {
+      throw new Error(
+        `OpenAPI: ${route.operationId}'s ${parameter.name} form or example does not fit its type`,
+      );
+    }
+    return {
+      name: isArray ? `${parameter.name}[]` : parameter.name,
+      in: "query",
+      required: false,
+      description: [target.description, parameter.description].filter(Boolean).join(" "),
+      schema,
+      ...(isArray ? { style: "form", explode: true } : {}),
+      example: parameter.example,
+    };
+  });
+}
+
+function bodyOf(
+  { route, bodyTarget, pathTargets }: CompiledRoute,
+  registry: SchemaRegistry,
+): Operation["requestBody"] {
+  if (!route.body || !bodyTarget) return undefined;
+  const type = getNamedType(bodyTarget.type);
+  if (!isInputObjectType(type))
+    throw new Error(`OpenAPI: ${route.operationId}'s body is not an input object`);
+  // Body fields a path parameter fills are not the client's to send.
+  const prefix = bodyTarget.path;
+  const filledFromPath = new Set(
+    [...pathTargets.values()]
+      .filter(({ path }) => path.length === prefix.length + 1 && prefix.every((key, i) => path[i] === key))
+      .map(({ path }) => path.at(-1) ?? ""),
+  );
+  const object = inputObjectSchema(
+    type,
+    { registry, limitStrings: true },
+    filledFromPath,
+    route.body.fields ?? {},
+  );
+  const name = `${route.operationId.charAt(0).toUpperCase()}${route.operationId.slice(1)}Request`;
+  return {
+    required: (object.required ?? []).length > 0,
+    ...(bodyTarget.description ? { description: bodyTarget.description } : {}),
+    content: {
+      "application/json": {
+        schema: registry.ref(name, object),
+        examples: { default: { value: route.body.example } },
+      },
+    },
+  };
+}
+
+// Headers are decided by the HTTP layer (app.ts, handler.ts), not by the
+// route table, so they are described here once and referenced by responses.
+
+const RESPONSE_HEADERS = {
+  "X-Request-Id": {
+    description:
+      "The request's id: the caller's `X-Request-Id` when it is a sane token (letters, digits and `._:-`, at most 128 characters), else a new UUID. Problem bodies carry it as `request_id`.",
+    required: true,
+    schema: { type: "string" },
+  },
+  "RateLimit-Limit": {
+    description: "Requests the API key may make per one-minute window.",
+    required: true,
+    schema: { type: "integer", minimum: 0 },
+  },
+  "RateLimit-Remaining": {
+    description: "Requests left in the current window.",
+    required: true,
+    schema: { type: "integer", minimum: 0 },
+  },
+  "RateLimit-Reset": {
+    description: "Seconds until the current window ends.",
+    required: true,
+    schema: { type: "integer", minimum: 0 },
+  },
+  "Retry-After": {
+    description: "Seconds to wait before trying again.",
+    required: true,
+    schema: { type: "integer", minimum: 0 },
+  },
+  Link: {
+    description:
+      'The next page as `<url>; rel="next"` (RFC 8288), when more items follow; absent on the last page. The URL keeps every other query parameter.',
+    required: false,
+    schema: { type: "string" },
+  },
+  "Idempotent-Replayed": {
+    description:
+      "`true` when this response replays the first response to an earlier request with the same `Idempotency-Key`; nothing was done again.",
+    required: false,
+    schema: { type: "string", enum: ["true"] },
+  },
+} satisfies Record<string, Header>;
+
+const PARAMETERS = {
+  IdempotencyKey: {
+    name: "Idempotency-Key",
+    in: "header",
+    required: false,
+    description:
+      "Makes a retry safe: the same key with the same body, from the same API key, within 24 hours, replays the first response (with `Idempotent-Replayed: true`) and creates nothing. The same key with a different body is 422 `idempotency_key_reused`. Use a new random value, such as a UUID, per intended operation.",
+    schema: { type: "string", minLength: 1, maxLength: 255 },
+    example: "5f0c3d4e-8b7a-4c2d-9e1f-a2b3c4d5e6f7",
+  },
+  RequestId: {
+    name: "X-Request-Id",
+    in: "header",
+    required: false,
+    description:
+      "Your id for this request, echoed in the `X-Request-Id` response header and in problem bodies when it is letters, digits and `._:-`, at most 128 characters; otherwise the service makes one.",
+    schema: { type: "string" },
+    example: "checkout-7f3a9",
+  },
+} satisfies Record<string, Parameter>;
+
+/** Statuses whose response an idempotent POST can replay: the outcome of the operation, not of the checks before it. */
+const REPLAYABLE = new Set([200, 201, 404, 409, 422]);
+
+/**
+ * The headers of a response with this status. Rate-limit headers come with
+ * every response to a valid key: a 401 has none, and a 500 may have lost them.
+ */
+function headersFor(status: number, route: RestRoute): Response["headers"] {
+  const names: (keyof typeof RESPONSE_HEADERS)[] = ["X-Request-Id"];
+  if (status !== 401 && status !== 500)
+    names.push("RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset");
+  if (status === 429) names.push("Retry-After");
+  if (route.response.kind === "list" && status < 300) names.push("Link");
+  if (route.method === "POST" && REPLAYABLE.has(status)) names.push("Idempotent-Replayed");
+  return Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+}
+
+/** The introduction of the reference: what holds for every operation. */
+const OVERVIEW = `The Buyer Public API lets your organisation manage supplier users, tags, buyer products, orders and buyer product approvals. Every request and response body is JSON; every path starts with \`/api/public/buyer/v1\`.
+
+The same operations are available as GraphQL at [\`/graphql\`](/graphql) (GraphiQL in a browser).
+
+## Authentication
+
+Send your API key in the \`X-API-KEY\` header on every request. Keys belong to one buyer organisation and see only its records: a record of another organisation behaves exactly like one that does not exist (404). Keys are issued and revoked by an operator; a missing, unknown or revoked key is 401.
+
+## Errors
+
+Errors are [RFC 9457](https://www.rfc-editor.org/rfc/rfc9457) problem details with \`Content-Type: application/problem+json\` and a stable \`code\`. Field problems are all reported at once in \`errors\`, each naming the field in the REST spelling (\`tag_ids[2]\`). Checks run in this order: unknown path (404), wrong method (405, with \`Allow\`), API key (401), rate limit (429), path id (404), content type (415), size (413), JSON (400), field types and enum values (422), then the operation itself (its own 404, 409, 422).
+
+${problemTable()}
+
+## Pagination
+
+The list operations return a bare JSON array, newest first. \`limit\` (1 to 500, default 100) sets the page size; when more items follow, the response carries \`Link: <url>; rel="next"\` and that URL returns the next page.
+
+## Idempotency
+
+\`POST\` operations accept an \`Idempotency-Key\` header (at most 255 characters). Repeating a request with the same key and body within 24 hours returns the first response again, with \`Idempotent-Replayed: true\`, and creates nothing. A 5xx response is not kept, so the request may be retried.
+
+## Rate limits
+
+Each API key may make a fixed number of requests per minute (600 unless configured). Responses to a valid key carry \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\` (seconds); over the limit the response is 429 with \`Retry-After\`.
+
+## Versioning
+
+The version is the \`v1\` in the path. Changes within v1 are additive only: new operations, new optional request fields, new response fields. Ignore response fields you do not know; unknown request fields are ignored too.`;

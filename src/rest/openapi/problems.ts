@@ -2,10 +2,9 @@ import { type GraphQLSchema, isEnumType } from "graphql";
 import type { FieldProblem } from "../../domain/errors.js";
 import { problemBody } from "../../http/problem.js";
 import { describeFieldErrors } from "../errors.js";
-import type { HttpMethod } from "../route.js";
-import { leafSchema } from "./leaf-schema.js";
-import type { SchemaRegistry } from "./schema-registry.js";
-import type { JsonSchema, JsonValue, ProblemCode, ProblemExample } from "./types.js";
+import type { HttpMethod, JsonValue, ProblemCode, ProblemExample } from "../route.js";
+import { leafSchema, type SchemaRegistry } from "./schemas.js";
+import type { JsonSchema, Response } from "./types.js";
 
 interface ProblemEntry {
   status: number;
@@ -117,10 +116,10 @@ export function requestProblems(method: HttpMethod, path: string): ProblemCode[]
   return codes;
 }
 
-export const EXAMPLE_REQUEST_ID = "0c2f8a4e-5d1b-4f3a-9e7c-6b1d2a3f4e5d";
+const EXAMPLE_REQUEST_ID = "0c2f8a4e-5d1b-4f3a-9e7c-6b1d2a3f4e5d";
 
 /** A problem body exactly as the service writes it. */
-export function problemExample(code: ProblemCode, example: ProblemExample): JsonValue {
+function problemExample(code: ProblemCode, example: ProblemExample): JsonValue {
   const { status } = PROBLEMS[code];
   const { errors, allowed_statuses, detail } = example;
   return JSON.parse(
@@ -183,4 +182,49 @@ export function problemSchema(schema: GraphQLSchema, registry: SchemaRegistry): 
     },
     required: ["type", "title", "status", "detail", "code", "request_id"],
   });
+}
+
+/** The table of every problem, for the reference's introduction. */
+export function problemTable(): string {
+  const rows = (Object.entries(PROBLEMS) as [ProblemCode, ProblemEntry][])
+    .sort(([, a], [, b]) => a.status - b.status)
+    .map(([code, entry]) => `| ${entry.status} | \`${code}\` | ${entry.when} |`);
+  return ["| status | code | when |", "|---|---|---|", ...rows].join("\n");
+}
+
+/** Problems grouped by status, each status one response with an example per code. */
+export function problemResponses(
+  codes: Map<ProblemCode, string>,
+  examples: Partial<Record<ProblemCode, ProblemExample>>,
+  problemRef: JsonSchema,
+  headersFor: (code: ProblemCode) => Response["headers"],
+): Record<string, Response> {
+  const byStatus = new Map<number, ProblemCode[]>();
+  for (const code of codes.keys()) {
+    const { status } = PROBLEMS[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const responses: Record<string, Response> = {};
+  for (const [status, statusCodes] of [...byStatus].sort(([a], [b]) => a - b)) {
+    const statusSchema: Record<string, JsonSchema> = {
+      status: { const: status },
+      code: { type: "string", enum: statusCodes },
+    };
+    responses[String(status)] = {
+      description: statusCodes.map((code) => `\`${code}\`: ${codes.get(code)}`).join("\n\n"),
+      headers: headersFor(statusCodes[0] ?? "internal"),
+      content: {
+        "application/problem+json": {
+          schema: { allOf: [problemRef, { type: "object", properties: statusSchema }] },
+          examples: Object.fromEntries(
+            statusCodes.map((code) => [
+              code,
+              { summary: code, value: problemExample(code, examples[code] ?? PROBLEMS[code].example) },
+            ]),
+          ),
+        },
+      },
+    };
+  }
+  return responses;
 }

@@ -108,6 +108,10 @@ const AutoMatchRef = builder
       }),
       strategy: t.exposeString("strategy", {
         description: "The rule that matched: cas_number, code, name, synonym, similar_name, or none.",
+        // Read by the OpenAPI generator: what the String type cannot say.
+        extensions: {
+          jsonSchema: { enum: ["cas_number", "code", "name", "synonym", "similar_name", "none"] },
+        },
       }),
       score: t.exposeFloat("score", {
         description: "1 for exact rules, the name similarity for similar_name, 0 for none.",

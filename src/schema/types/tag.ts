@@ -43,6 +43,8 @@ const TaggingResultRef = builder
       taggableId: t.expose("taggableId", { type: "UUID", description: "The tagged record." }),
       addedTagIds: t.exposeStringList("addedTagIds", {
         description: "Tags this call attached; tags that were already on the record are not listed.",
+        // Read by the OpenAPI generator: what the String type cannot say.
+        extensions: { jsonSchema: { items: { type: "string", format: "uuid" } } },
       }),
       tags: t.prismaField({
         type: ["Tag"],

@@ -1,0 +1,220 @@
+import { isDeepStrictEqual } from "node:util";
+import {
+  type GraphQLEnumType,
+  type GraphQLInputObjectType,
+  type GraphQLInputType,
+  GraphQLNonNull,
+  type GraphQLObjectType,
+  type GraphQLOutputType,
+  type GraphQLScalarType,
+  type GraphQLSchema,
+  getNamedType,
+  isEnumType,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  isScalarType,
+  Kind,
+  type SelectionSetNode,
+} from "graphql";
+import { MAX_STRING_LENGTH } from "../../domain/input-checks.js";
+import { type CompiledRoute, selectedAt } from "../compiled-route.js";
+import { enumSpelling, snakeCase } from "../rest-spelling.js";
+import type { BodyFieldHint } from "../route.js";
+import type { JsonSchema } from "./types.js";
+
+// JSON Schemas of the GraphQL types the routes feed and read, in the REST spelling.
+
+/**
+ * Named schemas under `components.schemas`. A name is given once per distinct
+ * schema: two routes selecting the same fields of `Order` share one `Order`,
+ * a different selection of it becomes `Order2` rather than silently merging.
+ */
+export class SchemaRegistry {
+  readonly schemas: Record<string, JsonSchema> = {};
+
+  ref(name: string, schema: JsonSchema): JsonSchema {
+    for (let index = 1; ; index++) {
+      const candidate = index === 1 ? name : `${name}${index}`;
+      const existing = this.schemas[candidate];
+      if (existing === undefined) this.schemas[candidate] = schema;
+      else if (!isDeepStrictEqual(existing, schema)) continue;
+      return { $ref: `#/components/schemas/${candidate}` };
+    }
+  }
+}
+
+/** `schema` that also admits null: `type: [X, "null"]`, or `anyOf` for a reference. */
+function nullable(schema: JsonSchema): JsonSchema {
+  if (schema.$ref !== undefined) return { anyOf: [{ $ref: schema.$ref }, { type: "null" }] };
+  if (schema.type === undefined) return schema;
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  return {
+    ...schema,
+    type: types.includes("null") ? types : [...types, "null"],
+    ...(schema.enum ? { enum: schema.enum.includes(null) ? schema.enum : [...schema.enum, null] } : {}),
+  };
+}
+
+/** A description beside a schema; kept out of the way when there is none. */
+function described(schema: JsonSchema, description: string | null | undefined): JsonSchema {
+  return description ? { ...schema, description } : schema;
+}
+
+/** docs/decisions.md §3 "Requests and responses": every date-time written has milliseconds and a Z. */
+const WRITTEN_DATE_TIME = "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$";
+
+const SCALARS: Record<string, JsonSchema> = {
+  String: { type: "string" },
+  ID: { type: "string" },
+  Int: { type: "integer" },
+  Float: { type: "number" },
+  Boolean: { type: "boolean" },
+  UUID: { type: "string", format: "uuid" },
+  DateTime: { type: "string", format: "date-time" },
+  Date: { type: "string", format: "date" },
+  // Exact decimals are written as JSON numbers (docs/decisions.md §3 "Requests and responses").
+  Decimal: { type: "number" },
+  JSON: {},
+};
+
+/**
+ * The JSON Schema of a scalar or enum as the REST API spells it: enums in the
+ * contract's spelling (`extensions.contractValue`), never the GraphQL names.
+ * `direction` matters for date-times: we accept any RFC 3339 form but write one.
+ */
+export function leafSchema(
+  type: GraphQLScalarType | GraphQLEnumType,
+  direction: "input" | "output",
+): JsonSchema {
+  if (isEnumType(type)) return { type: "string", enum: [...enumSpelling(type).fromContract.keys()] };
+  const schema = SCALARS[type.name];
+  if (!schema) throw new Error(`OpenAPI: no JSON Schema is defined for the GraphQL scalar ${type.name}`);
+  if (type.name === "DateTime" && direction === "output") return { ...schema, pattern: WRITTEN_DATE_TIME };
+  return { ...schema };
+}
+
+interface InputSchemaOptions {
+  registry: SchemaRegistry;
+  /** Body strings are limited (docs/decisions.md §6 "Limits"); query parameters have their own rules. */
+  limitStrings: boolean;
+}
+
+/** The JSON Schema of a value of a GraphQL input type. */
+export function inputSchema(type: GraphQLInputType, options: InputSchemaOptions): JsonSchema {
+  if (isNonNullType(type)) return inputSchema(type.ofType, options);
+  if (isListType(type)) {
+    const item = inputSchema(type.ofType, options);
+    return { type: "array", items: isNonNullType(type.ofType) ? item : nullable(item) };
+  }
+  if (isInputObjectType(type)) {
+    return options.registry.ref(type.name, inputObjectSchema(type, options, new Set(), {}));
+  }
+  const schema = leafSchema(type, "input");
+  return options.limitStrings && type.name === "String"
+    ? { ...schema, maxLength: MAX_STRING_LENGTH }
+    : schema;
+}
+
+/** An input object with snake_case properties; required are the non-null fields without a default. */
+export function inputObjectSchema(
+  type: GraphQLInputObjectType,
+  options: InputSchemaOptions,
+  omit: ReadonlySet<string>,
+  hints: Record<string, BodyFieldHint>,
+): JsonSchema {
+  const properties: Record<string, JsonSchema> = {};
+  const required: string[] = [];
+  const fields = Object.values(type.getFields()).filter((field) => !omit.has(snakeCase(field.name)));
+  const known = new Set(fields.map((field) => snakeCase(field.name)));
+  for (const name of Object.keys(hints)) {
+    if (!known.has(name)) throw new Error(`OpenAPI: a hint names ${name}, which ${type.name} does not have`);
+  }
+  for (const field of fields) {
+    const name = snakeCase(field.name);
+    const { acceptsNull, ...keywords } = hints[name] ?? {};
+    let schema = { ...inputSchema(field.type, options), ...keywords };
+    if (acceptsNull) schema = nullable(schema);
+    const defaultValue = field.defaultValue;
+    if (["string", "number", "boolean"].includes(typeof defaultValue)) schema.default = defaultValue;
+    properties[name] = described(schema, field.description);
+    if (isNonNullType(field.type) && field.defaultValue === undefined) required.push(name);
+  }
+  return described(
+    { type: "object", properties, ...(required.length > 0 ? { required } : {}) },
+    type.description,
+  );
+}
+
+/** The schema of the response body, read off the route's selection at its response path. */
+export function responseSchema(
+  schema: GraphQLSchema,
+  { route, operation }: CompiledRoute,
+  registry: SchemaRegistry,
+): JsonSchema | null {
+  const response = route.response;
+  if (response.kind === "empty") return null;
+  const fail = (message: string): never => {
+    throw new Error(`OpenAPI: ${route.operationId}: ${message}`);
+  };
+  const { field, selectionSet } = selectedAt(schema, operation, response.at, fail);
+  if (response.kind === "list") {
+    const node = selectedAt(schema, operation, `${response.at}.edges.node`, fail);
+    return { type: "array", items: outputSchema(node.field.type, node.selectionSet, registry) };
+  }
+  // A null object is answered 404, so the body itself is never null.
+  const type = isNonNullType(field.type) ? field.type.ofType : field.type;
+  if (response.spread === undefined) return outputSchema(new GraphQLNonNull(type), selectionSet, registry);
+  const parent = getNamedType(field.type);
+  const inner = selectedAt(schema, operation, `${response.at}.${response.spread}`, fail);
+  const innerType = getNamedType(inner.field.type);
+  if (!isObjectType(parent) || !isObjectType(innerType)) return fail("only an object can be spread");
+  const lifted = objectProperties(innerType, inner.selectionSet, registry);
+  const properties = { ...lifted, ...objectProperties(parent, selectionSet, registry, response.spread) };
+  const name = `${route.operationId.charAt(0).toUpperCase()}${route.operationId.slice(1)}Response`;
+  return registry.ref(name, { type: "object", properties, required: Object.keys(properties) });
+}
+
+function outputSchema(
+  type: GraphQLOutputType,
+  selectionSet: SelectionSetNode | undefined,
+  registry: SchemaRegistry,
+): JsonSchema {
+  const inner = isNonNullType(type) ? type.ofType : type;
+  let schema: JsonSchema;
+  if (isListType(inner))
+    schema = { type: "array", items: outputSchema(inner.ofType, selectionSet, registry) };
+  else if (isScalarType(inner) || isEnumType(inner)) schema = leafSchema(inner, "output");
+  else if (isObjectType(inner)) {
+    const properties = objectProperties(inner, selectionSet, registry);
+    const object: JsonSchema = { type: "object", properties, required: Object.keys(properties) };
+    schema = registry.ref(inner.name, described(object, inner.description));
+  } else throw new Error(`OpenAPI: ${inner.name}: interfaces and unions are not supported`);
+  return isNonNullType(type) ? schema : nullable(schema);
+}
+
+/** Every selected field is present in a GraphQL result, null or not: all are required. */
+function objectProperties(
+  parent: GraphQLObjectType,
+  selectionSet: SelectionSetNode | undefined,
+  registry: SchemaRegistry,
+  /** A response key left out: a field spread into its parent. */
+  skip?: string,
+): Record<string, JsonSchema> {
+  const properties: Record<string, JsonSchema> = {};
+  for (const selection of selectionSet?.selections ?? []) {
+    if (selection.kind === Kind.INLINE_FRAGMENT) {
+      Object.assign(properties, objectProperties(parent, selection.selectionSet, registry, skip));
+      continue;
+    }
+    if (selection.kind === Kind.FIELD && (selection.alias?.value ?? selection.name.value) === skip) continue;
+    const field = selection.kind === Kind.FIELD ? parent.getFields()[selection.name.value] : undefined;
+    if (!field || selection.kind !== Kind.FIELD) throw new Error("OpenAPI: a selection it cannot describe");
+    // `extensions.jsonSchema` says what the GraphQL type cannot, such as the values of a string.
+    const hint = field.extensions.jsonSchema as JsonSchema | undefined;
+    const schema = { ...outputSchema(field.type, selection.selectionSet, registry), ...hint };
+    properties[selection.alias?.value ?? field.name] = described(schema, field.description);
+  }
+  return properties;
+}
