@@ -95,11 +95,15 @@ export function createRestHandler(dependencies: RestDependencies): RestHandler {
     const variables = toVariables(entry, entry.variables(params, url.searchParams, body));
     if ("problem" in variables) return problemResponse(variables.problem, requestId);
 
-    const execute = () => entry.execute(dependencies.contextFor(viewer, requestId), variables.values);
+    // A keyed request runs in the transaction that keeps its response (see respondIdempotently).
+    const execute = (prisma?: GraphQLContext["prisma"]) => {
+      const context = dependencies.contextFor(viewer, requestId);
+      return entry.execute(prisma ? { ...context, prisma } : context, variables.values);
+    };
     const { traceExecution } = dependencies;
-    const run = async () =>
+    const run = async (prisma?: GraphQLContext["prisma"]) =>
       respond(
-        await (traceExecution ? traceExecution(entry.operation, execute) : execute()),
+        await (traceExecution ? traceExecution(entry.operation, () => execute(prisma)) : execute(prisma)),
         entry,
         url,
         requestId,
