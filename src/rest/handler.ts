@@ -6,6 +6,7 @@ import type { IdempotencyStore } from "../http/idempotency-store.js";
 import { readJsonObject } from "../http/json-body.js";
 import { jsonResponse, type Problem, problemResponse } from "../http/problem.js";
 import type { GraphQLContext } from "../schema/context.js";
+import { graphQLErrorFor } from "../schema/domain-errors.js";
 import { type CompiledRoute, compileRoute } from "./compiled-route.js";
 import { describeFieldErrors, problemFromGraphQLError, restFieldName } from "./errors.js";
 import { applyEnumPlan } from "./result-enums.js";
@@ -110,11 +111,23 @@ export function createRestHandler(dependencies: RestDependencies): RestHandler {
       );
     const key = entry.route.method === "POST" ? request.headers.get("idempotency-key") : null;
     if (key === null) return run();
-    return respondIdempotently(
-      dependencies.idempotency,
-      { apiKeyId: viewer.apiKeyId, key, method: entry.route.method, pathname: url.pathname, body, requestId },
-      run,
-    );
+    try {
+      return await respondIdempotently(
+        dependencies.idempotency,
+        {
+          apiKeyId: viewer.apiKeyId,
+          key,
+          method: entry.route.method,
+          pathname: url.pathname,
+          body,
+          requestId,
+        },
+        run,
+      );
+    } catch (error) {
+      // Its transaction could not start (e.g. overloaded): answered as a resolver's failure would be.
+      return respond({ errors: [graphQLErrorFor(error)] }, entry, url, requestId);
+    }
   };
 
   function respond(result: ExecutionResult, entry: CompiledRoute, url: URL, requestId: string): Response {

@@ -20,7 +20,7 @@ function headersFor(status: number, context: ResponseContext): Response["headers
   const names: ResponseHeaderName[] = ["X-Request-Id"];
   if (status !== 401 && status !== 500)
     names.push("RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset");
-  if (status === 429) names.push("Retry-After");
+  if (status === 429 || status === 503) names.push("Retry-After");
   if (context.paginated && status < 300) names.push("Link");
   if (context.method === "POST" && REPLAYABLE.has(status)) names.push("Idempotent-Replayed");
   return Object.fromEntries(names.map((name) => [name, headerRef(name)]));
