@@ -65,6 +65,9 @@ export const DEFAULT_GRAPHQL_CONFIG: GraphQLConfig = {
   work: DEFAULT_GRAPHQL_WORK_BOUNDS,
 };
 
+/** PostgreSQL connections per server process. */
+export const DEFAULT_DATABASE_POOL_SIZE = 10;
+
 function limit(defaultValue: number) {
   return z.coerce
     .number({ message: "must be a number" })
@@ -93,6 +96,12 @@ const envSchema = z.object({
     .min(1, "must be at least 1")
     .default(600),
   MIGRATE_ON_START: booleanFlag.default(false),
+  DATABASE_POOL_SIZE: z.coerce
+    .number({ message: "must be a number" })
+    .int("must be a whole number")
+    .min(1, "must be 1 to 1000")
+    .max(1000, "must be 1 to 1000")
+    .default(DEFAULT_DATABASE_POOL_SIZE),
   WEB_CONCURRENCY: z.coerce
     .number({ message: "must be a number" })
     .int("must be a whole number")
@@ -137,6 +146,8 @@ export interface AppConfig {
   port: number;
   host: string;
   database: DatabaseTarget;
+  /** PostgreSQL connections per server process (PGlite has one). */
+  databasePoolSize: number;
   appBaseUrl: string;
   logLevel: (typeof LOG_LEVELS)[number];
   rateLimitPerMinute: number;
@@ -192,6 +203,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     port: values.PORT,
     host: values.HOST,
     database,
+    databasePoolSize: values.DATABASE_POOL_SIZE,
     appBaseUrl: values.APP_BASE_URL,
     logLevel: values.LOG_LEVEL,
     rateLimitPerMinute: values.RATE_LIMIT_PER_MINUTE,

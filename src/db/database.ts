@@ -56,7 +56,10 @@ async function openPglite(
 ): Promise<Database> {
   if (target.dataDir) mkdirSync(target.dataDir, { recursive: true });
   const pglite = await PGlite.create(target.dataDir ?? undefined, { extensions: { pg_trgm } });
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite), log: [...prismaLogOptions(options)] });
+  const prisma = new PrismaClient({
+    adapter: new PrismaPGliteWithSavepoints(pglite),
+    log: [...prismaLogOptions(options)],
+  });
   attachQueryListener(prisma, options);
   return {
     target,
@@ -83,6 +86,44 @@ async function openPglite(
       if (!pglite.closed) await pglite.close();
     },
   };
+}
+
+type PGliteAdapter = Awaited<ReturnType<PrismaPGlite["connect"]>>;
+type PGliteTransaction = Awaited<ReturnType<PGliteAdapter["startTransaction"]>>;
+
+/**
+ * PGlite's Prisma adapter lacks savepoints, which Prisma needs for a
+ * transaction opened inside another (a keyed REST request runs a mutation,
+ * which has its own transaction, inside the one that keeps its response);
+ * PostgreSQL's adapter has them.
+ */
+class PrismaPGliteWithSavepoints extends PrismaPGlite {
+  override async connect(): Promise<PGliteAdapter> {
+    const adapter = await super.connect();
+    const startTransaction = adapter.startTransaction.bind(adapter);
+    adapter.startTransaction = async (isolationLevel) =>
+      withSavepoints(await startTransaction(isolationLevel));
+    return adapter;
+  }
+}
+
+/** Savepoints as newer versions of Prisma's driver-adapter interface name them. */
+interface Savepoints {
+  createSavepoint(name: string): Promise<void>;
+  rollbackToSavepoint(name: string): Promise<void>;
+  releaseSavepoint(name: string): Promise<void>;
+}
+
+function withSavepoints(transaction: PGliteTransaction): PGliteTransaction & Savepoints {
+  // Prisma makes the names (prisma_sp_<n>); they are never client input.
+  const run = async (sql: string) => {
+    await transaction.executeRaw({ sql, args: [], argTypes: [] });
+  };
+  return Object.assign(transaction, {
+    createSavepoint: (name: string) => run(`SAVEPOINT ${name}`),
+    rollbackToSavepoint: (name: string) => run(`ROLLBACK TO SAVEPOINT ${name}`),
+    releaseSavepoint: (name: string) => run(`RELEASE SAVEPOINT ${name}`),
+  });
 }
 
 async function openPostgres(

@@ -78,13 +78,25 @@ function matched(candidate: MatchCandidate): AutoMatchResult {
 
 /**
  * Transaction-scoped advisory locks on everything a new product could later
- * be matched by: its type (names, synonyms and similar names are compared
- * within a type, so two similar new names must not pass each other), and its
- * CAS numbers (compared across types). A new product has no code to lock. Taken in one global order
- * (ascending key), so two creations never wait on each other in a cycle.
+ * be matched by, so that two creations that could match each other run one
+ * after the other (the second then finds the first's product) while all
+ * others run side by side. Names: rules 3 and 5 only ever pair names with
+ * the same similar-name key (see similar_name_key's migration), so the key
+ * names the lock; not per product type, because the CAS check before creating
+ * (contradictsCatalogue) compares names across types. CAS numbers: compared
+ * across types. A new product has no code or synonyms to lock. Taken in one
+ * global order (ascending lock key), so two creations never wait on each
+ * other in a cycle. docs/auto-match.md "Concurrent creations" tells why this suffices.
  */
 async function lockNewProduct(tx: Transaction, keys: MatchKeys): Promise<void> {
-  const identities = [`product-type:${keys.productType}`, ...keys.casNumbers.map((cas) => `cas:${cas}`)];
+  const identities = keys.casNumbers.map((cas) => `cas:${cas}`);
+  // A name left empty by normalising matches nothing by name.
+  if (keys.normalizedName) {
+    const [row] = await tx.$queryRaw<
+      { key: string }[]
+    >`SELECT similar_name_key(${keys.normalizedName}) AS key`;
+    identities.push(`similar-name:${row?.key ?? ""}`);
+  }
   const lockKeys = [...new Set(identities.map(lockKey))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   for (const key of lockKeys) {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(${key.toString()}::bigint)`;

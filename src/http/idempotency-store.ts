@@ -1,56 +1,144 @@
-import type { PrismaClient } from "../db/generated/prisma/client.js";
+import type { Prisma, PrismaClient } from "../db/generated/prisma/client.js";
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
-/** A first request that has not finished after this long is presumed dead and may be retried. */
-const STALE_IN_PROGRESS_MS = 60_000;
 
-export type IdempotencyClaim =
-  | { kind: "claimed" }
-  | { kind: "replay"; status: number; body: string }
+/** What a keyed request answered: kept, and replayed to a retry. */
+export interface KeptResponse {
+  status: number;
+  body: string;
+}
+
+export type IdempotentOutcome<Fresh extends KeptResponse> =
+  /** The request ran now; its response is kept (unless it is a 5xx) in the transaction of its work. */
+  | { kind: "ran"; response: Fresh }
+  | { kind: "replay"; response: KeptResponse }
   | { kind: "mismatch" }
   | { kind: "in_progress" };
 
 export interface IdempotencyStore {
-  claim(apiKeyId: string, key: string, requestHash: string): Promise<IdempotencyClaim>;
-  complete(apiKeyId: string, key: string, status: number, body: string): Promise<void>;
-  release(apiKeyId: string, key: string): Promise<void>;
+  /**
+   * Runs `work` for the first request with this key, or says why not. `work`
+   * gets the client of one transaction, which also keeps the response it
+   * returns: its writes and its response commit together or not at all, so a
+   * retry after a crash at any point either replays or runs the work anew,
+   * never twice. A response of 400 or more is kept without the writes that
+   * led to it (a refused request changes nothing); a 5xx undoes everything and
+   * is not kept, so the client may retry.
+   */
+  run<Fresh extends KeptResponse>(
+    apiKeyId: string,
+    key: string,
+    requestHash: string,
+    work: (prisma: PrismaClient) => Promise<Fresh>,
+  ): Promise<IdempotentOutcome<Fresh>>;
+}
+
+type Queryable = Pick<Prisma.TransactionClient, "$queryRaw">;
+
+/** Thrown out of the work's nested transaction to undo its writes while keeping its response. */
+class Undone<Fresh extends KeptResponse> {
+  constructor(readonly response: Fresh) {}
 }
 
 /** Idempotency records live in the database so that every server process sees them. */
 export function createIdempotencyStore(prisma: PrismaClient): IdempotencyStore {
-  return {
-    async claim(apiKeyId, key, requestHash) {
-      const now = new Date();
-      const expiresAt = new Date(now.getTime() + IDEMPOTENCY_WINDOW_MS);
-      const staleBefore = new Date(now.getTime() - STALE_IN_PROGRESS_MS);
-      // Insert, or take over a record that expired or whose first request died.
-      const claimed = await prisma.$queryRaw<{ api_key_id: string }[]>`
-        INSERT INTO idempotency_records (api_key_id, key, request_hash, created_at, expires_at)
-        VALUES (${apiKeyId}::uuid, ${key}, ${requestHash}, ${now}, ${expiresAt})
-        ON CONFLICT (api_key_id, key) DO UPDATE
-          SET request_hash = EXCLUDED.request_hash, response_status = NULL, response_body = NULL,
-              created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
-          WHERE idempotency_records.expires_at < ${now}
-             OR (idempotency_records.response_status IS NULL AND idempotency_records.created_at < ${staleBefore})
-        RETURNING api_key_id::text`;
-      if (claimed.length > 0) return { kind: "claimed" };
-      const existing = await prisma.idempotencyRecord.findUnique({
-        where: { apiKeyId_key: { apiKeyId, key } },
-        select: { requestHash: true, responseStatus: true, responseBody: true },
-      });
-      if (!existing) return this.claim(apiKeyId, key, requestHash);
-      if (existing.requestHash !== requestHash) return { kind: "mismatch" };
-      if (existing.responseStatus === null || existing.responseBody === null) return { kind: "in_progress" };
-      return { kind: "replay", status: existing.responseStatus, body: existing.responseBody };
-    },
-    async complete(apiKeyId, key, status, body) {
-      await prisma.idempotencyRecord.update({
-        where: { apiKeyId_key: { apiKeyId, key } },
-        data: { responseStatus: status, responseBody: body },
-      });
-    },
-    async release(apiKeyId, key) {
-      await prisma.idempotencyRecord.deleteMany({ where: { apiKeyId, key, responseStatus: null } });
-    },
-  };
+  return { run: (apiKeyId, key, requestHash, work) => runOnce(prisma, apiKeyId, key, requestHash, work) };
+}
+
+async function runOnce<Fresh extends KeptResponse>(
+  prisma: PrismaClient,
+  apiKeyId: string,
+  key: string,
+  requestHash: string,
+  work: (prisma: PrismaClient) => Promise<Fresh>,
+): Promise<IdempotentOutcome<Fresh>> {
+  // Most retries find a kept response; they need no transaction.
+  const kept = await keptRecord(prisma, apiKeyId, key);
+  if (kept) return answerFrom(kept, requestHash);
+  try {
+    return await prisma.$transaction(async (tx): Promise<IdempotentOutcome<Fresh>> => {
+      // One request per key at a time. The lock goes with the transaction: a request
+      // whose process died holds it no longer, and a second request never waits on it.
+      const [lock] = await tx.$queryRaw<{ taken: boolean }[]>`
+        SELECT pg_try_advisory_xact_lock(hashtextextended(${`idempotency:${apiKeyId}:${key}`}, 0)) AS taken`;
+      if (!lock?.taken) return { kind: "in_progress" };
+      // A request with this key may have finished since the first look.
+      const finished = await keptRecord(tx, apiKeyId, key);
+      if (finished) return answerFrom(finished, requestHash);
+      const response = await workUndoingRefusals(tx, work);
+      await keep(tx, apiKeyId, key, requestHash, response);
+      return { kind: "ran", response };
+    });
+  } catch (error) {
+    if (error instanceof Undone) return { kind: "ran", response: error.response as Fresh };
+    throw error;
+  }
+}
+
+/**
+ * The work's response, its writes undone when it is a refusal (400 or more).
+ * A 5xx is thrown on as `Undone`, to undo the whole transaction: it is not kept.
+ */
+async function workUndoingRefusals<Fresh extends KeptResponse>(
+  tx: Prisma.TransactionClient,
+  work: (prisma: PrismaClient) => Promise<Fresh>,
+): Promise<Fresh> {
+  try {
+    // A nested transaction is a savepoint; the resolvers' own transactions nest in it too.
+    return await tx.$transaction(async (inner) => {
+      const response = await work(inner as unknown as PrismaClient);
+      if (response.status >= 400) throw new Undone(response);
+      return response;
+    });
+  } catch (error) {
+    if (error instanceof Undone && error.response.status < 500) return error.response as Fresh;
+    throw error;
+  }
+}
+
+function answerFrom<Fresh extends KeptResponse>(
+  record: { requestHash: string; status: number; body: string },
+  requestHash: string,
+): IdempotentOutcome<Fresh> {
+  if (record.requestHash !== requestHash) return { kind: "mismatch" };
+  return { kind: "replay", response: { status: record.status, body: record.body } };
+}
+
+/**
+ * The kept response for this key within its window. Rows without a response
+ * were left by versions that stored it after the work committed; they prove
+ * nothing, and the next request with the key takes them over.
+ */
+async function keptRecord(
+  db: Queryable,
+  apiKeyId: string,
+  key: string,
+): Promise<{ requestHash: string; status: number; body: string } | null> {
+  const [row] = await db.$queryRaw<
+    { request_hash: string; response_status: number; response_body: string }[]
+  >`
+    SELECT request_hash, response_status, response_body FROM idempotency_records
+    WHERE api_key_id = ${apiKeyId}::uuid AND key = ${key} AND expires_at >= ${new Date()}
+      AND response_status IS NOT NULL AND response_body IS NOT NULL`;
+  return row ? { requestHash: row.request_hash, status: row.response_status, body: row.response_body } : null;
+}
+
+async function keep(
+  tx: Prisma.TransactionClient,
+  apiKeyId: string,
+  key: string,
+  requestHash: string,
+  response: KeptResponse,
+): Promise<void> {
+  const now = new Date();
+  const expiresAt = new Date(now.getTime() + IDEMPOTENCY_WINDOW_MS);
+  // Under this key's lock, any row already there has expired or has no response.
+  await tx.$executeRaw`
+    INSERT INTO idempotency_records
+      (api_key_id, key, request_hash, response_status, response_body, created_at, expires_at)
+    VALUES (${apiKeyId}::uuid, ${key}, ${requestHash}, ${response.status}, ${response.body}, ${now}, ${expiresAt})
+    ON CONFLICT (api_key_id, key) DO UPDATE
+      SET request_hash = EXCLUDED.request_hash, response_status = EXCLUDED.response_status,
+          response_body = EXCLUDED.response_body, created_at = EXCLUDED.created_at,
+          expires_at = EXCLUDED.expires_at`;
 }

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import type { PrismaClient } from "../db/generated/prisma/client.js";
 import type { IdempotencyStore } from "./idempotency-store.js";
 import { problemResponse } from "./problem.js";
 
@@ -16,13 +17,14 @@ export interface IdempotentRequest {
 
 /**
  * Answers a request that carries an `Idempotency-Key`: the first time by
- * running `respond` and keeping its response (unless it is a 5xx), after that
- * by replaying what was kept, so that a retry does nothing twice.
+ * running `respond` with the client of the transaction that also keeps its
+ * response (unless it is a 5xx), after that by replaying what was kept, so
+ * that a retry does nothing twice, even after a crash (see IdempotencyStore).
  */
 export async function respondIdempotently(
   store: IdempotencyStore,
   request: IdempotentRequest,
-  respond: () => Promise<Response>,
+  respond: (prisma: PrismaClient) => Promise<Response>,
 ): Promise<Response> {
   const { apiKeyId, key, requestId } = request;
   if (key.trim() === "" || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
@@ -40,8 +42,11 @@ export async function respondIdempotently(
   const requestHash = createHash("sha256")
     .update(`${request.method} ${request.pathname}\n${canonicalJson(request.body)}`)
     .digest("hex");
-  const claim = await store.claim(apiKeyId, key, requestHash);
-  switch (claim.kind) {
+  const outcome = await store.run(apiKeyId, key, requestHash, async (prisma) => {
+    const response = await respond(prisma);
+    return { status: response.status, body: await response.text(), headers: response.headers };
+  });
+  switch (outcome.kind) {
     case "mismatch":
       return problemResponse(
         {
@@ -60,24 +65,20 @@ export async function respondIdempotently(
         },
         requestId,
       );
-    case "replay":
-      return new Response(claim.body, {
-        status: claim.status,
+    case "replay": {
+      const { status, body } = outcome.response;
+      return new Response(body, {
+        status,
         headers: {
-          "content-type":
-            claim.status >= 400 ? "application/problem+json" : "application/json; charset=utf-8",
+          "content-type": status >= 400 ? "application/problem+json" : "application/json; charset=utf-8",
           "idempotent-replayed": "true",
         },
       });
-    case "claimed": {
-      const response = await respond();
-      if (response.status >= 500) {
-        await store.release(apiKeyId, key);
-        return response;
-      }
-      const text = await response.text();
-      await store.complete(apiKeyId, key, response.status, text);
-      return new Response(text, { status: response.status, headers: response.headers });
+    }
+    case "ran": {
+      crashAfterCommitWhenTesting();
+      const { status, body, headers } = outcome.response;
+      return new Response(body, { status, headers });
     }
   }
 }
@@ -90,4 +91,13 @@ function canonicalJson(value: unknown): string {
     return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(",")}}`;
   }
   return JSON.stringify(value);
+}
+
+/**
+ * Test only (test/hardening/crash-retry.test.ts): with BPA_TEST_CRASH_AFTER_COMMIT=1 the process
+ * kills itself (SIGKILL) right after a keyed request's work and response have committed, before
+ * the response leaves: the moment a crash used to leave the key "in progress" and the work done.
+ */
+function crashAfterCommitWhenTesting(): void {
+  if (process.env.BPA_TEST_CRASH_AFTER_COMMIT === "1") process.kill(process.pid, "SIGKILL");
 }

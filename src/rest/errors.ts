@@ -28,6 +28,7 @@ const STATUS_BY_CODE: Record<string, number> = {
   INVALID_TRANSITION: 409,
   ALREADY_EXISTS: 409,
   VALIDATION_FAILED: 422,
+  OVERLOADED: 503,
 };
 
 /** The problem for a GraphQL error that carries one of our codes, or null for anything unexpected. */
@@ -35,11 +36,16 @@ export function problemFromGraphQLError(
   error: GraphQLError,
   argumentNames: Record<string, string>,
 ): Problem | null {
-  const code = typeof error.extensions.code === "string" ? error.extensions.code : "";
+  // graphql-jit leaves `extensions` undefined on an error thrown without any.
+  const extensions: GraphQLError["extensions"] = error.extensions ?? {};
+  const code = typeof extensions.code === "string" ? extensions.code : "";
   const status = STATUS_BY_CODE[code];
   if (!status) return null;
   const problem: Problem = { status, code: code.toLowerCase(), detail: error.message };
-  const fieldErrors = error.extensions.fieldErrors as FieldProblemExtension[] | undefined;
+  // Headers the error asks for, as Yoga would send them (OVERLOADED's `Retry-After`).
+  const http = extensions.http as { headers?: Record<string, string> } | undefined;
+  if (http?.headers) problem.headers = http.headers;
+  const fieldErrors = extensions.fieldErrors as FieldProblemExtension[] | undefined;
   if (fieldErrors) {
     problem.errors = fieldErrors.map(
       (fieldError): FieldError => ({
@@ -50,7 +56,7 @@ export function problemFromGraphQLError(
     );
     problem.detail = describeFieldErrors(problem.errors);
   }
-  const allowedStatuses = error.extensions.allowedStatuses;
+  const allowedStatuses = extensions.allowedStatuses;
   if (Array.isArray(allowedStatuses)) problem.extensions = { allowed_statuses: allowedStatuses };
   return problem;
 }

@@ -6,6 +6,7 @@ import type { IdempotencyStore } from "../http/idempotency-store.js";
 import { readJsonObject } from "../http/json-body.js";
 import { jsonResponse, type Problem, problemResponse } from "../http/problem.js";
 import type { GraphQLContext } from "../schema/context.js";
+import { graphQLErrorFor } from "../schema/domain-errors.js";
 import { type CompiledRoute, compileRoute } from "./compiled-route.js";
 import { describeFieldErrors, problemFromGraphQLError, restFieldName } from "./errors.js";
 import { applyEnumPlan, checkVariable, toGraphQLValue, type VariableProblem } from "./rest-spelling.js";
@@ -94,22 +95,38 @@ export function createRestHandler(dependencies: RestDependencies): RestHandler {
     const variables = toVariables(entry, entry.variables(params, url.searchParams, body));
     if ("problem" in variables) return problemResponse(variables.problem, requestId);
 
-    const execute = () => entry.execute(dependencies.contextFor(viewer, requestId), variables.values);
+    // A keyed request runs in the transaction that keeps its response (see respondIdempotently).
+    const execute = (prisma?: GraphQLContext["prisma"]) => {
+      const context = dependencies.contextFor(viewer, requestId);
+      return entry.execute(prisma ? { ...context, prisma } : context, variables.values);
+    };
     const { traceExecution } = dependencies;
-    const run = async () =>
+    const run = async (prisma?: GraphQLContext["prisma"]) =>
       respond(
-        await (traceExecution ? traceExecution(entry.operation, execute) : execute()),
+        await (traceExecution ? traceExecution(entry.operation, () => execute(prisma)) : execute(prisma)),
         entry,
         url,
         requestId,
       );
     const key = entry.route.method === "POST" ? request.headers.get("idempotency-key") : null;
     if (key === null) return run();
-    return respondIdempotently(
-      dependencies.idempotency,
-      { apiKeyId: viewer.apiKeyId, key, method: entry.route.method, pathname: url.pathname, body, requestId },
-      run,
-    );
+    try {
+      return await respondIdempotently(
+        dependencies.idempotency,
+        {
+          apiKeyId: viewer.apiKeyId,
+          key,
+          method: entry.route.method,
+          pathname: url.pathname,
+          body,
+          requestId,
+        },
+        run,
+      );
+    } catch (error) {
+      // Its transaction could not start (e.g. overloaded): answered as a resolver's failure would be.
+      return respond({ errors: [graphQLErrorFor(error)] }, entry, url, requestId);
+    }
   };
 
   function respond(result: ExecutionResult, entry: CompiledRoute, url: URL, requestId: string): Response {

@@ -101,7 +101,8 @@ export type ProblemCode =
   | "validation_failed"
   | "idempotency_key_reused"
   | "rate_limited"
-  | "internal";
+  | "internal"
+  | "overloaded";
 
 export interface ProblemExample {
   detail: string;

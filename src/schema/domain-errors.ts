@@ -1,8 +1,10 @@
-// The one place where the domain's refusals become GraphQL errors: a Pothos
-// plugin wraps every resolver and subscription, so that both GraphQL clients
-// and the REST adapter (which reads `extensions.code`) see the same error.
+// The one place where the domain's refusals, and a database too busy to take
+// the work, become GraphQL errors: a Pothos plugin wraps every resolver and
+// subscription, so that both GraphQL clients and the REST adapter (which reads
+// `extensions.code`) see the same error.
 import SchemaBuilder, { BasePlugin, type PothosOutputFieldConfig, type SchemaTypes } from "@pothos/core";
 import { defaultFieldResolver, GraphQLError, type GraphQLFieldResolver } from "graphql";
+import { Prisma } from "../db/generated/prisma/client.js";
 import { DomainError } from "../domain/errors.js";
 
 /** The GraphQL error for a domain error: its code and details in `extensions`. */
@@ -15,8 +17,49 @@ export function graphQLErrorFrom(error: DomainError): GraphQLError {
   return new GraphQLError(error.message, { extensions });
 }
 
-function translated(error: unknown): unknown {
-  return error instanceof DomainError ? graphQLErrorFrom(error) : error;
+/** Seconds a client is asked to wait before retrying work the database could not take. */
+const OVERLOADED_RETRY_AFTER_SECONDS = 1;
+
+/**
+ * Whether the database could not take the work in time: no pool connection
+ * (P2024), or no transaction started within its wait (P2028 with this
+ * message; other P2028s are transactions that ran out of time, which the
+ * GraphQL work bounds report as TIMEOUT).
+ */
+export function isOverloaded(error: unknown): boolean {
+  if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return false;
+  return (
+    error.code === "P2024" ||
+    (error.code === "P2028" && error.message.includes("Unable to start a transaction in the given time"))
+  );
+}
+
+/** OVERLOADED: answered with HTTP 503 and `Retry-After`, by /graphql (Yoga reads `http`) and by REST. */
+export function overloadedError(): GraphQLError {
+  return new GraphQLError(
+    `The service is too busy to take this request now; retry after ${OVERLOADED_RETRY_AFTER_SECONDS} s`,
+    {
+      extensions: {
+        code: "OVERLOADED",
+        http: { status: 503, headers: { "retry-after": String(OVERLOADED_RETRY_AFTER_SECONDS) } },
+      },
+    },
+  );
+}
+
+/** The GraphQL error a resolver's failure becomes: ours when we know it, else the failure itself (INTERNAL). */
+export function translated(error: unknown): unknown {
+  if (error instanceof DomainError) return graphQLErrorFrom(error);
+  return isOverloaded(error) ? overloadedError() : error;
+}
+
+/** `translated`, always as a GraphQL error: for failures outside any resolver. */
+export function graphQLErrorFor(error: unknown): GraphQLError {
+  const result = translated(error);
+  if (result instanceof GraphQLError) return result;
+  return new GraphQLError("Unexpected error", {
+    originalError: result instanceof Error ? result : undefined,
+  });
 }
 
 const isThenable = (value: unknown): value is PromiseLike<unknown> =>

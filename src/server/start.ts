@@ -25,7 +25,10 @@ export async function startServer(options: { database?: Database; config?: AppCo
   const tracing = config.tracing ? await startTracing(config.tracing, logger) : undefined;
   const database =
     options.database ??
-    (await openDatabaseForUse(config.database, { migrateOnStart: config.migrateOnStart }));
+    (await openDatabaseForUse(config.database, {
+      migrateOnStart: config.migrateOnStart,
+      poolSize: config.databasePoolSize,
+    }));
   const app = createApp({ config, database, logger, tracing });
   let draining = false;
   let activeRequests = 0;

@@ -3,6 +3,8 @@
 // product points at it. On PostgreSQL the requests really overlap (the pool
 // has room for all of them); on PGlite they run one after another.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { SqlConnection } from "../../src/db/sql-connection.js";
+import { eventually } from "../support/eventually.js";
 import { type SeededBuyer, seedBuyer } from "../support/seed.js";
 import { createTestApp, type TestApp } from "../support/test-app.js";
 import { type Created, createBuyerProduct } from "./support.js";
@@ -85,5 +87,91 @@ describe("concurrent creations of the same new product", () => {
     );
     expect(await cataloguePointedAt(results)).toHaveLength(1);
     expect(await harness.database.prisma.product.count({ where: { casNumber: "5392-40-5" } })).toBe(1);
+  });
+});
+
+// What a creation of a new product makes others wait for. PGlite runs one
+// transaction at a time, so only PostgreSQL can show it.
+const onPostgres = (process.env.DATABASE_URL ?? "").startsWith("postgres");
+
+describe.runIf(onPostgres)("while one new product is being created", { timeout: 60_000 }, () => {
+  let harness: TestApp;
+  let held: SeededBuyer;
+  let other: SeededBuyer;
+  let blocker: SqlConnection;
+
+  beforeAll(async () => {
+    harness = await createTestApp();
+    held = await seedBuyer(harness.database, "Held");
+    other = await seedBuyer(harness.database, "Other");
+    blocker = await harness.database.connect();
+  });
+  afterAll(async () => {
+    await blocker?.release();
+    await harness?.close();
+  });
+
+  /**
+   * Starts creating `name` for the held buyer and returns once that creation
+   * is stuck inside its transaction, past auto-match: the buyer's row is
+   * locked, so inserting the buyer product waits. `release` lets it finish.
+   */
+  async function startHeldCreation(name: string) {
+    await blocker.query("BEGIN");
+    await blocker.query("SELECT id FROM buyers WHERE id = $1 FOR UPDATE", [held.buyerId]);
+    const creation = createBuyerProduct(harness.app, held.apiKey, { raw_material_name: name });
+    // Not asked on `blocker`: activity seen inside a transaction stays as it was at its first look.
+    await eventually(async () => {
+      const [row] = await harness.database.prisma.$queryRawUnsafe<{ waiting: number }[]>(
+        `SELECT count(*)::int AS waiting FROM pg_stat_activity
+         WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE '%buyer_products%'`,
+      );
+      return row?.waiting === 1 ? true : null;
+    });
+    return {
+      creation,
+      release: async () => {
+        await blocker.query("ROLLBACK");
+        return creation;
+      },
+    };
+  }
+
+  const settledWithin = <T>(promise: Promise<T>, ms: number) =>
+    Promise.race([
+      promise.then(() => true),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms)),
+    ]);
+
+  it("another new name of the same product type is created without waiting for it", async () => {
+    const { release } = await startHeldCreation("Held Pigment Base");
+    try {
+      const unrelated = createBuyerProduct(harness.app, other.apiKey, {
+        raw_material_name: "Unrelated Wax Blend",
+      });
+      expect(await settledWithin(unrelated, 5_000)).toBe(true);
+      expect((await unrelated).status).toBe(201);
+    } finally {
+      expect((await release()).status).toBe(201);
+    }
+  });
+
+  it("a similar new name waits for it, then matches the product it created", async () => {
+    const { release } = await startHeldCreation("Sodium Cocoyl Glutamate");
+    let similar: Promise<Created> | undefined;
+    let first: Created | undefined;
+    try {
+      similar = createBuyerProduct(harness.app, other.apiKey, {
+        raw_material_name: "Sodium Cocoyl Glutamat",
+      });
+      expect(await settledWithin(similar, 1_000)).toBe(false);
+    } finally {
+      first = await release();
+    }
+    const second = await similar;
+    expect(first.status).toBe(201);
+    expect(second?.status).toBe(201);
+    expect(second?.productId).toBe(first.productId);
+    expect(second?.autoMatch.strategy).toBe("similar_name");
   });
 });

@@ -251,7 +251,7 @@ function headersFor(status: number, route: RestRoute): Response["headers"] {
   const names: (keyof typeof RESPONSE_HEADERS)[] = ["X-Request-Id"];
   if (status !== 401 && status !== 500)
     names.push("RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset");
-  if (status === 429) names.push("Retry-After");
+  if (status === 429 || status === 503) names.push("Retry-After");
   if (route.response.kind === "list" && status < 300) names.push("Link");
   if (route.method === "POST" && REPLAYABLE.has(status)) names.push("Idempotent-Replayed");
   return Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));

@@ -78,6 +78,11 @@ export const PROBLEMS: Record<ProblemCode, ProblemEntry> = {
     when: "More requests this minute than the API key may make; retry after `Retry-After` seconds.",
     example: { detail: "More than 600 requests in a minute; retry after 17 s" },
   },
+  overloaded: {
+    status: 503,
+    when: "The database cannot take the work now (a burst of requests); nothing was done. Retry after `Retry-After` seconds.",
+    example: { detail: "The service is too busy to take this request now; retry after 1 s" },
+  },
   internal: {
     status: 500,
     when: "Something unexpected failed. Nothing about it is disclosed; quote `request_id` when reporting it.",
@@ -112,7 +117,7 @@ export function requestProblems(method: HttpMethod, path: string): ProblemCode[]
   if (method !== "GET") codes.push("unsupported_media_type", "payload_too_large", "invalid_json");
   codes.push("validation_failed");
   if (method === "POST") codes.push("idempotency_key_reused", "idempotency_request_in_progress");
-  codes.push("internal");
+  codes.push("overloaded", "internal");
   return codes;
 }
 

@@ -1,0 +1,38 @@
+// How failures that are not domain refusals reach REST clients.
+import { GraphQLObjectType, GraphQLSchema, GraphQLString, parse } from "graphql";
+import { compileQuery, isCompiledQuery } from "graphql-jit";
+import { describe, expect, it } from "vitest";
+import { problemFromGraphQLError } from "../../src/rest/errors.js";
+import { overloadedError } from "../../src/schema/domain-errors.js";
+
+describe("REST problems from GraphQL errors", () => {
+  it("an error thrown without extensions (as graphql-jit reports it) is unexpected, not a TypeError", async () => {
+    const schema = new GraphQLSchema({
+      query: new GraphQLObjectType({
+        name: "Query",
+        fields: {
+          broken: {
+            type: GraphQLString,
+            resolve: () => {
+              throw new Error("connection reset by the database");
+            },
+          },
+        },
+      }),
+    });
+    const compiled = compileQuery(schema, parse("{ broken }"));
+    if (!isCompiledQuery(compiled)) throw new Error("did not compile");
+    const result = await compiled.query({}, {}, {});
+    const [error] = result.errors ?? [];
+    expect(error?.message).toBe("connection reset by the database");
+    expect(problemFromGraphQLError(error as NonNullable<typeof error>, {})).toBeNull();
+  });
+
+  it("OVERLOADED is 503 overloaded with Retry-After", () => {
+    expect(problemFromGraphQLError(overloadedError(), {})).toMatchObject({
+      status: 503,
+      code: "overloaded",
+      headers: { "retry-after": "1" },
+    });
+  });
+});
