@@ -315,7 +315,15 @@ describe("generating the document", () => {
     const ok = operation?.responses["200"];
     expect(ok?.content?.["application/json"]?.schema).toEqual({ $ref: "#/components/schemas/Order" });
     expect(Object.keys(ok?.headers ?? {})).not.toContain("Link");
-    expect(Object.keys(operation?.responses ?? {})).toEqual(["200", "401", "404", "422", "429", "500"]);
+    expect(Object.keys(operation?.responses ?? {})).toEqual([
+      "200",
+      "401",
+      "404",
+      "422",
+      "429",
+      "500",
+      "503",
+    ]);
     // Both routes select the same fields of Order, so they share one schema.
     expect(Object.keys(document.components.schemas).filter((name) => /^Order\d*$/.test(name))).toEqual([
       "Order",
