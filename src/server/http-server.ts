@@ -62,6 +62,9 @@ export function createHttpServer(
   server.headersTimeout = Math.min(options.requestTimeoutMs, 60_000);
 
   async function drain(): Promise<void> {
+    // Connections the kernel has taken but Node has not yet accepted would be
+    // reset by closing the listener: let the event loop's poll phase accept them.
+    await new Promise((resolve) => setImmediate(resolve));
     // Stop listening first, while keep-alive clients still reuse their
     // connections: the kernel's accept queue is then empty, so closing the
     // listener resets nothing. server.close() would also drop idle keep-alive

@@ -6,6 +6,7 @@ import { type App, createApp } from "../../src/app.js";
 import { type AppConfig, loadConfig } from "../../src/config.js";
 import { createLogger } from "../../src/logger.js";
 import { createHttpServer, type HttpServer } from "../../src/server/http-server.js";
+import { eventually } from "../support/eventually.js";
 import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
 import { createTestDatabase, type TestDatabase } from "../support/test-database.js";
 
@@ -270,5 +271,100 @@ describe("unauthenticated load", () => {
       const body = (await response.json()) as { errors: { extensions: { code: string } }[] };
       expect(body.errors[0]?.extensions.code).toBe("REQUEST_ENTITY_TOO_LARGE");
     }
+  });
+});
+
+describe("client aborts and open subscriptions", () => {
+  let database: TestDatabase;
+  let buyer: SeededBuyer;
+  let app: App;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    buyer = await seedBuyer(database, "Streams");
+    const base = config();
+    app = createApp({
+      config: { ...base, graphql: { ...base.graphql, maxSubscriptionsPerKey: 2 } },
+      database,
+      logger: createLogger("silent"),
+    });
+  });
+  afterAll(async () => {
+    await app?.dispose();
+    await database?.close();
+  });
+
+  it("counts a request whose client hung up as 499, not 500", async () => {
+    const abort = new AbortController();
+    // Like a socket closed mid-body: the body stream fails once the client is gone.
+    const body = new ReadableStream<Uint8Array>({
+      pull: (controller) =>
+        new Promise<void>((resolve) => {
+          abort.signal.addEventListener("abort", () => {
+            controller.error(new Error("aborted"));
+            resolve();
+          });
+        }),
+    });
+    const answered = app.fetch(
+      new Request("http://localhost/graphql", {
+        method: "POST",
+        headers: { "x-api-key": buyer.apiKey, "content-type": "application/json" },
+        body,
+        signal: abort.signal,
+        duplex: "half",
+      } as RequestInit),
+    );
+    setTimeout(() => abort.abort(), 50);
+    await answered.catch(() => undefined);
+    // The fetch rejects at once on abort; the handler finishes and counts just after.
+    const metrics = await eventually(async () => {
+      const text = await (await app.fetch("http://localhost/metrics")).text();
+      return /http_requests_total\{route="\/graphql",method="POST"/.test(text) ? text : null;
+    });
+    expect(metrics).toMatch(/http_requests_total\{route="\/graphql",method="POST",status="499"\} 1/);
+    expect(metrics).not.toMatch(/http_requests_total\{route="\/graphql",method="POST",status="500"\}/);
+  });
+
+  it("refuses a key's subscription over GRAPHQL_MAX_SUBSCRIPTIONS_PER_KEY with CONCURRENCY_LIMIT_EXCEEDED", async () => {
+    const open = () =>
+      app.fetch("http://localhost/graphql", {
+        method: "POST",
+        headers: {
+          accept: "text/event-stream",
+          "content-type": "application/json",
+          "x-api-key": buyer.apiKey,
+        },
+        body: JSON.stringify({ query: "subscription { orderUpdated { order { id } } }" }),
+      });
+    const firstEvent = async (response: Response) => {
+      const reader = (response.body as ReadableStream<Uint8Array>)
+        .pipeThrough(new TextDecoderStream())
+        .getReader();
+      let text = "";
+      const deadline = Date.now() + 1_000;
+      while (!/data:.*\n\n/.test(text) && Date.now() < deadline) {
+        const next = await Promise.race([
+          reader.read(),
+          new Promise<{ done: true; value: undefined }>((resolve) =>
+            setTimeout(() => resolve({ done: true, value: undefined }), 300),
+          ),
+        ]);
+        if (next.done) break;
+        text += next.value;
+      }
+      return { text, close: () => reader.cancel() };
+    };
+    const [first, second] = [await open(), await open()];
+    expect([first.status, second.status]).toEqual([200, 200]);
+    const [firstStream, secondStream] = [await firstEvent(first), await firstEvent(second)];
+    const refused = await firstEvent(await open());
+    expect(refused.text).toContain('"code":"CONCURRENCY_LIMIT_EXCEEDED"');
+    // Ending one subscription frees its place.
+    await firstStream.close();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const third = await firstEvent(await open());
+    expect(third.text).not.toContain("CONCURRENCY_LIMIT_EXCEEDED");
+    await third.close();
+    await secondStream.close();
   });
 });
