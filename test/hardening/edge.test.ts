@@ -305,14 +305,16 @@ describe("client aborts and open subscriptions", () => {
           });
         }),
     });
-    const answered = app.fetch(
-      new Request("http://localhost/graphql", {
-        method: "POST",
-        headers: { "x-api-key": buyer.apiKey, "content-type": "application/json" },
-        body,
-        signal: abort.signal,
-        duplex: "half",
-      } as RequestInit),
+    const answered = Promise.resolve(
+      app.fetch(
+        new Request("http://localhost/graphql", {
+          method: "POST",
+          headers: { "x-api-key": buyer.apiKey, "content-type": "application/json" },
+          body,
+          signal: abort.signal,
+          duplex: "half",
+        } as RequestInit),
+      ),
     );
     setTimeout(() => abort.abort(), 50);
     await answered.catch(() => undefined);
@@ -338,7 +340,7 @@ describe("client aborts and open subscriptions", () => {
       });
     const firstEvent = async (response: Response) => {
       const reader = (response.body as ReadableStream<Uint8Array>)
-        .pipeThrough(new TextDecoderStream())
+        .pipeThrough(new TextDecoderStream() as unknown as ReadableWritablePair<string, Uint8Array>)
         .getReader();
       let text = "";
       const deadline = Date.now() + 1_000;
