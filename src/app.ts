@@ -48,6 +48,7 @@ export interface AppOptions {
  * itself; `app.fetch(request, { clientAddress })` in tests.
  */
 export interface ServerContext {
+  /** Without one (and without a socket), failed authentications are not limited per address. */
   clientAddress?: string;
   /** Set by @whatwg-node/server when the app serves node:http directly. */
   req?: { socket?: { remoteAddress?: string } };
@@ -136,7 +137,7 @@ export function createApp({ config, database, logger, tracing }: AppOptions) {
     request: Request,
     url: URL,
     requestId: string,
-    clientAddress: string,
+    clientAddress: string | null,
     onViewer: (viewer: Viewer) => void,
   ) {
     if (url.pathname === "/healthz") return Response.json({ status: "ok" });
@@ -154,7 +155,7 @@ export function createApp({ config, database, logger, tracing }: AppOptions) {
     }
     // An address that keeps failing to authenticate is refused before any key
     // lookup or body read, so guessing keys costs it more than it costs us.
-    const refused = authFailures.refusal(clientAddress);
+    const refused = clientAddress === null ? null : authFailures.refusal(clientAddress);
     if (refused) return authFailuresResponse(refused, requestId);
     const key = request.headers.get("x-api-key");
     const admission = await gate.admit(key);
@@ -198,8 +199,8 @@ export function createApp({ config, database, logger, tracing }: AppOptions) {
   }
 
   /** Counts a 401 against the client's address; past the limit the answer becomes 429. */
-  async function countingAuthFailure(response: Response, clientAddress: string, requestId: string) {
-    if (response.status !== 401) return response;
+  async function countingAuthFailure(response: Response, clientAddress: string | null, requestId: string) {
+    if (response.status !== 401 || clientAddress === null) return response;
     const standing = await authFailures.record(clientAddress);
     if (standing.allowed) return response;
     await response.body?.cancel();

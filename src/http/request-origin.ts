@@ -5,8 +5,11 @@ export interface RequestOrigin {
    * trusted, the one it forwarded): never the origin the Host header claims.
    */
   publicUrl(request: Request): URL;
-  /** The client's address: the socket's peer, or the address a trusted proxy reports. */
-  clientAddress(request: Request, socketAddress: string | undefined): string;
+  /**
+   * The client's address: the socket's peer, or the address a trusted proxy
+   * reports; null for a request that came through no socket (`app.fetch`).
+   */
+  clientAddress(request: Request, socketAddress: string | undefined): string | null;
 }
 
 const PROTOCOLS = new Set(["http", "https"]);
@@ -42,7 +45,7 @@ export function createRequestOrigin(options: { publicBaseUrl: string; trustProxy
     },
     clientAddress(request, socketAddress) {
       const forwarded = options.trustProxy ? lastValue(request.headers.get("x-forwarded-for")) : null;
-      return forwarded ?? socketAddress ?? "unknown";
+      return forwarded ?? socketAddress ?? null;
     },
   };
 }
