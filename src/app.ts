@@ -3,15 +3,22 @@ import { createServerAdapter } from "@whatwg-node/server";
 import type { Viewer } from "./auth/viewer.js";
 import type { AppConfig } from "./config.js";
 import type { Database } from "./db/database.js";
-import { createOrderUpdateFeed } from "./domain/order-notifications.js";
+import {
+  createOrderUpdateFeed,
+  type OrderUpdatedMessage,
+  type OrderUpdateFeed,
+} from "./domain/order-notifications.js";
+import { refusal } from "./graphql/refusal.js";
 import { createGraphQLServer } from "./graphql/yoga.js";
-import { createAdmission } from "./http/admission.js";
+import { createAdmission, createAuthFailureLimit } from "./http/admission.js";
 import { createApiReference } from "./http/api-reference.js";
 import { createIdempotencyStore } from "./http/idempotency-store.js";
+import { MAX_BODY_BYTES } from "./http/json-body.js";
 import { createMetrics } from "./http/metrics.js";
 import { problemResponse } from "./http/problem.js";
 import type { RateLimitDecision } from "./http/rate-limiter.js";
 import { pickRequestId } from "./http/request-id.js";
+import { createRequestOrigin } from "./http/request-origin.js";
 import { addSecurityHeaders, createCors } from "./http/response-headers.js";
 import type { Logger } from "./logger.js";
 import { createRestHandler } from "./rest/handler.js";
@@ -24,12 +31,33 @@ import { type RequestSpan, type Tracing, withTracing } from "./telemetry/tracing
 
 export interface AppOptions {
   config: Pick<AppConfig, "appBaseUrl" | "rateLimitPerMinute" | "graphql"> &
-    Partial<Pick<AppConfig, "corsOrigins" | "metricsToken">>;
+    Partial<
+      Pick<
+        AppConfig,
+        "corsOrigins" | "metricsToken" | "publicBaseUrl" | "trustProxy" | "authFailuresPerMinute"
+      >
+    >;
   database: Database;
   logger: Logger;
   /** Absent when tracing is off: then no tracing code runs at all. */
   tracing?: Tracing;
 }
+
+/**
+ * What the HTTP server tells the app about a request beyond the request
+ * itself; `app.fetch(request, { clientAddress })` in tests.
+ */
+export interface ServerContext {
+  /** Without one (and without a socket), failed authentications are not limited per address. */
+  clientAddress?: string;
+  /** Set by @whatwg-node/server when the app serves node:http directly. */
+  req?: { socket?: { remoteAddress?: string } };
+}
+
+/** Status counted and logged for a request whose client hung up before the answer (nginx's 499). */
+export const CLIENT_CLOSED_REQUEST = 499;
+
+const DEFAULT_AUTH_FAILURES_PER_MINUTE = 30;
 
 /**
  * The whole service as one fetch handler: health checks, GraphQL and the v1
@@ -41,17 +69,27 @@ export function createApp({ config, database, logger, tracing }: AppOptions) {
   const logUnexpected = (error: unknown, requestId?: string) =>
     logger.error({ err: error, requestId }, "unexpected error");
   const gate = createAdmission(prisma, config.rateLimitPerMinute, (error) => logUnexpected(error));
+  const authFailures = createAuthFailureLimit(
+    prisma,
+    config.authFailuresPerMinute ?? DEFAULT_AUTH_FAILURES_PER_MINUTE,
+    (error) => logUnexpected(error),
+  );
+  const origin = createRequestOrigin({
+    publicBaseUrl: config.publicBaseUrl ?? "http://localhost",
+    trustProxy: config.trustProxy ?? false,
+  });
   const cors = createCors(config.corsOrigins ?? []);
   const metrics = createMetrics({ routePaths: routes.map((route) => `${API_PREFIX}${route.path}`) });
   tracing?.registerMetrics(metrics.registry);
 
   const orderUpdates = createOrderUpdateFeed(database);
+  const subscriptionsFor = limitSubscriptionsPerKey(orderUpdates, config.graphql.maxSubscriptionsPerKey);
   const contextFor = (viewer: Viewer | null, requestId: string): GraphQLContext => ({
     prisma,
     viewer,
     requestId,
     appBaseUrl: config.appBaseUrl,
-    orderUpdates,
+    orderUpdates: subscriptionsFor(viewer),
   });
 
   const yoga = createGraphQLServer({
@@ -61,6 +99,7 @@ export function createApp({ config, database, logger, tracing }: AppOptions) {
     contextFor,
     plugins: [metrics.graphqlPlugin, ...(tracing?.graphqlPlugins ?? [])],
     cancelsStatements: database.target.kind === "postgres",
+    maxRequestBodySize: MAX_BODY_BYTES,
   });
 
   const rest = createRestHandler({
@@ -94,7 +133,13 @@ export function createApp({ config, database, logger, tracing }: AppOptions) {
     });
   }
 
-  async function route(request: Request, url: URL, requestId: string, onViewer: (viewer: Viewer) => void) {
+  async function route(
+    request: Request,
+    url: URL,
+    requestId: string,
+    clientAddress: string | null,
+    onViewer: (viewer: Viewer) => void,
+  ) {
     if (url.pathname === "/healthz") return Response.json({ status: "ok" });
     if (url.pathname === "/metrics") return metricsResponse(request, requestId);
     const documentation = reference(request, url, requestId);
@@ -108,7 +153,16 @@ export function createApp({ config, database, logger, tracing }: AppOptions) {
     if (!isGraphQL && !isRest) {
       return problemResponse({ status: 404, code: "not_found", detail: "No such resource" }, requestId);
     }
-    const admission = await gate.admit(request.headers.get("x-api-key"));
+    // An address that keeps failing to authenticate is refused before any key
+    // lookup or body read, so guessing keys costs it more than it costs us.
+    const refused = clientAddress === null ? null : authFailures.refusal(clientAddress);
+    if (refused) return authFailuresResponse(refused, requestId);
+    const key = request.headers.get("x-api-key");
+    const admission = await gate.admit(key);
+    if (!admission && key !== null && isGraphQL) {
+      // A wrong key is refused before the body is read; REST does the same after its 404/405 checks.
+      return unauthenticatedGraphQL();
+    }
     if (admission) {
       onViewer(admission.viewer);
       const { limit } = admission;
@@ -132,36 +186,71 @@ export function createApp({ config, database, logger, tracing }: AppOptions) {
     return admission ? withRateLimitHeaders(response, admission.limit) : response;
   }
 
-  const handle = async (request: Request, span?: RequestSpan): Promise<Response> => {
+  async function authFailuresResponse(limit: RateLimitDecision, requestId: string): Promise<Response> {
+    return problemResponse(
+      {
+        status: 429,
+        code: "rate_limited",
+        detail: `More than ${limit.limit} failed authentications from this address in a minute; retry after ${limit.resetSeconds} s`,
+        headers: { "retry-after": String(limit.resetSeconds) },
+      },
+      requestId,
+    );
+  }
+
+  /** Counts a 401 against the client's address; past the limit the answer becomes 429. */
+  async function countingAuthFailure(response: Response, clientAddress: string | null, requestId: string) {
+    if (response.status !== 401 || clientAddress === null) return response;
+    const standing = await authFailures.record(clientAddress);
+    if (standing.allowed) return response;
+    await response.body?.cancel();
+    return authFailuresResponse(standing, requestId);
+  }
+
+  const handle = async (request: Request, context: ServerContext, span?: RequestSpan): Promise<Response> => {
     const started = performance.now();
     const requestId = pickRequestId(request.headers.get("x-request-id"));
-    const url = new URL(request.url);
+    let url: URL | null = null;
     let buyerId: string | null = null;
     let response: Response;
+    let status: number;
     try {
+      url = origin.publicUrl(request);
+      const clientAddress = origin.clientAddress(
+        request,
+        context.clientAddress ?? context.req?.socket?.remoteAddress,
+      );
       response =
         cors.preflight(request) ??
-        (await route(request, url, requestId, (viewer) => {
-          buyerId = viewer.buyerId;
-        }));
+        (await countingAuthFailure(
+          await route(request, url, requestId, clientAddress, (viewer) => {
+            buyerId = viewer.buyerId;
+          }),
+          clientAddress,
+          requestId,
+        ));
+      status = response.status;
     } catch (error) {
-      // A client that hangs up mid-request is not a fault of ours.
-      if (request.signal.aborted) logger.info({ requestId }, "client closed the request");
-      else logUnexpected(error, requestId);
+      // A client that hangs up mid-request is not a fault of ours: it is
+      // logged and counted as 499, so the 5xx rate stays true.
+      const clientClosed = request.signal.aborted;
+      if (!clientClosed) logUnexpected(error, requestId);
       response = problemResponse(
         { status: 500, code: "internal", detail: "An unexpected error occurred; quote the request id" },
         requestId,
       );
+      status = clientClosed ? CLIENT_CLOSED_REQUEST : 500;
     }
+    const pathname = url?.pathname ?? "unparsable";
     response.headers.set("x-request-id", requestId);
     cors.decorate(request, response);
     addSecurityHeaders(response);
     const seconds = (performance.now() - started) / 1000;
-    metrics.observeRequest(url.pathname, request.method, response.status, seconds);
-    const template = metrics.routeLabel(url.pathname);
+    metrics.observeRequest(pathname, request.method, status, seconds);
+    const template = metrics.routeLabel(pathname);
     span?.end({
       route: template === "unmatched" ? null : template,
-      status: response.status,
+      status,
       buyerId,
       requestId,
     });
@@ -169,8 +258,8 @@ export function createApp({ config, database, logger, tracing }: AppOptions) {
       {
         requestId,
         method: request.method,
-        path: url.pathname,
-        status: response.status,
+        path: pathname,
+        status,
         durationMs: Math.round(seconds * 10_000) / 10,
         buyerId,
         ...(span ? { traceId: span.traceId } : {}),
@@ -179,7 +268,9 @@ export function createApp({ config, database, logger, tracing }: AppOptions) {
     );
     return response;
   };
-  const adapter = createServerAdapter(withTracing(tracing, handle));
+  const adapter = createServerAdapter<ServerContext>((request, context) =>
+    withTracing(tracing, (traced, span) => handle(traced, context, span))(request),
+  );
   // `app.dispose()` ends open subscription streams, which would otherwise keep
   // their connections, and a graceful shutdown, waiting.
   adapter.disposableStack.defer(() => orderUpdates.close());
@@ -188,6 +279,86 @@ export function createApp({ config, database, logger, tracing }: AppOptions) {
 }
 
 export type App = ReturnType<typeof createApp>;
+
+/** The GraphQL answer to a request whose key is wrong, given without reading its body. */
+function unauthenticatedGraphQL(): Response {
+  return Response.json(
+    {
+      errors: [{ message: "A valid X-API-KEY header is required", extensions: { code: "UNAUTHENTICATED" } }],
+    },
+    { status: 401, headers: { "www-authenticate": 'ApiKey realm="buyer-api", header="X-API-KEY"' } },
+  );
+}
+
+/**
+ * Caps the `orderUpdated` subscriptions one API key holds open in this
+ * process; the next one is refused with CONCURRENCY_LIMIT_EXCEEDED (HTTP 429).
+ */
+function limitSubscriptionsPerKey(feed: OrderUpdateFeed, maxPerKey: number) {
+  const openByKey = new Map<string, number>();
+  return (viewer: Viewer | null): OrderUpdateFeed => {
+    if (!viewer) return feed;
+    const keyId = viewer.apiKeyId;
+    return {
+      close: () => feed.close(),
+      async subscribe(accept) {
+        const open = openByKey.get(keyId) ?? 0;
+        if (open >= maxPerKey) {
+          throw refusal(
+            "CONCURRENCY_LIMIT_EXCEEDED",
+            `This API key already has ${maxPerKey} open subscriptions; end one before opening another`,
+            {},
+            { status: 429 },
+          );
+        }
+        openByKey.set(keyId, open + 1);
+        const release = () => {
+          const left = (openByKey.get(keyId) ?? 1) - 1;
+          if (left > 0) openByKey.set(keyId, left);
+          else openByKey.delete(keyId);
+        };
+        let stream: AsyncIterableIterator<OrderUpdatedMessage>;
+        try {
+          stream = await feed.subscribe(accept);
+        } catch (error) {
+          release();
+          throw error;
+        }
+        return onceEnded(stream, release);
+      },
+    };
+  };
+}
+
+/** The stream, calling `ended` once when it finishes or its consumer stops. */
+function onceEnded<T>(stream: AsyncIterableIterator<T>, ended: () => void): AsyncIterableIterator<T> {
+  let done = false;
+  const finish = () => {
+    if (!done) {
+      done = true;
+      ended();
+    }
+  };
+  return {
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+    async next() {
+      const result = await stream.next();
+      if (result.done) finish();
+      return result;
+    },
+    async return(value?: unknown) {
+      finish();
+      return stream.return ? stream.return(value) : { done: true, value: undefined };
+    },
+    async throw(error?: unknown) {
+      finish();
+      if (stream.throw) return stream.throw(error);
+      throw error;
+    },
+  };
+}
 
 function withRateLimitHeaders(response: Response, limit: RateLimitDecision): Response {
   response.headers.set("ratelimit-limit", String(limit.limit));

@@ -56,6 +56,8 @@ export interface GraphQLConfig {
   introspection: boolean;
   limits: GraphQLLimits;
   work: GraphQLWorkBounds;
+  /** Open `orderUpdated` subscriptions one API key may hold in one server process. */
+  maxSubscriptionsPerKey: number;
 }
 
 export const DEFAULT_GRAPHQL_CONFIG: GraphQLConfig = {
@@ -63,6 +65,7 @@ export const DEFAULT_GRAPHQL_CONFIG: GraphQLConfig = {
   introspection: true,
   limits: DEFAULT_GRAPHQL_LIMITS,
   work: DEFAULT_GRAPHQL_WORK_BOUNDS,
+  maxSubscriptionsPerKey: 10,
 };
 
 /** PostgreSQL connections per server process. */
@@ -89,6 +92,16 @@ const envSchema = z.object({
     .url({ message: "must be an absolute http(s) URL", protocol: /^https?$/ })
     .transform((url) => url.replace(/\/+$/, ""))
     .default("http://localhost:4000"),
+  PUBLIC_BASE_URL: z
+    .url({ message: "must be an absolute http(s) URL", protocol: /^https?$/ })
+    .refine((url) => new URL(url).pathname === "/" && !new URL(url).search, {
+      message: "must be an origin such as https://api.example.com, without a path",
+    })
+    .transform((url) => new URL(url).origin)
+    .optional(),
+  TRUST_PROXY: booleanFlag.default(false),
+  AUTH_FAILURES_PER_MINUTE: limit(30),
+  GRAPHQL_MAX_SUBSCRIPTIONS_PER_KEY: limit(DEFAULT_GRAPHQL_CONFIG.maxSubscriptionsPerKey),
   LOG_LEVEL: z.enum(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(", ")}` }).default("info"),
   RATE_LIMIT_PER_MINUTE: z.coerce
     .number({ message: "must be a number" })
@@ -149,6 +162,12 @@ export interface AppConfig {
   /** PostgreSQL connections per server process (PGlite has one). */
   databasePoolSize: number;
   appBaseUrl: string;
+  /** Origin of the links the API answers with (`Link`); `http://localhost:${PORT}` unless set. */
+  publicBaseUrl: string;
+  /** Behind a reverse proxy: links and the client address come from its X-Forwarded-* headers. */
+  trustProxy: boolean;
+  /** Requests refused 401 one client address may make in a minute before the rest are refused 429. */
+  authFailuresPerMinute: number;
   logLevel: (typeof LOG_LEVELS)[number];
   rateLimitPerMinute: number;
   migrateOnStart: boolean;
@@ -205,6 +224,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     database,
     databasePoolSize: values.DATABASE_POOL_SIZE,
     appBaseUrl: values.APP_BASE_URL,
+    publicBaseUrl: values.PUBLIC_BASE_URL ?? `http://localhost:${values.PORT}`,
+    trustProxy: values.TRUST_PROXY,
+    authFailuresPerMinute: values.AUTH_FAILURES_PER_MINUTE,
     logLevel: values.LOG_LEVEL,
     rateLimitPerMinute: values.RATE_LIMIT_PER_MINUTE,
     migrateOnStart: values.MIGRATE_ON_START,
@@ -228,6 +250,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
         expensiveCost: values.GRAPHQL_EXPENSIVE_COST,
         maxConcurrentExpensive: values.GRAPHQL_MAX_CONCURRENT_EXPENSIVE,
       },
+      maxSubscriptionsPerKey: values.GRAPHQL_MAX_SUBSCRIPTIONS_PER_KEY,
     },
   };
 }

@@ -62,6 +62,7 @@ describe("configuration", () => {
       introspection: true,
       limits: { maxDepth: 12, maxAliases: 30, maxCost: 200_000, maxTokens: 2_000, maxDirectives: 50 },
       work: { timeoutMs: 15_000, expensiveCost: 20_000, maxConcurrentExpensive: 4 },
+      maxSubscriptionsPerKey: 10,
     });
   });
 
@@ -77,12 +78,14 @@ describe("configuration", () => {
       GRAPHQL_TIMEOUT_MS: "2500",
       GRAPHQL_EXPENSIVE_COST: "900",
       GRAPHQL_MAX_CONCURRENT_EXPENSIVE: "2",
+      GRAPHQL_MAX_SUBSCRIPTIONS_PER_KEY: "3",
     });
     expect(config.graphql).toEqual({
       graphiql: false,
       introspection: false,
       limits: { maxDepth: 5, maxAliases: 3, maxCost: 1000, maxTokens: 300, maxDirectives: 4 },
       work: { timeoutMs: 2500, expensiveCost: 900, maxConcurrentExpensive: 2 },
+      maxSubscriptionsPerKey: 3,
     });
   });
 
@@ -104,6 +107,34 @@ describe("configuration", () => {
       ]),
     );
     expect(problems).toHaveLength(5);
+  });
+
+  it("builds links from PUBLIC_BASE_URL, by default http://localhost on PORT, and trusts no proxy unless told", () => {
+    expect(loadConfig({ PORT: "8080" })).toMatchObject({
+      publicBaseUrl: "http://localhost:8080",
+      trustProxy: false,
+      authFailuresPerMinute: 30,
+      graphql: { maxSubscriptionsPerKey: 10 },
+    });
+    expect(
+      loadConfig({
+        PUBLIC_BASE_URL: "https://api.example.com/",
+        TRUST_PROXY: "true",
+        AUTH_FAILURES_PER_MINUTE: "5",
+        GRAPHQL_MAX_SUBSCRIPTIONS_PER_KEY: "3",
+      }),
+    ).toMatchObject({
+      publicBaseUrl: "https://api.example.com",
+      trustProxy: true,
+      authFailuresPerMinute: 5,
+      graphql: { maxSubscriptionsPerKey: 3 },
+    });
+    expect(
+      problemsOf({ PUBLIC_BASE_URL: "https://api.example.com/v1", AUTH_FAILURES_PER_MINUTE: "0" }),
+    ).toEqual([
+      "PUBLIC_BASE_URL: must be an origin such as https://api.example.com, without a path",
+      "AUTH_FAILURES_PER_MINUTE: must be at least 1",
+    ]);
   });
 
   it("trims a trailing slash from APP_BASE_URL so order links have one slash", () => {

@@ -63,3 +63,51 @@ export function createAdmission(
     },
   };
 }
+
+export interface AuthFailureLimit {
+  /** The standing of an address already over its limit, known to this process; null otherwise. */
+  refusal(address: string, now?: number): RateLimitDecision | null;
+  /** Counts one failed authentication from `address` across all processes; its standing after it. */
+  record(address: string, now?: number): Promise<RateLimitDecision>;
+}
+
+/**
+ * Failed authentications (answers 401) per client address, in a fixed
+ * one-minute window shared by every process (`rate_limit_windows`). Once an
+ * address passes the limit this process refuses its requests until the window
+ * ends without looking keys up or reading bodies.
+ */
+export function createAuthFailureLimit(
+  prisma: PrismaClient,
+  limitPerMinute: number,
+  onError: (error: unknown) => void,
+): AuthFailureLimit {
+  const refusedUntil = new Map<string, number>();
+  return {
+    refusal(address, now = Date.now()) {
+      const until = refusedUntil.get(address);
+      if (until === undefined) return null;
+      if (until <= now) {
+        refusedUntil.delete(address);
+        return null;
+      }
+      return decideRateLimit(limitPerMinute + 1, limitPerMinute, rateLimitWindow(now), now);
+    },
+    async record(address, now = Date.now()) {
+      const windowStart = rateLimitWindow(now);
+      const [row] = await prisma.$queryRaw<{ count: number }[]>`
+        INSERT INTO rate_limit_windows (subject, window_start, count)
+        VALUES (${`auth-failure:${address}`}, ${windowStart}, 1)
+        ON CONFLICT (subject, window_start) DO UPDATE SET count = rate_limit_windows.count + 1
+        RETURNING count`;
+      sweepRateLimitWindows(prisma, now, onError);
+      const decision = decideRateLimit(row?.count ?? 1, limitPerMinute, windowStart, now);
+      if (!decision.allowed) {
+        // Expired entries go on the next refusal() for their address; bound the map against address churn.
+        if (refusedUntil.size > 10_000) refusedUntil.clear();
+        refusedUntil.set(address, windowStart.getTime() + 60_000);
+      }
+      return decision;
+    },
+  };
+}

@@ -1,4 +1,3 @@
-import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createApp } from "../app.js";
 import { type AppConfig, ConfigError, loadConfig } from "../config.js";
@@ -6,12 +5,7 @@ import type { Database } from "../db/database.js";
 import { openDatabaseForUse } from "../db/startup.js";
 import { createLogger } from "../logger.js";
 import { startTracing } from "../telemetry/tracing.js";
-
-/** How long in-flight requests get to finish after SIGTERM before the process gives up on them. */
-const SHUTDOWN_GRACE_MS = 10_000;
-/** A request still on its way when the signal came arrives within this. */
-const QUIET_PERIOD_MS = 250;
-const ACCEPT_BACKLOG_MS = 100;
+import { createHttpServer } from "./http-server.js";
 
 /**
  * Starts the HTTP server from the environment's configuration and stops it
@@ -30,23 +24,7 @@ export async function startServer(options: { database?: Database; config?: AppCo
       poolSize: config.databasePoolSize,
     }));
   const app = createApp({ config, database, logger, tracing });
-  let draining = false;
-  let activeRequests = 0;
-  let lastRequestAt = 0;
-  const server = createServer((request, response) => {
-    activeRequests += 1;
-    lastRequestAt = Date.now();
-    response.once("close", () => {
-      activeRequests -= 1;
-    });
-    // While draining, tell keep-alive clients to open their next request elsewhere.
-    if (draining) response.shouldKeepAlive = false;
-    void app(request, response);
-  });
-
-  // A client that trickles its request in is cut off; a response may take as long as it needs (SSE).
-  server.requestTimeout = config.requestTimeoutMs;
-  server.headersTimeout = Math.min(config.requestTimeoutMs, 60_000);
+  const { server, drain } = createHttpServer(app, { logger, requestTimeoutMs: config.requestTimeoutMs });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(config.port, config.host, () => resolve());
@@ -61,28 +39,8 @@ export async function startServer(options: { database?: Database; config?: AppCo
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    draining = true;
     logger.info({ signal }, "shutting down: draining in-flight requests");
-    // Subscription streams never finish by themselves: end them, so that
-    // draining waits only for ordinary requests.
-    await app.dispose();
-    // Connections the kernel has taken but Node has not yet accepted would be
-    // reset by closing the listener: give the event loop a turn to accept them.
-    await new Promise((resolve) => setTimeout(resolve, ACCEPT_BACKLOG_MS));
-    // server.close() would also drop connections whose request is still
-    // arriving; stop listening without that, and close sockets once quiet.
-    const closeIdle = server.closeIdleConnections.bind(server);
-    server.closeIdleConnections = () => {};
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    const deadline = Date.now() + SHUTDOWN_GRACE_MS;
-    while (Date.now() < deadline && (activeRequests > 0 || Date.now() - lastRequestAt < QUIET_PERIOD_MS)) {
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    if (activeRequests > 0)
-      logger.warn({ activeRequests }, "grace period over: closing remaining connections");
-    closeIdle();
-    server.closeAllConnections();
-    await closed;
+    await drain();
     await database.close();
     await tracing?.shutdown();
     logger.info("stopped");

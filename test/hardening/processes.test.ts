@@ -100,6 +100,50 @@ describe.runIf(onPostgres)("several processes on one PostgreSQL", { timeout: 90_
     await expect(fetch(url, { headers: { "x-api-key": buyer.apiKey } })).rejects.toThrow();
   });
 
+  it("on SIGTERM under keep-alive load resets no connection: each request completes or is refused at connect", {
+    timeout: 240_000,
+  }, async () => {
+    // A reset is a race, so the shutdown is run several times.
+    for (let round = 1; round <= 3; round += 1) {
+      const server = await startServerProcess({
+        DATABASE_URL: database.url,
+        RATE_LIMIT_PER_MINUTE: "1000000",
+      });
+      const url = `${server.baseUrl}/api/public/buyer/v1/orders?limit=1`;
+      const agent = new Agent({ keepAlive: true, maxSockets: 30 });
+      let completed = 0;
+      let refused = 0;
+      let signalledAt = 0;
+      const failures: string[] = [];
+      // Each client sends request after request until the server refuses its connection.
+      const client = async () => {
+        for (;;) {
+          try {
+            const response = await getOverAgent(url, agent, { "x-api-key": buyer.apiKey });
+            if (response.status === 200 && (JSON.parse(response.body) as unknown[]).length === 1)
+              completed += 1;
+            else failures.push(`status ${response.status}`);
+          } catch (error) {
+            const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+            if (code === "ECONNREFUSED") refused += 1;
+            else failures.push(`round ${round}: ${code} ${Date.now() - signalledAt} ms after SIGTERM`);
+            return;
+          }
+        }
+      };
+      const clients = Array.from({ length: 30 }, () => client());
+      // Signal once every client holds a connection it reuses, as a load generator's would.
+      while (completed < 90) await new Promise((resolve) => setTimeout(resolve, 20));
+      signalledAt = Date.now();
+      server.child.kill("SIGTERM");
+      await Promise.all(clients);
+      agent.destroy();
+      expect(failures, server.output()).toEqual([]);
+      expect(refused).toBe(30);
+      expect(await server.exited).toBe(0);
+    }
+  });
+
   it("leaves nothing behind when an import is killed mid-transaction", async () => {
     const folder = mkdtempSync(path.join(tmpdir(), "bpa-kill-"));
     const file = path.join(folder, "import.json");

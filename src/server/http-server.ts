@@ -1,0 +1,100 @@
+import { createServer, type Server, type ServerResponse } from "node:http";
+import type { App } from "../app.js";
+import type { Logger } from "../logger.js";
+import { malformedTarget, writeBadRequest, writeClientError } from "./malformed-request.js";
+
+/** How long in-flight requests get to finish after SIGTERM before the process gives up on them. */
+const SHUTDOWN_GRACE_MS = 10_000;
+/** A request still on its way when the signal came arrives within this. */
+const QUIET_PERIOD_MS = 250;
+
+export interface HttpServer {
+  server: Server;
+  /**
+   * Stops listening, lets every accepted connection finish its requests
+   * (each answered with `Connection: close`), then closes what is left.
+   */
+  drain(): Promise<void>;
+}
+
+/** The node:http server in front of the app: malformed requests, parser errors, and draining. */
+export function createHttpServer(
+  app: App,
+  options: { logger: Logger; requestTimeoutMs: number; graceMs?: number },
+): HttpServer {
+  const { logger } = options;
+  let draining = false;
+  const activeResponses = new Set<ServerResponse>();
+  let lastRequestAt = 0;
+  const server = createServer((request, response) => {
+    lastRequestAt = Date.now();
+    // A target or Host header no URL can be built from never reaches the app:
+    // @whatwg-node/server builds the fetch Request's URL from them and would
+    // answer its own 500 with a stack trace.
+    const malformed = malformedTarget(request);
+    if (malformed) {
+      const requestId = writeBadRequest(request, response, malformed);
+      logger.info(
+        {
+          requestId,
+          method: request.method,
+          target: request.url?.slice(0, 200),
+          status: 400,
+          reason: malformed,
+        },
+        "request",
+      );
+      return;
+    }
+    activeResponses.add(response);
+    response.once("close", () => activeResponses.delete(response));
+    // While draining, tell keep-alive clients to open their next request elsewhere.
+    if (draining) response.shouldKeepAlive = false;
+    void app(request, response);
+  });
+  server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
+    const written = writeClientError(error, socket);
+    if (written)
+      logger.info({ status: written.status, reason: error.code }, "request refused by the HTTP parser");
+  });
+  // A client that trickles its request in is cut off; a response may take as long as it needs (SSE).
+  server.requestTimeout = options.requestTimeoutMs;
+  server.headersTimeout = Math.min(options.requestTimeoutMs, 60_000);
+
+  async function drain(): Promise<void> {
+    // Connections the kernel has taken but Node has not yet accepted would be
+    // reset by closing the listener: let the event loop's poll phase accept them.
+    await new Promise((resolve) => setImmediate(resolve));
+    // Stop listening first, while keep-alive clients still reuse their
+    // connections: the kernel's accept queue is then empty, so closing the
+    // listener resets nothing. server.close() would also drop idle keep-alive
+    // connections, racing a request a client may be sending on one; keep them.
+    const closeIdle = server.closeIdleConnections.bind(server);
+    server.closeIdleConnections = () => {};
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    // Only now tell keep-alive clients to reconnect: their new connection is
+    // refused outright rather than caught in the closing listener's queue.
+    draining = true;
+    for (const response of activeResponses) if (!response.headersSent) response.shouldKeepAlive = false;
+    // Subscription streams never finish by themselves: end them, so that
+    // draining waits only for ordinary requests.
+    await app.dispose();
+    const deadline = Date.now() + (options.graceMs ?? SHUTDOWN_GRACE_MS);
+    while (
+      Date.now() < deadline &&
+      (activeResponses.size > 0 || Date.now() - lastRequestAt < QUIET_PERIOD_MS)
+    ) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    if (activeResponses.size > 0)
+      logger.warn(
+        { activeRequests: activeResponses.size },
+        "grace period over: closing remaining connections",
+      );
+    closeIdle();
+    server.closeAllConnections();
+    await closed;
+  }
+
+  return { server, drain };
+}

@@ -1,0 +1,372 @@
+import type { AddressInfo } from "node:net";
+import { connect } from "node:net";
+import pino from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type App, createApp } from "../../src/app.js";
+import { type AppConfig, loadConfig } from "../../src/config.js";
+import { createLogger } from "../../src/logger.js";
+import { createHttpServer, type HttpServer } from "../../src/server/http-server.js";
+import { eventually } from "../support/eventually.js";
+import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
+import { createTestDatabase, type TestDatabase } from "../support/test-database.js";
+
+const API = "/api/public/buyer/v1";
+
+/** Sends raw bytes and reads until the server closes the connection or a whole response arrived. */
+function rawRequest(port: number, bytes: string): Promise<{ status: number; headers: string; body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1");
+    let received = "";
+    const finish = () => {
+      const [head = "", ...rest] = received.split("\r\n\r\n");
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0);
+      resolve({ status, headers: head.toLowerCase(), body: rest.join("\r\n\r\n") });
+    };
+    socket.setEncoding("utf8");
+    socket.on("data", (chunk: string) => {
+      received += chunk;
+      const length = /content-length: (\d+)/i.exec(received)?.[1];
+      const bodyStart = received.indexOf("\r\n\r\n");
+      if (length && bodyStart >= 0 && received.length - bodyStart - 4 >= Number(length)) {
+        socket.end();
+        finish();
+      }
+    });
+    socket.on("end", finish);
+    socket.on("error", reject);
+    socket.write(bytes);
+  });
+}
+
+function config(overrides: Partial<AppConfig> = {}): AppConfig {
+  return { ...loadConfig({}), ...overrides };
+}
+
+/** Fixed one-minute windows: start a counting test well inside one. */
+async function awayFromMinuteBoundary(): Promise<void> {
+  const intoMinute = Date.now() % 60_000;
+  if (intoMinute > 50_000) await new Promise((resolve) => setTimeout(resolve, 60_000 - intoMinute + 50));
+}
+
+describe("requests no URL can be built from, over a real socket", () => {
+  let database: TestDatabase;
+  let http: HttpServer;
+  let port: number;
+  const logLines: string[] = [];
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    const logger = pino(
+      { level: "info" },
+      {
+        write: (line: string) => {
+          logLines.push(line);
+        },
+      },
+    );
+    const app = createApp({ config: config(), database, logger });
+    http = createHttpServer(app, { logger, requestTimeoutMs: 30_000 });
+    await new Promise<void>((resolve) => http.server.listen(0, "127.0.0.1", resolve));
+    port = (http.server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    await http?.drain();
+    await database?.close();
+  });
+
+  it.each([
+    ["a Host header with a space", "GET /healthz HTTP/1.1\r\nHost: a b\r\n\r\n"],
+    ["OPTIONS *", "OPTIONS * HTTP/1.1\r\nHost: localhost\r\n\r\n"],
+    ["an absolute-form target", "GET http://evil.example/healthz HTTP/1.1\r\nHost: localhost\r\n\r\n"],
+    ["a Host header with a path", "GET /healthz HTTP/1.1\r\nHost: localhost/x\r\n\r\n"],
+    ["a Host header with a bracket", "GET /api/public/buyer/v1/orders HTTP/1.1\r\nHost: [\r\n\r\n"],
+  ])("answers %s with 400 problem+json, the usual headers, and a log line", async (_name, bytes) => {
+    const response = await rawRequest(port, bytes);
+    expect(response.status).toBe(400);
+    expect(response.headers).toContain("content-type: application/problem+json");
+    expect(response.headers).toMatch(/x-request-id: [0-9a-f-]{36}/);
+    expect(response.headers).toContain("x-content-type-options: nosniff");
+    expect(response.headers).toContain("cache-control: no-store");
+    const body = JSON.parse(response.body) as { code: string; status: number; request_id: string };
+    expect(body).toMatchObject({ status: 400, code: "bad_request" });
+    expect(response.body).not.toMatch(/\.ts|\.js|at /);
+    expect(logLines.some((line) => line.includes(body.request_id) && line.includes('"status":400'))).toBe(
+      true,
+    );
+  });
+
+  it("answers headers over Node's limit with 431 and a problem body", async () => {
+    const response = await rawRequest(
+      port,
+      `GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`,
+    );
+    expect(response.status).toBe(431);
+    expect(response.headers).toContain("content-type: application/problem+json");
+    expect(response.headers).toMatch(/x-request-id: [0-9a-f-]{36}/);
+    expect(JSON.parse(response.body)).toMatchObject({ status: 431, code: "request_header_fields_too_large" });
+  });
+
+  it("answers bytes that are not HTTP with 400 and a problem body", async () => {
+    const response = await rawRequest(port, "HELLO THERE\r\n\r\n");
+    expect(response.status).toBe(400);
+    expect(JSON.parse(response.body)).toMatchObject({ status: 400, code: "bad_request" });
+  });
+
+  it("keeps serving well-formed requests", async () => {
+    const response = await rawRequest(
+      port,
+      "GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+    );
+    expect(response.status).toBe(200);
+  });
+});
+
+describe("links name the configured public origin, never the Host header", () => {
+  let database: TestDatabase;
+  let buyer: SeededBuyer;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    buyer = await seedBuyer(database, "Links");
+    await seedOrders(
+      database,
+      buyer,
+      [1, 2, 3].map((minute) => ({ createdAt: new Date(Date.UTC(2025, 0, 1, 0, minute)) })),
+    );
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  const linkOf = async (app: App, headers: Record<string, string> = {}) => {
+    const response = await app.fetch(`http://evil.example${API}/orders?limit=1`, {
+      headers: { "x-api-key": buyer.apiKey, ...headers },
+    });
+    expect(response.status).toBe(200);
+    return response.headers.get("link") ?? "";
+  };
+
+  it("uses PUBLIC_BASE_URL whatever the Host header or X-Forwarded-* say", async () => {
+    const app = createApp({
+      config: config({ publicBaseUrl: "https://api.example.com" }),
+      database,
+      logger: createLogger("silent"),
+    });
+    const forwarded = { "x-forwarded-proto": "http", "x-forwarded-host": "evil.example" };
+    for (const link of [await linkOf(app), await linkOf(app, forwarded)]) {
+      expect(link).toMatch(
+        /^<https:\/\/api\.example\.com\/api\/public\/buyer\/v1\/orders\?limit=1&cursor=[^>]+>; rel="next"$/,
+      );
+    }
+  });
+
+  it("uses a trusted proxy's X-Forwarded-Proto and X-Forwarded-Host when TRUST_PROXY is on", async () => {
+    const app = createApp({
+      config: config({ publicBaseUrl: "http://localhost:4000", trustProxy: true }),
+      database,
+      logger: createLogger("silent"),
+    });
+    const link = await linkOf(app, {
+      "x-forwarded-proto": "https",
+      "x-forwarded-host": "buyer-api.example.org",
+    });
+    expect(link).toMatch(/^<https:\/\/buyer-api\.example\.org\/api\/public\/buyer\/v1\/orders\?/);
+    // A forwarded host that is not a bare host falls back to the configured origin.
+    const odd = await linkOf(app, { "x-forwarded-proto": "https", "x-forwarded-host": "evil.example/x?" });
+    expect(odd).toMatch(/^<http:\/\/localhost:4000\/api\//);
+  });
+
+  it("keeps a path that looks like an authority a path", async () => {
+    const app = createApp({
+      config: config({ publicBaseUrl: "https://api.example.com" }),
+      database,
+      logger: createLogger("silent"),
+    });
+    const response = await app.fetch("http://localhost//evil.example/api/public/buyer/v1/orders", {
+      headers: { "x-api-key": buyer.apiKey },
+    });
+    expect(response.status).toBe(404);
+  });
+});
+
+describe("unauthenticated load", () => {
+  let database: TestDatabase;
+  let buyer: SeededBuyer;
+  let app: App;
+  const limit = 5;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    buyer = await seedBuyer(database, "Guesses");
+    app = createApp({
+      config: config({ authFailuresPerMinute: limit }),
+      database,
+      logger: createLogger("silent"),
+    });
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  const guess = (address: string, path: string, key = "bpk_guess_000000000000000000000000000") =>
+    app.fetch(
+      new Request(`http://localhost${path}`, {
+        method: path === "/graphql" ? "POST" : "GET",
+        headers: { "x-api-key": key, "content-type": "application/json" },
+        body: path === "/graphql" ? JSON.stringify({ query: "{ orders { totalCount } }" }) : undefined,
+      }),
+      { clientAddress: address },
+    );
+
+  it("refuses an address with 429 and Retry-After once its failed authentications pass the limit", async () => {
+    await awayFromMinuteBoundary();
+    const statuses: number[] = [];
+    for (let index = 0; index < 12; index += 1) {
+      const response = await guess("203.0.113.7", index % 2 ? "/graphql" : `${API}/orders`);
+      statuses.push(response.status);
+      if (response.status === 429) {
+        expect(Number(response.headers.get("retry-after"))).toBeGreaterThan(0);
+        expect(response.headers.get("x-request-id")).toBeTruthy();
+        expect(((await response.json()) as { code: string }).code).toBe("rate_limited");
+      }
+    }
+    expect(statuses).toEqual([...Array(limit).fill(401), ...Array(12 - limit).fill(429)]);
+    // Another address is not affected, and neither is a valid key from it.
+    expect((await guess("198.51.100.1", `${API}/orders`)).status).toBe(401);
+    expect((await guess("198.51.100.1", `${API}/orders`, buyer.apiKey)).status).toBe(200);
+  });
+
+  it("refuses a wrong key on /graphql before reading the body", async () => {
+    // A body that never ends: reading it would never finish.
+    const endless = new ReadableStream<Uint8Array>({ pull: () => new Promise(() => {}) });
+    const response = await app.fetch(
+      new Request("http://localhost/graphql", {
+        method: "POST",
+        headers: {
+          "x-api-key": "bpk_wrong_0000000000000000000000000000",
+          "content-type": "application/json",
+        },
+        body: endless,
+        duplex: "half",
+      } as RequestInit),
+      { clientAddress: "192.0.2.50" },
+    );
+    expect(response.status).toBe(401);
+    expect(
+      ((await response.json()) as { errors: { extensions: { code: string } }[] }).errors[0]?.extensions.code,
+    ).toBe("UNAUTHENTICATED");
+  });
+
+  it("refuses GraphQL bodies over 1 MiB with 413, with or without a key", async () => {
+    const query = `{ __typename ${" ".repeat(1024 * 1024)}}`;
+    const withAndWithoutKey: Record<string, string>[] = [{}, { "x-api-key": buyer.apiKey }];
+    for (const headers of withAndWithoutKey) {
+      const response = await app.fetch(
+        new Request("http://localhost/graphql", {
+          method: "POST",
+          headers: { "content-type": "application/json", ...headers },
+          body: JSON.stringify({ query }),
+        }),
+        { clientAddress: "192.0.2.51" },
+      );
+      expect(response.status).toBe(413);
+      const body = (await response.json()) as { errors: { extensions: { code: string } }[] };
+      expect(body.errors[0]?.extensions.code).toBe("REQUEST_ENTITY_TOO_LARGE");
+    }
+  });
+});
+
+describe("client aborts and open subscriptions", () => {
+  let database: TestDatabase;
+  let buyer: SeededBuyer;
+  let app: App;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    buyer = await seedBuyer(database, "Streams");
+    const base = config();
+    app = createApp({
+      config: { ...base, graphql: { ...base.graphql, maxSubscriptionsPerKey: 2 } },
+      database,
+      logger: createLogger("silent"),
+    });
+  });
+  afterAll(async () => {
+    await app?.dispose();
+    await database?.close();
+  });
+
+  it("counts a request whose client hung up as 499, not 500", async () => {
+    const abort = new AbortController();
+    // Like a socket closed mid-body: the body stream fails once the client is gone.
+    const body = new ReadableStream<Uint8Array>({
+      pull: (controller) =>
+        new Promise<void>((resolve) => {
+          abort.signal.addEventListener("abort", () => {
+            controller.error(new Error("aborted"));
+            resolve();
+          });
+        }),
+    });
+    const answered = Promise.resolve(
+      app.fetch(
+        new Request("http://localhost/graphql", {
+          method: "POST",
+          headers: { "x-api-key": buyer.apiKey, "content-type": "application/json" },
+          body,
+          signal: abort.signal,
+          duplex: "half",
+        } as RequestInit),
+      ),
+    );
+    setTimeout(() => abort.abort(), 50);
+    await answered.catch(() => undefined);
+    // The fetch rejects at once on abort; the handler finishes and counts just after.
+    const metrics = await eventually(async () => {
+      const text = await (await app.fetch("http://localhost/metrics")).text();
+      return /http_requests_total\{route="\/graphql",method="POST"/.test(text) ? text : null;
+    });
+    expect(metrics).toMatch(/http_requests_total\{route="\/graphql",method="POST",status="499"\} 1/);
+    expect(metrics).not.toMatch(/http_requests_total\{route="\/graphql",method="POST",status="500"\}/);
+  });
+
+  it("refuses a key's subscription over GRAPHQL_MAX_SUBSCRIPTIONS_PER_KEY with CONCURRENCY_LIMIT_EXCEEDED", async () => {
+    const open = () =>
+      app.fetch("http://localhost/graphql", {
+        method: "POST",
+        headers: {
+          accept: "text/event-stream",
+          "content-type": "application/json",
+          "x-api-key": buyer.apiKey,
+        },
+        body: JSON.stringify({ query: "subscription { orderUpdated { order { id } } }" }),
+      });
+    const firstEvent = async (response: Response) => {
+      const reader = (response.body as ReadableStream<Uint8Array>)
+        .pipeThrough(new TextDecoderStream() as unknown as ReadableWritablePair<string, Uint8Array>)
+        .getReader();
+      let text = "";
+      const deadline = Date.now() + 1_000;
+      while (!/data:.*\n\n/.test(text) && Date.now() < deadline) {
+        const next = await Promise.race([
+          reader.read(),
+          new Promise<{ done: true; value: undefined }>((resolve) =>
+            setTimeout(() => resolve({ done: true, value: undefined }), 300),
+          ),
+        ]);
+        if (next.done) break;
+        text += next.value;
+      }
+      return { text, close: () => reader.cancel() };
+    };
+    const [first, second] = [await open(), await open()];
+    expect([first.status, second.status]).toEqual([200, 200]);
+    const [firstStream, secondStream] = [await firstEvent(first), await firstEvent(second)];
+    const refused = await firstEvent(await open());
+    expect(refused.text).toContain('"code":"CONCURRENCY_LIMIT_EXCEEDED"');
+    // Ending one subscription frees its place.
+    await firstStream.close();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const third = await firstEvent(await open());
+    expect(third.text).not.toContain("CONCURRENCY_LIMIT_EXCEEDED");
+    await third.close();
+    await secondStream.close();
+  });
+});
