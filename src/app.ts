@@ -6,7 +6,9 @@ import type { Database } from "./db/database.js";
 import { createOrderUpdateFeed } from "./domain/order-notifications.js";
 import { createGraphQLServer } from "./graphql/yoga.js";
 import { createAdmission } from "./http/admission.js";
-import { createApiReference } from "./http/api-reference.js";
+import { createApiReference, DOCS_PATH } from "./http/api-reference.js";
+import { withCodeSamples } from "./http/code-samples.js";
+import { createHomePage, HOME_PATH } from "./http/home-page.js";
 import { createIdempotencyStore } from "./http/idempotency-store.js";
 import { createMetrics } from "./http/metrics.js";
 import { problemResponse } from "./http/problem.js";
@@ -29,14 +31,19 @@ export interface AppOptions {
   logger: Logger;
   /** Absent when tracing is off: then no tracing code runs at all. */
   tracing?: Tracing;
+  /** Set by `buyer-api demo --serve` only: the demo buyer's key, shown on GET / and filled into GraphiQL. */
+  demoApiKey?: string;
 }
+
+/** Where a 404 points a client that guessed a path. */
+const HELP_LINK = `<${DOCS_PATH}>; rel="help"`;
 
 /**
  * The whole service as one fetch handler: health checks, GraphQL and the v1
  * REST contract, sharing the API-key context. `server.ts` makes it listen;
  * tests call `app.fetch` directly.
  */
-export function createApp({ config, database, logger, tracing }: AppOptions) {
+export function createApp({ config, database, logger, tracing, demoApiKey }: AppOptions) {
   const { prisma } = database;
   const logUnexpected = (error: unknown, requestId?: string) =>
     logger.error({ err: error, requestId }, "unexpected error");
@@ -61,6 +68,7 @@ export function createApp({ config, database, logger, tracing }: AppOptions) {
     contextFor,
     plugins: [metrics.graphqlPlugin, ...(tracing?.graphqlPlugins ?? [])],
     cancelsStatements: database.target.kind === "postgres",
+    demoApiKey,
   });
 
   const rest = createRestHandler({
@@ -74,8 +82,9 @@ export function createApp({ config, database, logger, tracing }: AppOptions) {
   // Generated once at startup: a route the document cannot describe stops the app here.
   const reference = createApiReference({
     documentPath: OPENAPI_PATH,
-    documentJson: JSON.stringify(buildOpenApiDocument(schema)),
+    documentJson: JSON.stringify(withCodeSamples(buildOpenApiDocument(schema))),
   });
+  const home = createHomePage({ documentPath: OPENAPI_PATH, graphiql: config.graphql.graphiql, demoApiKey });
 
   async function metricsResponse(request: Request, requestId: string): Promise<Response> {
     const token = config.metricsToken;
@@ -97,6 +106,7 @@ export function createApp({ config, database, logger, tracing }: AppOptions) {
   async function route(request: Request, url: URL, requestId: string, onViewer: (viewer: Viewer) => void) {
     if (url.pathname === "/healthz") return Response.json({ status: "ok" });
     if (url.pathname === "/metrics") return metricsResponse(request, requestId);
+    if (url.pathname === HOME_PATH) return home(request, url, requestId);
     const documentation = reference(request, url, requestId);
     if (documentation) return documentation;
     if (url.pathname === "/readyz") {
@@ -106,7 +116,15 @@ export function createApp({ config, database, logger, tracing }: AppOptions) {
     const isGraphQL = url.pathname === "/graphql";
     const isRest = url.pathname.startsWith("/api/");
     if (!isGraphQL && !isRest) {
-      return problemResponse({ status: 404, code: "not_found", detail: "No such resource" }, requestId);
+      return problemResponse(
+        {
+          status: 404,
+          code: "not_found",
+          detail: `No such resource; the API reference is at ${DOCS_PATH}`,
+          headers: { link: HELP_LINK },
+        },
+        requestId,
+      );
     }
     const admission = await gate.admit(request.headers.get("x-api-key"));
     if (admission) {
@@ -129,6 +147,10 @@ export function createApp({ config, database, logger, tracing }: AppOptions) {
     const response = isGraphQL
       ? await yoga.fetch(request, { requestId, viewer })
       : await rest(request, url, { requestId, viewer });
+    // A path no route matches: point to the reference.
+    if (response.status === 404 && isRest && metrics.routeLabel(url.pathname) === "unmatched") {
+      response.headers.set("link", HELP_LINK);
+    }
     return admission ? withRateLimitHeaders(response, admission.limit) : response;
   }
 

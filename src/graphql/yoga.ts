@@ -23,6 +23,8 @@ export interface GraphQLServerOptions {
   plugins?: Plugin[];
   /** The database cancels statements past a timeout (PostgreSQL; PGlite does not). */
   cancelsStatements?: boolean;
+  /** The demo's key, filled into GraphiQL's headers (`buyer-api demo --serve` only). */
+  demoApiKey?: string;
 }
 
 /**
@@ -37,6 +39,7 @@ export function createGraphQLServer({
   contextFor,
   plugins = [],
   cancelsStatements = false,
+  demoApiKey,
 }: GraphQLServerOptions) {
   return createYoga<RequestScope, GraphQLContext>({
     schema,
@@ -49,7 +52,7 @@ export function createGraphQLServer({
       error: (...args) => logger.error({ args }, "graphql"),
     },
     landingPage: false,
-    graphiql: config.graphiql ? graphiqlOptions() : false,
+    graphiql: config.graphiql ? graphiqlOptions(demoApiKey) : false,
     renderGraphiQL,
     maskedErrors: {
       // Errors the code did not mean to show keep their secrets (SQL, stack)

@@ -108,19 +108,26 @@ export function createApiReference(options: { documentPath: string; documentJson
   };
 
   return (request, url, requestId) => {
+    // A bookmark or a typed URL often ends in a slash.
+    if (url.pathname === `${DOCS_PATH}/`) {
+      return onlyGet(request, requestId) ?? new Response(null, { status: 308, headers: { location: DOCS_PATH } });
+    }
     const serve = documents[url.pathname];
     if (!serve) return null;
-    if (request.method !== "GET" && request.method !== "HEAD") {
-      return problemResponse(
-        {
-          status: 405,
-          code: "method_not_allowed",
-          detail: `${request.method} is not allowed here; use GET`,
-          headers: { allow: "GET, HEAD" },
-        },
-        requestId,
-      );
-    }
-    return serve();
+    return onlyGet(request, requestId) ?? serve();
   };
+}
+
+/** 405 for anything but GET and HEAD on a page or document; null when the method is fine. */
+export function onlyGet(request: Request, requestId: string): Response | null {
+  if (request.method === "GET" || request.method === "HEAD") return null;
+  return problemResponse(
+    {
+      status: 405,
+      code: "method_not_allowed",
+      detail: `${request.method} is not allowed here; use GET`,
+      headers: { allow: "GET, HEAD" },
+    },
+    requestId,
+  );
 }

@@ -6,6 +6,7 @@ import type { Database } from "../db/database.js";
 import { openDatabaseForUse } from "../db/startup.js";
 import { createLogger } from "../logger.js";
 import { startTracing } from "../telemetry/tracing.js";
+import { ResponseWithReasonPhrase } from "./reason-phrase.js";
 
 /** How long in-flight requests get to finish after SIGTERM before the process gives up on them. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -18,7 +19,9 @@ const ACCEPT_BACKLOG_MS = 100;
  * gracefully on SIGTERM/SIGINT: no new connections, in-flight requests
  * finish, the database closes, exit code 0.
  */
-export async function startServer(options: { database?: Database; config?: AppConfig } = {}): Promise<void> {
+export async function startServer(
+  options: { database?: Database; config?: AppConfig; demoApiKey?: string } = {},
+): Promise<{ port: number }> {
   const config = options.config ?? loadConfigOrExit();
   const logger = createLogger(config.logLevel);
   // Before the database opens, so that Prisma reports its queries from the first one.
@@ -26,11 +29,11 @@ export async function startServer(options: { database?: Database; config?: AppCo
   const database =
     options.database ??
     (await openDatabaseForUse(config.database, { migrateOnStart: config.migrateOnStart }));
-  const app = createApp({ config, database, logger, tracing });
+  const app = createApp({ config, database, logger, tracing, demoApiKey: options.demoApiKey });
   let draining = false;
   let activeRequests = 0;
   let lastRequestAt = 0;
-  const server = createServer((request, response) => {
+  const server = createServer({ ServerResponse: ResponseWithReasonPhrase }, (request, response) => {
     activeRequests += 1;
     lastRequestAt = Date.now();
     response.once("close", () => {
@@ -87,6 +90,7 @@ export async function startServer(options: { database?: Database; config?: AppCo
   };
   process.once("SIGTERM", () => void stop("SIGTERM"));
   process.once("SIGINT", () => void stop("SIGINT"));
+  return { port };
 }
 
 /** The configuration, or one line per bad variable on stderr and exit code 2. */
