@@ -10,7 +10,7 @@ import { createApiReference, DOCS_PATH } from "./http/api-reference.js";
 import { withCodeSamples } from "./http/code-samples.js";
 import { createHomePage, HOME_PATH } from "./http/home-page.js";
 import { createIdempotencyStore } from "./http/idempotency-store.js";
-import { createMetrics } from "./http/metrics.js";
+import { type ClusterMetrics, createMetrics } from "./http/metrics.js";
 import { problemResponse } from "./http/problem.js";
 import type { RateLimitDecision } from "./http/rate-limiter.js";
 import { pickRequestId } from "./http/request-id.js";
@@ -33,6 +33,8 @@ export interface AppOptions {
   tracing?: Tracing;
   /** Set by `buyer-api demo --serve` only: the demo buyer's key, shown on GET / and filled into GraphiQL. */
   demoApiKey?: string;
+  /** In a worker of several (WEB_CONCURRENCY > 1): GET /metrics answers for all of them. */
+  clusterMetrics?: ClusterMetrics;
 }
 
 /** Where a 404 points a client that guessed a path. */
@@ -43,7 +45,7 @@ const HELP_LINK = `<${DOCS_PATH}>; rel="help"`;
  * REST contract, sharing the API-key context. `server.ts` makes it listen;
  * tests call `app.fetch` directly.
  */
-export function createApp({ config, database, logger, tracing, demoApiKey }: AppOptions) {
+export function createApp({ config, database, logger, tracing, demoApiKey, clusterMetrics }: AppOptions) {
   const { prisma } = database;
   const logUnexpected = (error: unknown, requestId?: string) =>
     logger.error({ err: error, requestId }, "unexpected error");
@@ -51,6 +53,7 @@ export function createApp({ config, database, logger, tracing, demoApiKey }: App
   const cors = createCors(config.corsOrigins ?? []);
   const metrics = createMetrics({ routePaths: routes.map((route) => `${API_PREFIX}${route.path}`) });
   tracing?.registerMetrics(metrics.registry);
+  clusterMetrics?.share(metrics.registry);
 
   const orderUpdates = createOrderUpdateFeed(database);
   const contextFor = (viewer: Viewer | null, requestId: string): GraphQLContext => ({
@@ -98,7 +101,7 @@ export function createApp({ config, database, logger, tracing, demoApiKey }: App
         requestId,
       );
     }
-    return new Response(await metrics.registry.metrics(), {
+    return new Response(await (clusterMetrics?.collect() ?? metrics.registry.metrics()), {
       headers: { "content-type": metrics.registry.contentType },
     });
   }

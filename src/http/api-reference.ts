@@ -110,7 +110,9 @@ export function createApiReference(options: { documentPath: string; documentJson
   return (request, url, requestId) => {
     // A bookmark or a typed URL often ends in a slash.
     if (url.pathname === `${DOCS_PATH}/`) {
-      return onlyGet(request, requestId) ?? new Response(null, { status: 308, headers: { location: DOCS_PATH } });
+      return (
+        onlyGet(request, requestId) ?? new Response(null, { status: 308, headers: { location: DOCS_PATH } })
+      );
     }
     const serve = documents[url.pathname];
     if (!serve) return null;

@@ -93,7 +93,8 @@ function sampleRequest(
   const query: [string, unknown][] = [];
   for (const parameter of parameters) {
     if (parameter.in === "path") {
-      if (parameter.example === undefined) throw new Error(`${method} ${template}: ${parameter.name} has no example`);
+      if (parameter.example === undefined)
+        throw new Error(`${method} ${template}: ${parameter.name} has no example`);
       pathValues[parameter.name] = String(parameter.example);
     } else if (
       parameter.in === "query" &&
@@ -107,7 +108,10 @@ function sampleRequest(
   return { method, template, pathValues, query, body: body ? Object.values(body)[0]?.value : undefined };
 }
 
-function resolve(document: SampledDocument, parameter: SampledParameter | { $ref: string }): SampledParameter {
+function resolve(
+  document: SampledDocument,
+  parameter: SampledParameter | { $ref: string },
+): SampledParameter {
   if (!("$ref" in parameter)) return parameter;
   const name = parameter.$ref.replace("#/components/parameters/", "");
   const found = document.components.parameters?.[name];
@@ -116,7 +120,9 @@ function resolve(document: SampledDocument, parameter: SampledParameter | { $ref
 }
 
 function curlSample({ method, template, pathValues, query, body }: SampleRequest): string {
-  const path = template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(pathValues[name] ?? ""));
+  const path = template.replace(/\{(\w+)\}/g, (_, name: string) =>
+    encodeURIComponent(pathValues[name] ?? ""),
+  );
   const search = query
     .flatMap(([name, value]) =>
       (Array.isArray(value) ? value : [value]).map((item) => `${name}=${encodeURIComponent(String(item))}`),
@@ -180,7 +186,8 @@ function typeScriptLiteral(value: unknown, indent: string): string {
       : `[\n${items.map((item) => `${inner}${item},`).join("\n")}\n${indent}]`;
   }
   const members = Object.entries(value).map(
-    ([key, member]) => `${IDENTIFIER.test(key) ? key : JSON.stringify(key)}: ${typeScriptLiteral(member, inner)}`,
+    ([key, member]) =>
+      `${IDENTIFIER.test(key) ? key : JSON.stringify(key)}: ${typeScriptLiteral(member, inner)}`,
   );
   const inline = `{ ${members.join(", ")} }`;
   return inline.length <= INLINE_WIDTH && !inline.includes("\n")

@@ -1,4 +1,4 @@
-import { type IncomingMessage, STATUS_CODES, ServerResponse } from "node:http";
+import { type IncomingMessage, ServerResponse, STATUS_CODES } from "node:http";
 
 /**
  * A response that always writes a reason phrase in its status line. The

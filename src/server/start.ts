@@ -4,6 +4,7 @@ import { createApp } from "../app.js";
 import { type AppConfig, ConfigError, loadConfig } from "../config.js";
 import type { Database } from "../db/database.js";
 import { openDatabaseForUse } from "../db/startup.js";
+import type { ClusterMetrics } from "../http/metrics.js";
 import { createLogger } from "../logger.js";
 import { startTracing } from "../telemetry/tracing.js";
 import { ResponseWithReasonPhrase } from "./reason-phrase.js";
@@ -20,7 +21,12 @@ const ACCEPT_BACKLOG_MS = 100;
  * finish, the database closes, exit code 0.
  */
 export async function startServer(
-  options: { database?: Database; config?: AppConfig; demoApiKey?: string } = {},
+  options: {
+    database?: Database;
+    config?: AppConfig;
+    demoApiKey?: string;
+    clusterMetrics?: ClusterMetrics;
+  } = {},
 ): Promise<{ port: number }> {
   const config = options.config ?? loadConfigOrExit();
   const logger = createLogger(config.logLevel);
@@ -29,7 +35,8 @@ export async function startServer(
   const database =
     options.database ??
     (await openDatabaseForUse(config.database, { migrateOnStart: config.migrateOnStart }));
-  const app = createApp({ config, database, logger, tracing, demoApiKey: options.demoApiKey });
+  const { demoApiKey, clusterMetrics } = options;
+  const app = createApp({ config, database, logger, tracing, demoApiKey, clusterMetrics });
   let draining = false;
   let activeRequests = 0;
   let lastRequestAt = 0;
