@@ -11,10 +11,12 @@ import {
 import { refusal } from "./graphql/refusal.js";
 import { createGraphQLServer } from "./graphql/yoga.js";
 import { createAdmission, createAuthFailureLimit } from "./http/admission.js";
-import { createApiReference } from "./http/api-reference.js";
+import { createApiReference, DOCS_PATH } from "./http/api-reference.js";
+import { withCodeSamples } from "./http/code-samples.js";
+import { createHomePage, HOME_PATH } from "./http/home-page.js";
 import { createIdempotencyStore } from "./http/idempotency-store.js";
 import { MAX_BODY_BYTES } from "./http/json-body.js";
-import { createMetrics } from "./http/metrics.js";
+import { type ClusterMetrics, createMetrics } from "./http/metrics.js";
 import { problemResponse } from "./http/problem.js";
 import type { RateLimitDecision } from "./http/rate-limiter.js";
 import { pickRequestId } from "./http/request-id.js";
@@ -41,7 +43,14 @@ export interface AppOptions {
   logger: Logger;
   /** Absent when tracing is off: then no tracing code runs at all. */
   tracing?: Tracing;
+  /** Set by `buyer-api demo --serve` only: the demo buyer's key, shown on GET / and filled into GraphiQL. */
+  demoApiKey?: string;
+  /** In a worker of several (WEB_CONCURRENCY > 1): GET /metrics answers for all of them. */
+  clusterMetrics?: ClusterMetrics;
 }
+
+/** Where a 404 points a client that guessed a path. */
+const HELP_LINK = `<${DOCS_PATH}>; rel="help"`;
 
 /**
  * What the HTTP server tells the app about a request beyond the request
@@ -64,7 +73,7 @@ const DEFAULT_AUTH_FAILURES_PER_MINUTE = 30;
  * REST contract, sharing the API-key context. `server.ts` makes it listen;
  * tests call `app.fetch` directly.
  */
-export function createApp({ config, database, logger, tracing }: AppOptions) {
+export function createApp({ config, database, logger, tracing, demoApiKey, clusterMetrics }: AppOptions) {
   const { prisma } = database;
   const logUnexpected = (error: unknown, requestId?: string) =>
     logger.error({ err: error, requestId }, "unexpected error");
@@ -81,6 +90,7 @@ export function createApp({ config, database, logger, tracing }: AppOptions) {
   const cors = createCors(config.corsOrigins ?? []);
   const metrics = createMetrics({ routePaths: routes.map((route) => `${API_PREFIX}${route.path}`) });
   tracing?.registerMetrics(metrics.registry);
+  clusterMetrics?.share(metrics.registry);
 
   const orderUpdates = createOrderUpdateFeed(database);
   const subscriptionsFor = limitSubscriptionsPerKey(orderUpdates, config.graphql.maxSubscriptionsPerKey);
@@ -100,6 +110,7 @@ export function createApp({ config, database, logger, tracing }: AppOptions) {
     plugins: [metrics.graphqlPlugin, ...(tracing?.graphqlPlugins ?? [])],
     cancelsStatements: database.target.kind === "postgres",
     maxRequestBodySize: MAX_BODY_BYTES,
+    demoApiKey,
   });
 
   const rest = createRestHandler({
@@ -113,8 +124,9 @@ export function createApp({ config, database, logger, tracing }: AppOptions) {
   // Generated once at startup: a route the document cannot describe stops the app here.
   const reference = createApiReference({
     documentPath: OPENAPI_PATH,
-    documentJson: JSON.stringify(buildOpenApiDocument(schema)),
+    documentJson: JSON.stringify(withCodeSamples(buildOpenApiDocument(schema))),
   });
+  const home = createHomePage({ documentPath: OPENAPI_PATH, graphiql: config.graphql.graphiql, demoApiKey });
 
   async function metricsResponse(request: Request, requestId: string): Promise<Response> {
     const token = config.metricsToken;
@@ -128,7 +140,7 @@ export function createApp({ config, database, logger, tracing }: AppOptions) {
         requestId,
       );
     }
-    return new Response(await metrics.registry.metrics(), {
+    return new Response(await (clusterMetrics?.collect() ?? metrics.registry.metrics()), {
       headers: { "content-type": metrics.registry.contentType },
     });
   }
@@ -142,6 +154,7 @@ export function createApp({ config, database, logger, tracing }: AppOptions) {
   ) {
     if (url.pathname === "/healthz") return Response.json({ status: "ok" });
     if (url.pathname === "/metrics") return metricsResponse(request, requestId);
+    if (url.pathname === HOME_PATH) return home(request, url, requestId);
     const documentation = reference(request, url, requestId);
     if (documentation) return documentation;
     if (url.pathname === "/readyz") {
@@ -151,7 +164,15 @@ export function createApp({ config, database, logger, tracing }: AppOptions) {
     const isGraphQL = url.pathname === "/graphql";
     const isRest = url.pathname.startsWith("/api/");
     if (!isGraphQL && !isRest) {
-      return problemResponse({ status: 404, code: "not_found", detail: "No such resource" }, requestId);
+      return problemResponse(
+        {
+          status: 404,
+          code: "not_found",
+          detail: `No such resource; the API reference is at ${DOCS_PATH}`,
+          headers: { link: HELP_LINK },
+        },
+        requestId,
+      );
     }
     // An address that keeps failing to authenticate is refused before any key
     // lookup or body read, so guessing keys costs it more than it costs us.
@@ -183,6 +204,10 @@ export function createApp({ config, database, logger, tracing }: AppOptions) {
     const response = isGraphQL
       ? await yoga.fetch(request, { requestId, viewer })
       : await rest(request, url, { requestId, viewer });
+    // A path no route matches: point to the reference.
+    if (response.status === 404 && isRest && metrics.routeLabel(url.pathname) === "unmatched") {
+      response.headers.set("link", HELP_LINK);
+    }
     return admission ? withRateLimitHeaders(response, admission.limit) : response;
   }
 

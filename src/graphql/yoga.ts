@@ -25,6 +25,8 @@ export interface GraphQLServerOptions {
   cancelsStatements?: boolean;
   /** Larger bodies are refused with 413 while they are read (Yoga's own default is 25 MB). */
   maxRequestBodySize: number;
+  /** The demo's key, filled into GraphiQL's headers (`buyer-api demo --serve` only). */
+  demoApiKey?: string;
 }
 
 /**
@@ -40,6 +42,7 @@ export function createGraphQLServer({
   plugins = [],
   cancelsStatements = false,
   maxRequestBodySize,
+  demoApiKey,
 }: GraphQLServerOptions) {
   return createYoga<RequestScope, GraphQLContext>({
     schema,
@@ -53,7 +56,7 @@ export function createGraphQLServer({
       error: (...args) => logger.error({ args }, "graphql"),
     },
     landingPage: false,
-    graphiql: config.graphiql ? graphiqlOptions() : false,
+    graphiql: config.graphiql ? graphiqlOptions(demoApiKey) : false,
     renderGraphiQL,
     maskedErrors: {
       // Errors the code did not mean to show keep their secrets (SQL, stack)

@@ -108,19 +108,28 @@ export function createApiReference(options: { documentPath: string; documentJson
   };
 
   return (request, url, requestId) => {
-    const serve = documents[url.pathname];
-    if (!serve) return null;
-    if (request.method !== "GET" && request.method !== "HEAD") {
-      return problemResponse(
-        {
-          status: 405,
-          code: "method_not_allowed",
-          detail: `${request.method} is not allowed here; use GET`,
-          headers: { allow: "GET, HEAD" },
-        },
-        requestId,
+    // A bookmark or a typed URL often ends in a slash.
+    if (url.pathname === `${DOCS_PATH}/`) {
+      return (
+        onlyGet(request, requestId) ?? new Response(null, { status: 308, headers: { location: DOCS_PATH } })
       );
     }
-    return serve();
+    const serve = documents[url.pathname];
+    if (!serve) return null;
+    return onlyGet(request, requestId) ?? serve();
   };
+}
+
+/** 405 for anything but GET and HEAD on a page or document; null when the method is fine. */
+export function onlyGet(request: Request, requestId: string): Response | null {
+  if (request.method === "GET" || request.method === "HEAD") return null;
+  return problemResponse(
+    {
+      status: 405,
+      code: "method_not_allowed",
+      detail: `${request.method} is not allowed here; use GET`,
+      headers: { allow: "GET, HEAD" },
+    },
+    requestId,
+  );
 }

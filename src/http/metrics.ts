@@ -76,3 +76,14 @@ export function createMetrics(options: { routePaths: readonly string[] }): Metri
     },
   };
 }
+
+/**
+ * How one worker of several answers GET /metrics for all of them: it offers
+ * its registry to the collection and returns every worker's metrics summed
+ * (src/server/cluster-metrics.ts).
+ */
+export interface ClusterMetrics {
+  share(registry: Registry): void;
+  /** Every worker's metrics, summed, in the registry's text format. */
+  collect(): Promise<string>;
+}

@@ -2,18 +2,23 @@ import cluster, { type Worker } from "node:cluster";
 import { openDatabase } from "../db/database.js";
 import { migrateDatabase } from "../db/migrations.js";
 import { createLogger } from "../logger.js";
+import { serveClusterMetrics, workerClusterMetrics } from "./cluster-metrics.js";
 import { loadConfigOrExit, startServer } from "./start.js";
 
 /**
  * `npm start`: one server process, or WEB_CONCURRENCY workers sharing the
  * port (node:cluster) on PostgreSQL. The primary migrates once when asked,
- * restarts workers that die, and on SIGTERM lets every worker drain before
- * exiting 0.
+ * restarts workers that die, collects the workers' metrics for GET /metrics,
+ * and on SIGTERM lets every worker drain before exiting 0.
  */
 export async function runServer(): Promise<void> {
   const config = loadConfigOrExit();
-  if (config.webConcurrency === 1 || !cluster.isPrimary) {
+  if (config.webConcurrency === 1) {
     await startServer({ config });
+    return;
+  }
+  if (!cluster.isPrimary) {
+    await startServer({ config, clusterMetrics: workerClusterMetrics() });
     return;
   }
   const logger = createLogger(config.logLevel);
@@ -26,6 +31,7 @@ export async function runServer(): Promise<void> {
       await database.close();
     }
   }
+  serveClusterMetrics();
   let stopping = false;
   const fork = () => cluster.fork({ MIGRATE_ON_START: "false" });
   cluster.on("exit", (worker: Worker, code: number | null, signal: string | null) => {

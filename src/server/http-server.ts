@@ -2,6 +2,7 @@ import { createServer, type Server, type ServerResponse } from "node:http";
 import type { App } from "../app.js";
 import type { Logger } from "../logger.js";
 import { malformedTarget, writeBadRequest, writeClientError } from "./malformed-request.js";
+import { ResponseWithReasonPhrase } from "./reason-phrase.js";
 
 /** How long in-flight requests get to finish after SIGTERM before the process gives up on them. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -26,7 +27,7 @@ export function createHttpServer(
   let draining = false;
   const activeResponses = new Set<ServerResponse>();
   let lastRequestAt = 0;
-  const server = createServer((request, response) => {
+  const server = createServer({ ServerResponse: ResponseWithReasonPhrase }, (request, response) => {
     lastRequestAt = Date.now();
     // A target or Host header no URL can be built from never reaches the app:
     // @whatwg-node/server builds the fetch Request's URL from them and would

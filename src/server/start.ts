@@ -3,6 +3,7 @@ import { createApp } from "../app.js";
 import { type AppConfig, ConfigError, loadConfig } from "../config.js";
 import type { Database } from "../db/database.js";
 import { openDatabaseForUse } from "../db/startup.js";
+import type { ClusterMetrics } from "../http/metrics.js";
 import { createLogger } from "../logger.js";
 import { startTracing } from "../telemetry/tracing.js";
 import { createHttpServer } from "./http-server.js";
@@ -12,7 +13,14 @@ import { createHttpServer } from "./http-server.js";
  * gracefully on SIGTERM/SIGINT: no new connections, in-flight requests
  * finish, the database closes, exit code 0.
  */
-export async function startServer(options: { database?: Database; config?: AppConfig } = {}): Promise<void> {
+export async function startServer(
+  options: {
+    database?: Database;
+    config?: AppConfig;
+    demoApiKey?: string;
+    clusterMetrics?: ClusterMetrics;
+  } = {},
+): Promise<{ port: number }> {
   const config = options.config ?? loadConfigOrExit();
   const logger = createLogger(config.logLevel);
   // Before the database opens, so that Prisma reports its queries from the first one.
@@ -23,7 +31,8 @@ export async function startServer(options: { database?: Database; config?: AppCo
       migrateOnStart: config.migrateOnStart,
       poolSize: config.databasePoolSize,
     }));
-  const app = createApp({ config, database, logger, tracing });
+  const { demoApiKey, clusterMetrics } = options;
+  const app = createApp({ config, database, logger, tracing, demoApiKey, clusterMetrics });
   const { server, drain } = createHttpServer(app, { logger, requestTimeoutMs: config.requestTimeoutMs });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -48,6 +57,7 @@ export async function startServer(options: { database?: Database; config?: AppCo
   };
   process.once("SIGTERM", () => void stop("SIGTERM"));
   process.once("SIGINT", () => void stop("SIGINT"));
+  return { port };
 }
 
 /** The configuration, or one line per bad variable on stderr and exit code 2. */

@@ -2,6 +2,7 @@
 // from the route table and the GraphQL schema, with examples that fit it.
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { withCodeSamples } from "../../src/http/code-samples.js";
 import { buildOpenApiDocument, OPENAPI_PATH } from "../../src/rest/openapi/document.js";
 import type { JsonSchema, OpenApiDocument, Operation, Parameter } from "../../src/rest/openapi/types.js";
 import type { RestRoute } from "../../src/rest/route.js";
@@ -45,8 +46,8 @@ describe("the OpenAPI document", () => {
     expect(served.info.version).toBe("v1");
   });
 
-  it("is the document generated from the route table and the GraphQL schema", () => {
-    expect(served).toEqual(buildOpenApiDocument(schema));
+  it("is the document generated from the route table and the GraphQL schema, with request samples", () => {
+    expect(served).toEqual(withCodeSamples(buildOpenApiDocument(schema)));
   });
 
   it("is a valid OpenAPI 3.1 document", async () => {

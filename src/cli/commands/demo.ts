@@ -3,7 +3,16 @@ import { loadConfig } from "../../config.js";
 import { openConfiguredDatabase } from "../context.js";
 import { type DemoData, loadDemoData } from "../demo-data.js";
 
-function examples(demo: DemoData, baseUrl: string): string {
+/**
+ * The address a client on this machine reaches a server listening on `host`
+ * and `port` at: the wildcard addresses mean any local one.
+ */
+export function localUrl(host: string, port: number): string {
+  const reachable = host === "0.0.0.0" || host === "::" || host === "" ? "localhost" : host;
+  return `http://${reachable.includes(":") ? `[${reachable}]` : reachable}:${port}`;
+}
+
+export function examples(demo: DemoData, baseUrl: string): string {
   const api = `${baseUrl}/api/public/buyer/v1`;
   const key = `-H 'X-API-KEY: ${demo.apiKey}'`;
   return [
@@ -33,18 +42,28 @@ export function registerDemo(program: Command): void {
       let handedToServer = false;
       try {
         const demo = await loadDemoData(database);
-        process.stdout.write(
+        const loaded =
           `Demo data loaded into ${config.database.description}.\n` +
-            `Buyer: ${demo.buyerName}\nAPI key: ${demo.apiKey}\n\n${examples(demo, config.appBaseUrl)}\n`,
-        );
-        if (options.serve) {
-          // Loaded only here: the other commands need none of the HTTP stack.
-          const { startServer } = await import("../../server/start.js");
-          // The server keeps using this database (an in-memory PGlite has no
-          // other copy) and closes it when it shuts down.
-          handedToServer = true;
-          await startServer({ database });
+          `Buyer: ${demo.buyerName}\nAPI key: ${demo.apiKey}\n`;
+        if (!options.serve) {
+          process.stdout.write(
+            `${loaded}\nOnce the server runs (npm start, PORT=${config.port}):\n\n` +
+              `${examples(demo, localUrl(config.host, config.port))}\n`,
+          );
+          return;
         }
+        // Loaded only here: the other commands need none of the HTTP stack.
+        const { startServer } = await import("../../server/start.js");
+        // The server keeps using this database (an in-memory PGlite has no
+        // other copy) and closes it when it shuts down.
+        handedToServer = true;
+        const { port } = await startServer({ config, database, demoApiKey: demo.apiKey });
+        // Printed once listening, for the port it got (PORT=0 picks a free one).
+        const url = localUrl(config.host, port);
+        process.stdout.write(
+          `${loaded}\nOpen ${url}/ for the reference and the GraphQL console (the demo key is filled in).\n\n` +
+            `${examples(demo, url)}\n`,
+        );
       } catch (error) {
         handedToServer = false;
         throw error;

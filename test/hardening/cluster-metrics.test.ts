@@ -1,0 +1,137 @@
+// With WEB_CONCURRENCY=2 the service is two worker processes behind one
+// port. A Prometheus scrape reaches one of them; it must still see the whole
+// service: every scrape counts the requests both workers served.
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { Agent, get } from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eventually } from "../support/eventually.js";
+import { type ServerProcess, startServerProcess } from "../support/server-process.js";
+import { createTestDatabase, type TestDatabase } from "../support/test-database.js";
+
+// Workers share PostgreSQL; PGlite belongs to one process. The spread over
+// workers is read from Linux's /proc.
+const onPostgres = (process.env.DATABASE_URL ?? "").startsWith("postgres");
+const TOKEN = "cluster-metrics-token-0123";
+
+function request(
+  url: string,
+  options: { agent?: Agent | false; headers?: Record<string, string> } = {},
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    get(url, { agent: options.agent ?? false, headers: options.headers }, (response) => {
+      let body = "";
+      response.setEncoding("utf8");
+      response.on("data", (chunk: string) => {
+        body += chunk;
+      });
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, body }));
+      response.on("error", reject);
+    }).on("error", reject);
+  });
+}
+
+/** The processes whose parent is `pid`. */
+function childrenOf(pid: number): number[] {
+  return readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((entry) => {
+      try {
+        // The command name in parentheses may hold spaces; the parent pid is the second field after it.
+        const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+        return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === pid;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+/** Socket inodes of established TCP connections whose local end is `port`. */
+function establishedOn(port: number): Set<string> {
+  const inodes = new Set<string>();
+  for (const table of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+    for (const line of readFileSync(table, "utf8").trim().split("\n").slice(1)) {
+      const fields = line.trim().split(/\s+/);
+      const localPort = Number.parseInt(fields[1]?.split(":").at(-1) ?? "", 16);
+      if (localPort === port && fields[3] === "01" && fields[9]) inodes.add(fields[9]);
+    }
+  }
+  return inodes;
+}
+
+/** How many of those connections each process holds open. */
+function connectionsHeldBy(pid: number, inodes: Set<string>): number {
+  return readdirSync(`/proc/${pid}/fd`).filter((fd) => {
+    try {
+      return inodes.has(/^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))?.[1] ?? "");
+    } catch {
+      return false;
+    }
+  }).length;
+}
+
+describe.runIf(onPostgres && process.platform === "linux")(
+  "GET /metrics with WEB_CONCURRENCY=2",
+  { timeout: 120_000 },
+  () => {
+    let database: TestDatabase;
+    let server: ServerProcess;
+
+    beforeAll(async () => {
+      database = await createTestDatabase();
+      server = await startServerProcess({
+        DATABASE_URL: database.url,
+        WEB_CONCURRENCY: "2",
+        METRICS_TOKEN: TOKEN,
+      });
+      await eventually(async () => {
+        const listening = server.output().match(/listening on/g)?.length ?? 0;
+        return listening === 2 ? true : undefined;
+      });
+    }, 90_000);
+    afterAll(async () => {
+      server?.child.kill("SIGTERM");
+      await server?.exited;
+      await database?.close();
+    });
+
+    it("answers every scrape with the requests of both workers, under the names one process uses", async () => {
+      const port = Number(new URL(server.baseUrl).port);
+      // Eight connections held open, three requests on each.
+      const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+      for (let round = 0; round < 3; round += 1) {
+        const answers = await Promise.all(
+          Array.from({ length: 8 }, () => request(`${server.baseUrl}/healthz`, { agent })),
+        );
+        expect(answers.map((answer) => answer.status)).toEqual(Array(8).fill(200));
+      }
+      // The primary's children are the two workers (and tsx's compiler service).
+      const inodes = establishedOn(port);
+      const held = childrenOf(server.child.pid ?? 0)
+        .map((pid) => connectionsHeldBy(pid, inodes))
+        .filter((count) => count > 0);
+      // The connections, and so the requests, went to both workers.
+      expect(held).toHaveLength(2);
+      expect(held.reduce((sum, count) => sum + count, 0)).toBe(8);
+      agent.destroy();
+
+      for (let scrape = 0; scrape < 4; scrape += 1) {
+        const metrics = await request(`${server.baseUrl}/metrics`, {
+          headers: { authorization: `Bearer ${TOKEN}` },
+        });
+        expect(metrics.status).toBe(200);
+        expect(metrics.body).toMatch(
+          /^http_requests_total\{route="\/healthz",method="GET",status="200"\} 24$/m,
+        );
+        expect(metrics.body).toMatch(
+          /^http_request_duration_seconds_count\{route="\/healthz",method="GET"\} 24$/m,
+        );
+        expect(metrics.body).toContain("process_resident_memory_bytes");
+      }
+    });
+
+    it("still needs the bearer token", async () => {
+      expect((await request(`${server.baseUrl}/metrics`)).status).toBe(401);
+    });
+  },
+);

@@ -1,0 +1,209 @@
+// The reference's request samples (a curl and a TypeScript one per
+// operation) are run as a reader would run them: the curl samples by curl,
+// the TypeScript ones type-checked against the generated client types and
+// run with tsx, against a live server on a socket. Each must get the status
+// the document gives for the operation's success.
+import { execFile } from "node:child_process";
+import { copyFileSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApp } from "../../src/app.js";
+import { DEFAULT_GRAPHQL_CONFIG } from "../../src/config.js";
+import {
+  type CodeSample,
+  SAMPLE_KEY_VARIABLE,
+  SAMPLE_TYPES_MODULE,
+  SAMPLE_URL_VARIABLE,
+} from "../../src/http/code-samples.js";
+import { createLogger } from "../../src/logger.js";
+import { projectRoot } from "../../src/project-root.js";
+import { OPENAPI_PATH } from "../../src/rest/openapi/document.js";
+import type { OpenApiDocument, Operation } from "../../src/rest/openapi/types.js";
+import { API_PREFIX } from "../../src/rest/route.js";
+import { attachTagsRequest, EXAMPLE_IDS } from "../../src/rest/route-examples.js";
+import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
+import { APP_BASE_URL } from "../support/test-app.js";
+import { createTestDatabase, type TestDatabase } from "../support/test-database.js";
+
+const run = promisify(execFile);
+
+type SampledOperation = Operation & { "x-codeSamples"?: CodeSample[] };
+
+interface SampledCase {
+  name: string;
+  successStatus: number;
+  curl: string;
+  typeScript: string;
+}
+
+/** One buyer's records, standing in for the ids the samples show. */
+interface Tenant {
+  buyer: SeededBuyer;
+  orderId: string;
+}
+
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+
+describe("the request samples in the reference", { timeout: 240_000 }, () => {
+  let database: TestDatabase;
+  let server: Server;
+  let apiUrl: string;
+  let document: OpenApiDocument;
+  let cases: SampledCase[];
+  let forCurl: Tenant;
+  let forTypeScript: Tenant;
+
+  const tenant = async (name: string): Promise<Tenant> => {
+    const buyer = await seedBuyer(database, name);
+    const [orderId = ""] = await seedOrders(database, buyer, [
+      { createdAt: new Date("2025-02-01T10:00:00.000Z"), orderStatus: "order_placed" },
+    ]);
+    return { buyer, orderId };
+  };
+
+  /** The sample as a reader runs it: with their own records' ids where the sample shows example ones. */
+  const withIdsOf = ({ buyer, orderId }: Tenant, source: string): string => {
+    const exampleTagIds = (attachTagsRequest as { tag_ids: string[] }).tag_ids;
+    const ids = new Map<string, string>([
+      [EXAMPLE_IDS.SUPPLIER_ID, buyer.supplierId],
+      [EXAMPLE_IDS.BUYER_PRODUCT_ID, buyer.buyerProductId],
+      [EXAMPLE_IDS.ORDER_ID, orderId],
+      ...exampleTagIds.map((id, index): [string, string] => [id, buyer.tagIds[index] ?? ""]),
+    ]);
+    return source.replace(UUID, (id) => ids.get(id) ?? id);
+  };
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    forCurl = await tenant("Curl Samples");
+    forTypeScript = await tenant("TypeScript Samples");
+    const app = createApp({
+      config: { appBaseUrl: APP_BASE_URL, rateLimitPerMinute: 100_000, graphql: DEFAULT_GRAPHQL_CONFIG },
+      database,
+      logger: createLogger("silent"),
+    });
+    server = createServer(app);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    apiUrl = `${origin}${API_PREFIX}`;
+    document = (await (await fetch(`${origin}${OPENAPI_PATH}`)).json()) as OpenApiDocument;
+    cases = Object.values(document.paths).flatMap((item) =>
+      Object.values(item).map((operation: SampledOperation) => {
+        const samples = operation["x-codeSamples"] ?? [];
+        return {
+          name: operation.operationId,
+          successStatus: Number(Object.keys(operation.responses).find((status) => status.startsWith("2"))),
+          curl: samples.find((sample) => sample.label === "curl")?.source ?? "",
+          typeScript: samples.find((sample) => sample.label === "TypeScript")?.source ?? "",
+        };
+      }),
+    );
+  }, 60_000);
+  afterAll(async () => {
+    await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
+    await database?.close();
+  });
+
+  it("are on every operation, one curl and one TypeScript, in a document that stays valid OpenAPI 3.1", async () => {
+    expect(cases).toHaveLength(6);
+    for (const sample of cases) {
+      expect(sample.curl, sample.name).toMatch(/^curl /);
+      expect(sample.curl, sample.name).toContain(`X-API-KEY: $${SAMPLE_KEY_VARIABLE}`);
+      expect(sample.typeScript, sample.name).toContain(`createClient<paths>`);
+    }
+    expect(document.info.description).toContain(`export ${SAMPLE_URL_VARIABLE}=`);
+    const result = await new Validator().validate(
+      structuredClone(document) as unknown as Record<string, unknown>,
+    );
+    expect(result.errors ?? []).toEqual([]);
+  });
+
+  it("get the documented success status when curl runs them", async () => {
+    const env = {
+      ...process.env,
+      [SAMPLE_URL_VARIABLE]: apiUrl,
+      [SAMPLE_KEY_VARIABLE]: forCurl.buyer.apiKey,
+    };
+    const statuses: Record<string, number> = {};
+    for (const sample of cases) {
+      // Only the status is written out, after whatever the sample asks of curl.
+      const command = withIdsOf(forCurl, sample.curl).replace(
+        /^curl /,
+        "curl -o /dev/null -w '%{http_code}' ",
+      );
+      const { stdout } = await run("bash", ["-c", command], { env });
+      statuses[sample.name] = Number(stdout.trim());
+    }
+    expect(statuses).toEqual(Object.fromEntries(cases.map((sample) => [sample.name, sample.successStatus])));
+  });
+
+  it("type-check against the generated client types and get the documented success status when run", async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), "bpa-samples-"));
+    try {
+      // A reader's project: openapi-fetch installed, the types generated next to the sample.
+      symlinkSync(path.join(projectRoot(), "node_modules"), path.join(folder, "node_modules"), "dir");
+      writeFileSync(path.join(folder, "package.json"), JSON.stringify({ type: "module" }));
+      copyFileSync(
+        path.join(projectRoot(), "test", "generated", "api-types.ts"),
+        path.join(folder, SAMPLE_TYPES_MODULE.replace(/\.js$/, ".ts")),
+      );
+      const files = cases.map((sample) => {
+        const file = path.join(folder, `${sample.name}.ts`);
+        writeFileSync(file, withIdsOf(forTypeScript, sample.typeScript));
+        return file;
+      });
+      writeFileSync(
+        path.join(folder, "tsconfig.json"),
+        JSON.stringify({
+          compilerOptions: {
+            strict: true,
+            target: "es2022",
+            module: "nodenext",
+            moduleResolution: "nodenext",
+            noEmit: true,
+            skipLibCheck: true,
+            types: ["node"],
+          },
+          files: files.map((file) => path.basename(file)),
+        }),
+      );
+      const typeScriptCompiler = path.join(projectRoot(), "node_modules", "typescript", "bin", "tsc");
+      await run(process.execPath, [typeScriptCompiler, "-p", folder], { cwd: folder }).catch(
+        (error: { stdout?: string }) => {
+          throw new Error(`the TypeScript samples do not type-check:\n${error.stdout ?? String(error)}`);
+        },
+      );
+
+      // One process runs every sample in turn and reports the status each printed first.
+      const runner = path.join(folder, "run-samples.ts");
+      writeFileSync(
+        runner,
+        `const statuses: unknown[] = [];
+const print = console.log;
+console.log = (status: unknown) => { statuses.push(status); };
+for (const file of ${JSON.stringify(files)}) await import(file);
+print(JSON.stringify(statuses));
+`,
+      );
+      const { stdout } = await run(process.execPath, ["--import", "tsx", runner], {
+        cwd: folder,
+        env: {
+          ...process.env,
+          [SAMPLE_URL_VARIABLE]: apiUrl,
+          [SAMPLE_KEY_VARIABLE]: forTypeScript.buyer.apiKey,
+        },
+      });
+      const statuses = JSON.parse(stdout.trim().split("\n").at(-1) ?? "[]") as number[];
+      expect(Object.fromEntries(cases.map((sample, index) => [sample.name, statuses[index]]))).toEqual(
+        Object.fromEntries(cases.map((sample) => [sample.name, sample.successStatus])),
+      );
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});
