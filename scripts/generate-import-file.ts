@@ -4,23 +4,12 @@
 //   npx tsx scripts/generate-import-file.ts --orders 100000 --out /tmp/big.json [--seed 1]
 import { closeSync, openSync, writeSync } from "node:fs";
 import { Command, InvalidArgumentError } from "commander";
+import { seededRandom } from "../tools/bench-catalogue.js";
 
 function positiveInteger(value: string): number {
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed < 0) throw new InvalidArgumentError("must be a whole number");
   return parsed;
-}
-
-/** mulberry32: a small seeded generator; Math.random cannot be seeded. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 class Generator {
