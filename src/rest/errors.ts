@@ -1,5 +1,7 @@
 import type { GraphQLError } from "graphql";
+import { ORDER_STATUSES } from "../domain/contract-vocabulary.js";
 import type { FieldError, Problem } from "../http/problem.js";
+import { graphqlEnumName } from "../schema/enum-names.js";
 import { snakeCase } from "./rest-spelling.js";
 
 /** `["input", "tagIds", 2]` → `tag_ids[2]`; the first segment is named by the route (`first` → `limit`). */
@@ -21,6 +23,9 @@ interface FieldProblemExtension {
   code: string;
   message: string;
 }
+
+/** GraphQL's OrderStatus names (in `allowedStatuses`) → the contract's spelling. */
+const CONTRACT_ORDER_STATUS = new Map(ORDER_STATUSES.map((status) => [graphqlEnumName(status), status]));
 
 const STATUS_BY_CODE: Record<string, number> = {
   UNAUTHENTICATED: 401,
@@ -57,7 +62,11 @@ export function problemFromGraphQLError(
     problem.detail = describeFieldErrors(problem.errors);
   }
   const allowedStatuses = extensions.allowedStatuses;
-  if (Array.isArray(allowedStatuses)) problem.extensions = { allowed_statuses: allowedStatuses };
+  if (Array.isArray(allowedStatuses)) {
+    problem.extensions = {
+      allowed_statuses: allowedStatuses.map((name: string) => CONTRACT_ORDER_STATUS.get(name) ?? name),
+    };
+  }
   return problem;
 }
 

@@ -1,4 +1,10 @@
-import type { ExecutionResult, GraphQLSchema, OperationDefinitionNode } from "graphql";
+import {
+  type ExecutionResult,
+  type GraphQLSchema,
+  getNamedType,
+  isInputObjectType,
+  type OperationDefinitionNode,
+} from "graphql";
 import type { Viewer } from "../auth/viewer.js";
 import { isUuid } from "../domain/uuid.js";
 import { respondIdempotently } from "../http/idempotency.js";
@@ -9,7 +15,13 @@ import type { GraphQLContext } from "../schema/context.js";
 import { graphQLErrorFor } from "../schema/domain-errors.js";
 import { type CompiledRoute, compileRoute } from "./compiled-route.js";
 import { describeFieldErrors, problemFromGraphQLError, restFieldName } from "./errors.js";
-import { applyEnumPlan, checkVariable, toGraphQLValue, type VariableProblem } from "./rest-spelling.js";
+import {
+  applyEnumPlan,
+  checkVariable,
+  snakeCase,
+  toGraphQLValue,
+  type VariableProblem,
+} from "./rest-spelling.js";
 import { API_PREFIX, type RestRoute } from "./route.js";
 import { routes as contractRoutes } from "./routes.js";
 import { withSharedResponsePaths } from "./shared-paths.js";
@@ -92,7 +104,7 @@ export function createRestHandler(dependencies: RestDependencies): RestHandler {
       body = read.value;
     }
 
-    const variables = toVariables(entry, entry.variables(params, url.searchParams, body));
+    const variables = toVariables(entry, entry.variables(params, url.searchParams, body), body);
     if ("problem" in variables) return problemResponse(variables.problem, requestId);
 
     // A keyed request runs in the transaction that keeps its response (see respondIdempotently).
@@ -183,8 +195,9 @@ function readPathParams(entry: CompiledRoute, relativePath: string): Record<stri
 function toVariables(
   entry: CompiledRoute,
   raw: Record<string, unknown>,
+  body: Record<string, unknown>,
 ): { values: Record<string, unknown> } | { problem: Problem } {
-  const problems: VariableProblem[] = [];
+  const problems: VariableProblem[] = nullProblems(entry, body);
   const values: Record<string, unknown> = {};
   for (const [name, type] of entry.variableTypes) {
     const value = toGraphQLValue(raw[name], type, [name], problems);
@@ -198,4 +211,18 @@ function toVariables(
     message: problem.message,
   }));
   return { problem: { status: 422, code: "validation_failed", detail: describeFieldErrors(errors), errors } };
+}
+
+/**
+ * A partial update clears a field with null only where the contract says so
+ * (`acceptsNull`); GraphQL reads null elsewhere as "unchanged", the contract refuses it.
+ */
+function nullProblems(entry: CompiledRoute, body: Record<string, unknown>): VariableProblem[] {
+  const target = entry.bodyTarget;
+  const type = target ? getNamedType(target.type) : null;
+  if (entry.route.method !== "PATCH" || !target || !isInputObjectType(type)) return [];
+  const hints = entry.route.body?.fields ?? {};
+  return Object.keys(type.getFields())
+    .filter((name) => body[snakeCase(name)] === null && !hints[snakeCase(name)]?.acceptsNull)
+    .map((name) => ({ path: [...target.path, name], code: "invalid" as const, message: "must not be null" }));
 }

@@ -5,7 +5,9 @@
 import SchemaBuilder, { BasePlugin, type PothosOutputFieldConfig, type SchemaTypes } from "@pothos/core";
 import { defaultFieldResolver, GraphQLError, type GraphQLFieldResolver } from "graphql";
 import { Prisma } from "../db/generated/prisma/client.js";
+import { contractSpelling } from "../domain/contract-vocabulary.js";
 import { DomainError } from "../domain/errors.js";
+import { graphqlEnumName } from "./enum-names.js";
 
 /** The GraphQL error for a domain error: its code and details in `extensions`. */
 export function graphQLErrorFrom(error: DomainError): GraphQLError {
@@ -13,7 +15,12 @@ export function graphQLErrorFrom(error: DomainError): GraphQLError {
   // Yoga answers the whole HTTP request with this status.
   if (error.code === "UNAUTHENTICATED") extensions.http = { status: 401 };
   if (error.fieldErrors) extensions.fieldErrors = error.fieldErrors;
-  if (error.allowedStatuses) extensions.allowedStatuses = error.allowedStatuses;
+  // The OrderStatus names a client passes back (the REST adapter spells them as the contract does).
+  if (error.allowedStatuses) {
+    extensions.allowedStatuses = error.allowedStatuses.map((status) =>
+      graphqlEnumName(contractSpelling(status)),
+    );
+  }
   return new GraphQLError(error.message, { extensions });
 }
 

@@ -1,5 +1,6 @@
 import { validationFailed } from "../../domain/errors.js";
 import { InputChecks } from "../../domain/input-checks.js";
+import { nextOrderStatuses } from "../../domain/order-status.js";
 import { updateOrder } from "../../domain/order-update.js";
 import { builder } from "../builder.js";
 import { relationConnection } from "../connection-fields.js";
@@ -137,6 +138,14 @@ export const OrderRef = builder.prismaObject("Order", {
       description: "Reference assigned by the service.",
     }),
     orderStatus: t.expose("orderStatus", { type: OrderStatusEnum, description: "Where the order is." }),
+    allowedNextStatuses: t.field({
+      type: [OrderStatusEnum],
+      description:
+        "The statuses updateOrder may move the order to now, in stage order; empty once it is DELIVERED. " +
+        "Setting the current status again is always accepted and changes nothing.",
+      select: { orderStatus: true },
+      resolve: (order) => nextOrderStatuses(order.orderStatus),
+    }),
     purchaseOrderReference: t.exposeString("purchaseOrderReference", {
       nullable: true,
       description: "The buyer's purchase order reference.",
@@ -267,20 +276,30 @@ builder.queryField("orders", (t) =>
 );
 
 const UpdateOrderInput = builder.inputType("UpdateOrderInput", {
-  description: "Changes to an order. Absent fields are left as they are.",
+  description:
+    "Changes to an order. An absent field is left as it is; so is a field set to null, except the two " +
+    "references, where null clears the reference.",
   fields: (t) => ({
     orderStatus: t.field({
       type: OrderStatusEnum,
-      description: "The new status; it may only move forward (see OrderStatus).",
+      description:
+        "The new status; it may only move forward (see OrderStatus and Order.allowedNextStatuses). " +
+        "Null or absent: unchanged.",
     }),
     purchaseOrderReference: t.string({
-      description: "The buyer's purchase order reference; null clears it.",
+      description: "The buyer's purchase order reference; trimmed, not blank; null clears it.",
     }),
-    supplierOrderReference: t.string({ description: "The supplier's order reference; null clears it." }),
-    placedAt: t.field({ type: "DateTime", description: "When the order was placed." }),
+    supplierOrderReference: t.string({
+      description: "The supplier's order reference; trimmed, not blank; null clears it.",
+    }),
+    placedAt: t.field({
+      type: "DateTime",
+      description: "When the order was placed. Null or absent: unchanged.",
+    }),
     resourceValues: t.field({
       type: [ResourceValueInput],
-      description: "Replaces all of the order's external identifiers (at most 50).",
+      description:
+        "Replaces all of the order's external identifiers (at most 50; [] removes them all). Null or absent: unchanged.",
     }),
   }),
 });
@@ -301,14 +320,11 @@ builder.mutationField("updateOrder", (t) =>
     resolve: async (query, _root, { id, input }, context) => {
       const viewer = requireViewer(context);
       const checks = new InputChecks();
-      for (const field of ["orderStatus", "placedAt", "resourceValues"] as const) {
-        if (input[field] === null) checks.add(["input", field], "invalid", "must not be null");
-      }
-      const purchaseOrderReference = checks.optionalText(
+      const purchaseOrderReference = checks.optionalNonBlankText(
         ["input", "purchaseOrderReference"],
         input.purchaseOrderReference,
       );
-      const supplierOrderReference = checks.optionalText(
+      const supplierOrderReference = checks.optionalNonBlankText(
         ["input", "supplierOrderReference"],
         input.supplierOrderReference,
       );
