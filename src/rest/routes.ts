@@ -8,7 +8,7 @@ import * as examples from "./route-examples.js";
 export { API_PREFIX } from "./route.js";
 
 const ORDER_FIELDS = `
-  id url
+  id: databaseId url
   supplier_profile_id: supplierProfileId
   buyer_product_approval_id: buyerProductApprovalId
   price_type: priceType
@@ -39,7 +39,7 @@ const ORDER_FIELDS = `
   }`;
 
 const APPROVAL_FIELDS = `
-  id
+  id: databaseId
   approval_status: approvalStatus
   supplier_name: supplierName
   catalogue_parent_display_name: catalogueParentDisplayName
@@ -51,7 +51,7 @@ const APPROVAL_FIELDS = `
   updated_at: updatedAt`;
 
 const BUYER_PRODUCT_FIELDS = `
-  id
+  id: databaseId
   raw_material_name: rawMaterialName
   measurement_unit: measurementUnit
   product_type: productType
@@ -70,7 +70,7 @@ const BUYER_PRODUCT_FIELDS = `
   product_id: productId`;
 
 const SUPPLIER_USER_FIELDS = `
-  id
+  id: databaseId
   first_name: firstName
   last_name: lastName
   contact_email: contactEmail

@@ -5,15 +5,38 @@ import { InputChecks } from "../../domain/input-checks.js";
 import { builder } from "../builder.js";
 import { rootConnection } from "../connection-fields.js";
 import { ContainerTypeEnum, DocumentTypeEnum, MeasurementUnitEnum, ProductTypeEnum } from "../enums.js";
+import { takesIdsOf } from "../global-ids.js";
 import { connectionType } from "../pagination.js";
 import { requireViewer } from "../require-viewer.js";
+import { NodeRef, nodeIdFields } from "./node.js";
 import { ProductRef, withOwnName } from "./product.js";
 import { checkResourceValues, ResourceValueInput, ResourceValueRef } from "./resource-value.js";
 
+const AutoMatchRef = builder
+  .objectRef<{ matched: boolean; strategy: string; score: number }>("AutoMatch")
+  .implement({
+    description: "How a new buyer product was matched to the catalogue.",
+    fields: (t) => ({
+      matched: t.exposeBoolean("matched", {
+        description: "True when an existing catalogue product was found; false when one was created.",
+      }),
+      strategy: t.exposeString("strategy", {
+        description: "The rule that matched: cas_number, code, name, synonym, similar_name, or none.",
+        // Read by the OpenAPI generator: what the String type cannot say.
+        extensions: {
+          jsonSchema: { enum: ["cas_number", "code", "name", "synonym", "similar_name", "none"] },
+        },
+      }),
+      score: t.exposeFloat("score", {
+        description: "1 for exact rules, the name similarity for similar_name, 0 for none.",
+      }),
+    }),
+  });
+
 export const BuyerProductRef = builder.prismaObject("BuyerProduct", {
+  interfaces: [NodeRef],
   description: "A product as the buyer buys it, matched to a catalogue product.",
   fields: (t) => ({
-    id: t.expose("id", { type: "UUID", description: "The buyer product's id." }),
     rawMaterialName: t.exposeString("rawMaterialName", {
       nullable: true,
       description: "The buyer's name for it.",
@@ -58,6 +81,16 @@ export const BuyerProductRef = builder.prismaObject("BuyerProduct", {
       type: "UUID",
       description: "The catalogue product it was matched to.",
     }),
+    autoMatch: t.field({
+      type: AutoMatchRef,
+      nullable: true,
+      description:
+        "How it was matched to the catalogue when it was created, as createBuyerProduct answered then. Null " +
+        "for products created before the outcome was stored, and for products imported with their catalogue product.",
+      select: { autoMatchStrategy: true, autoMatchScore: true },
+      resolve: ({ autoMatchStrategy: strategy, autoMatchScore: score }) =>
+        strategy === null || score === null ? null : { matched: strategy !== "none", strategy, score },
+    }),
     createdAt: t.expose("createdAt", { type: "DateTime", description: "When it was created." }),
     updatedAt: t.expose("updatedAt", { type: "DateTime", description: "When it last changed." }),
     product: t.field({
@@ -68,6 +101,8 @@ export const BuyerProductRef = builder.prismaObject("BuyerProduct", {
     }),
   }),
 });
+
+nodeIdFields("BuyerProduct");
 
 const BuyerProductConnectionRef = connectionType(
   "BuyerProduct",
@@ -89,7 +124,14 @@ builder.queryField("buyerProduct", (t) =>
     type: "BuyerProduct",
     nullable: true,
     description: "One of the buyer's products; null when the buyer has no product with this id.",
-    args: { id: t.arg({ type: "UUID", required: true, description: "The buyer product's id." }) },
+    args: {
+      id: t.arg({
+        type: "UUID",
+        required: true,
+        description: "The buyer product's id or global ID.",
+        extensions: takesIdsOf("BuyerProduct"),
+      }),
+    },
     resolve: (query, _root, { id }, context) =>
       context.prisma.buyerProduct.findFirst({
         ...query,
@@ -97,27 +139,6 @@ builder.queryField("buyerProduct", (t) =>
       }),
   }),
 );
-
-const AutoMatchRef = builder
-  .objectRef<{ matched: boolean; strategy: string; score: number }>("AutoMatch")
-  .implement({
-    description: "How a new buyer product was matched to the catalogue.",
-    fields: (t) => ({
-      matched: t.exposeBoolean("matched", {
-        description: "True when an existing catalogue product was found; false when one was created.",
-      }),
-      strategy: t.exposeString("strategy", {
-        description: "The rule that matched: cas_number, code, name, synonym, similar_name, or none.",
-        // Read by the OpenAPI generator: what the String type cannot say.
-        extensions: {
-          jsonSchema: { enum: ["cas_number", "code", "name", "synonym", "similar_name", "none"] },
-        },
-      }),
-      score: t.exposeFloat("score", {
-        description: "1 for exact rules, the name similarity for similar_name, 0 for none.",
-      }),
-    }),
-  });
 
 const CreateBuyerProductPayloadRef = builder
   .objectRef<{ buyerProductId: string; autoMatch: { matched: boolean; strategy: string; score: number } }>(
@@ -222,6 +243,8 @@ builder.mutationField("createBuyerProduct", (t) =>
             priorityProduct: input.priorityProduct ?? false,
             active: input.active ?? true,
             documentTypes,
+            autoMatchStrategy: match.strategy,
+            autoMatchScore: match.score,
             resourceValues: { create: resourceValues.map((item, position) => ({ position, ...item })) },
           },
           select: { id: true },

@@ -5,12 +5,14 @@ import { updateOrder } from "../../domain/order-update.js";
 import { builder } from "../builder.js";
 import { relationConnection } from "../connection-fields.js";
 import { OrderStatusEnum, PriceTypeEnum } from "../enums.js";
+import { takesIdsOf } from "../global-ids.js";
 import { connectionType, readPageArgs, rootPageQuery, throwIfProblems, toConnection } from "../pagination.js";
 import { requireViewer } from "../require-viewer.js";
 import { OrderEventConnectionRef } from "./order-event.js";
 import { ProductRef, withOwnName } from "./product.js";
 import { checkResourceValues, ResourceValueInput, ResourceValueRef } from "./resource-value.js";
 import "./supplier.js";
+import { NodeRef, nodeIdFields } from "./node.js";
 
 // A UUID no row has, for selections that need a buyer when there is none.
 const NO_BUYER = "00000000-0000-0000-0000-000000000000";
@@ -98,9 +100,9 @@ const OrderAdditionalDataRef = builder
   });
 
 export const OrderRef = builder.prismaObject("Order", {
+  interfaces: [NodeRef],
   description: "An order the buyer placed with a supplier.",
   fields: (t) => ({
-    id: t.expose("id", { type: "UUID", description: "The order's id." }),
     url: t.string({
       description: "Link to the order in the web application.",
       resolve: (order, _args, context) => `${context.appBaseUrl}/orders/${order.id}`,
@@ -190,6 +192,8 @@ export const OrderRef = builder.prismaObject("Order", {
   }),
 });
 
+nodeIdFields("Order");
+
 builder.prismaObjectFields("Order", (t) => ({
   product: t.field({
     type: ProductRef,
@@ -214,7 +218,14 @@ builder.queryField("order", (t) =>
     type: "Order",
     nullable: true,
     description: "One of the buyer's orders; null when the buyer has no order with this id.",
-    args: { id: t.arg({ type: "UUID", required: true, description: "The order's id." }) },
+    args: {
+      id: t.arg({
+        type: "UUID",
+        required: true,
+        description: "The order's id or global ID.",
+        extensions: takesIdsOf("Order"),
+      }),
+    },
     resolve: (query, _root, { id }, context) =>
       context.prisma.order.findFirst({ ...query, where: { id, buyerId: requireViewer(context).buyerId } }),
   }),
@@ -314,7 +325,12 @@ builder.mutationField("updateOrder", (t) =>
       "buyer has no such order; INVALID_TRANSITION (extensions.allowedStatuses) when the status may not move " +
       "there.",
     args: {
-      id: t.arg({ type: "UUID", required: true, description: "The order's id." }),
+      id: t.arg({
+        type: "UUID",
+        required: true,
+        description: "The order's id or global ID.",
+        extensions: takesIdsOf("Order"),
+      }),
       input: t.arg({ type: UpdateOrderInput, required: true, description: "The changes." }),
     },
     resolve: async (query, _root, { id, input }, context) => {

@@ -3,13 +3,15 @@ import { Prisma } from "../../db/generated/prisma/client.js";
 import { alreadyExists, notFound, validationFailed } from "../../domain/errors.js";
 import { InputChecks } from "../../domain/input-checks.js";
 import { builder } from "../builder.js";
+import { takesIdsOf } from "../global-ids.js";
 import { connectionType } from "../pagination.js";
 import { requireViewer } from "../require-viewer.js";
+import { NodeRef, nodeIdFields } from "./node.js";
 
 export const SupplierUserRef = builder.prismaObject("SupplierUser", {
+  interfaces: [NodeRef],
   description: "A person at a supplier.",
   fields: (t) => ({
-    id: t.expose("id", { type: "UUID", description: "The user's id." }),
     firstName: t.exposeString("firstName", { nullable: true, description: "First name." }),
     lastName: t.exposeString("lastName", { nullable: true, description: "Last name." }),
     contactEmail: t.exposeString("contactEmail", { description: "Email address." }),
@@ -22,6 +24,8 @@ export const SupplierUserRef = builder.prismaObject("SupplierUser", {
   }),
 });
 
+nodeIdFields("SupplierUser");
+
 export const SupplierUserConnectionRef = connectionType(
   "SupplierUser",
   SupplierUserRef,
@@ -31,7 +35,12 @@ export const SupplierUserConnectionRef = connectionType(
 const CreateSupplierUserInput = builder.inputType("CreateSupplierUserInput", {
   description: "A new user under a supplier the buyer is connected to.",
   fields: (t) => ({
-    supplierId: t.field({ type: "UUID", required: true, description: "The supplier." }),
+    supplierId: t.field({
+      type: "UUID",
+      required: true,
+      description: "The supplier: its id or global ID.",
+      extensions: takesIdsOf("Supplier"),
+    }),
     firstName: t.string({
       required: true,
       description: "First name; trimmed, not blank, at most 255 characters.",

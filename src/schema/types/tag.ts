@@ -3,6 +3,7 @@ import { InputChecks } from "../../domain/input-checks.js";
 import { attachTags, detachTags, MAX_TAGS_PER_CALL } from "../../domain/tagging.js";
 import { builder } from "../builder.js";
 import { relationConnection, rootConnection } from "../connection-fields.js";
+import { takesIdsOf } from "../global-ids.js";
 import { connectionType } from "../pagination.js";
 import { requireViewer } from "../require-viewer.js";
 import { tagsOf } from "../tag-loader.js";
@@ -31,6 +32,9 @@ export const TagRef = builder.prismaObject("Tag", {
     tagGroup: t.relation("tagGroup", { description: "The group the tag belongs to." }),
   }),
 });
+
+/** Every record a buyer can tag. */
+const TAGGABLE_IDS = takesIdsOf("Order", "BuyerProduct", "BuyerProductApproval", "SupplierUser");
 
 const TaggingResultRef = builder
   .objectRef<{ taggableType: string; taggableId: string; addedTagIds: string[] }>("TaggingResult")
@@ -62,7 +66,12 @@ const TaggingResultRef = builder
 const AttachTagsInput = builder.inputType("AttachTagsInput", {
   description: "Tags to attach to one of the buyer's records.",
   fields: (t) => ({
-    taggableId: t.field({ type: "UUID", required: true, description: "The record to tag." }),
+    taggableId: t.field({
+      type: "UUID",
+      required: true,
+      description: "The record to tag: its id or global ID.",
+      extensions: TAGGABLE_IDS,
+    }),
     tagIds: t.field({
       type: ["UUID"],
       required: true,
@@ -163,7 +172,12 @@ const DetachTagsResultRef = builder
 const DetachTagsInput = builder.inputType("DetachTagsInput", {
   description: "Tags to remove from one of the buyer's records.",
   fields: (t) => ({
-    taggableId: t.field({ type: "UUID", required: true, description: "The record." }),
+    taggableId: t.field({
+      type: "UUID",
+      required: true,
+      description: "The record: its id or global ID.",
+      extensions: TAGGABLE_IDS,
+    }),
     tagIds: t.field({
       type: ["UUID"],
       required: true,
