@@ -17,7 +17,6 @@ import SchemaBuilder, {
 import type { GraphQLFieldResolver } from "graphql";
 import { type FieldProblem, validationFailed } from "../domain/errors.js";
 import { isUuid } from "../domain/uuid.js";
-import { graphQLErrorFrom } from "./domain-errors.js";
 
 /** The types whose `id` is a global ID. */
 export const NODE_TYPES = [
@@ -151,7 +150,8 @@ class GlobalIdsPlugin<Types extends SchemaTypes> extends BasePlugin<Types> {
     return (parent, args, context, info) => {
       const problems: FieldProblem[] = [];
       const mapped = mapValues(args as Record<string, unknown>, mapping, [], problems);
-      if (problems.length > 0) throw graphQLErrorFrom(validationFailed(problems));
+      // A domain error: the domainErrors plugin, wrapped around this one, reports it.
+      if (problems.length > 0) throw validationFailed(problems);
       return resolver(parent, mapped, context, info);
     };
   }

@@ -4,6 +4,7 @@ import { nextOrderStatuses } from "../../domain/order-status.js";
 import { updateOrder } from "../../domain/order-update.js";
 import { builder } from "../builder.js";
 import { relationConnection } from "../connection-fields.js";
+import type { GraphQLContext } from "../context.js";
 import { OrderStatusEnum, PriceTypeEnum } from "../enums.js";
 import { takesIdsOf } from "../global-ids.js";
 import { connectionType, readPageArgs, rootPageQuery, throwIfProblems, toConnection } from "../pagination.js";
@@ -13,6 +14,7 @@ import { ProductRef, withOwnName } from "./product.js";
 import { checkResourceValues, ResourceValueInput, ResourceValueRef } from "./resource-value.js";
 import "./supplier.js";
 import { NodeRef, nodeIdFields } from "./node.js";
+import { answersUserErrors, UserErrorRef, type WithUserErrors } from "./user-error.js";
 
 // A UUID no row has, for selections that need a buyer when there is none.
 const NO_BUYER = "00000000-0000-0000-0000-000000000000";
@@ -315,6 +317,37 @@ const UpdateOrderInput = builder.inputType("UpdateOrderInput", {
   }),
 });
 
+type UpdateOrderValues = typeof UpdateOrderInput.$inferInput;
+
+/** Checks and applies an update for updateOrder and orderUpdate alike. */
+async function applyOrderUpdate(
+  context: GraphQLContext,
+  id: string,
+  input: UpdateOrderValues,
+): Promise<void> {
+  const viewer = requireViewer(context);
+  const checks = new InputChecks();
+  const purchaseOrderReference = checks.optionalNonBlankText(
+    ["input", "purchaseOrderReference"],
+    input.purchaseOrderReference,
+  );
+  const supplierOrderReference = checks.optionalNonBlankText(
+    ["input", "supplierOrderReference"],
+    input.supplierOrderReference,
+  );
+  const resourceValues = input.resourceValues
+    ? checkResourceValues(checks, ["input", "resourceValues"], input.resourceValues)
+    : undefined;
+  if (checks.problems.length) throw validationFailed(checks.problems);
+  await updateOrder(context.prisma, viewer, id, {
+    orderStatus: input.orderStatus ?? undefined,
+    purchaseOrderReference,
+    supplierOrderReference,
+    placedAt: input.placedAt ?? undefined,
+    resourceValues,
+  });
+}
+
 builder.mutationField("updateOrder", (t) =>
   t.prismaField({
     type: "Order",
@@ -323,7 +356,7 @@ builder.mutationField("updateOrder", (t) =>
       "as an order event and announced to `orderUpdated` subscribers. Errors: VALIDATION_FAILED " +
       "(extensions.fieldErrors) for blank or too long references or bad resource values; NOT_FOUND when the " +
       "buyer has no such order; INVALID_TRANSITION (extensions.allowedStatuses) when the status may not move " +
-      "there.",
+      "there. orderUpdate does the same and answers these in `userErrors`.",
     args: {
       id: t.arg({
         type: "UUID",
@@ -334,28 +367,53 @@ builder.mutationField("updateOrder", (t) =>
       input: t.arg({ type: UpdateOrderInput, required: true, description: "The changes." }),
     },
     resolve: async (query, _root, { id, input }, context) => {
-      const viewer = requireViewer(context);
-      const checks = new InputChecks();
-      const purchaseOrderReference = checks.optionalNonBlankText(
-        ["input", "purchaseOrderReference"],
-        input.purchaseOrderReference,
-      );
-      const supplierOrderReference = checks.optionalNonBlankText(
-        ["input", "supplierOrderReference"],
-        input.supplierOrderReference,
-      );
-      const resourceValues = input.resourceValues
-        ? checkResourceValues(checks, ["input", "resourceValues"], input.resourceValues)
-        : undefined;
-      if (checks.problems.length) throw validationFailed(checks.problems);
-      await updateOrder(context.prisma, viewer, id, {
-        orderStatus: input.orderStatus ?? undefined,
-        purchaseOrderReference,
-        supplierOrderReference,
-        placedAt: input.placedAt ?? undefined,
-        resourceValues,
-      });
+      await applyOrderUpdate(context, id, input);
       return context.prisma.order.findUniqueOrThrow({ ...query, where: { id } });
+    },
+  }),
+);
+
+const OrderUpdatePayloadRef = builder
+  .objectRef<WithUserErrors<{ orderId: string }>>("OrderUpdatePayload")
+  .implement({
+    description: "The updated order, or why the update was refused.",
+    fields: (t) => ({
+      order: t.prismaField({
+        type: "Order",
+        nullable: true,
+        description: "The order as it is now; null when the update was refused.",
+        resolve: (query, payload, _args, context) =>
+          payload.orderId
+            ? context.prisma.order.findUniqueOrThrow({ ...query, where: { id: payload.orderId } })
+            : null,
+      }),
+      userErrors: t.field({
+        type: [UserErrorRef],
+        description: "Why the update was refused; empty when it was made.",
+        resolve: (payload) => payload.userErrors ?? [],
+      }),
+    }),
+  });
+
+builder.mutationField("orderUpdate", (t) =>
+  t.field({
+    type: OrderUpdatePayloadRef,
+    description:
+      "updateOrder with typed errors: VALIDATION_FAILED, NOT_FOUND (field `id`) and INVALID_TRANSITION " +
+      "(field `input.orderStatus`, with allowedStatuses) come in `userErrors`, not as top-level errors.",
+    args: {
+      id: t.arg({
+        type: "UUID",
+        required: true,
+        description: "The order's id or global ID.",
+        extensions: takesIdsOf("Order"),
+      }),
+      input: t.arg({ type: UpdateOrderInput, required: true, description: "The changes." }),
+    },
+    extensions: answersUserErrors({ NOT_FOUND: ["id"], INVALID_TRANSITION: ["input", "orderStatus"] }),
+    resolve: async (_root, { id, input }, context) => {
+      await applyOrderUpdate(context, id, input);
+      return { orderId: id, userErrors: [] };
     },
   }),
 );
