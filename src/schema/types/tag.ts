@@ -1,8 +1,7 @@
-import type { ObjectRef } from "@pothos/core";
 import { type DomainError, notFound, validationFailed } from "../../domain/errors.js";
 import { InputChecks } from "../../domain/input-checks.js";
 import { attachTags, detachTags, MAX_TAGS_PER_CALL } from "../../domain/tagging.js";
-import { builder, type SchemaTypes } from "../builder.js";
+import { builder } from "../builder.js";
 import { relationConnection, rootConnection } from "../connection-fields.js";
 import type { GraphQLContext } from "../context.js";
 import { takesIdsOf } from "../global-ids.js";

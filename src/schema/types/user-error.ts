@@ -11,30 +11,39 @@ import {
 } from "../domain-errors.js";
 import { OrderStatusEnum } from "../enums.js";
 
+const USER_ERROR_DESCRIPTIONS: Record<UserErrorCode, string> = {
+  VALIDATION_FAILED: "An input field is wrong: see `field` and `fieldCode`.",
+  NOT_FOUND: "The record `field` names is not one of the buyer's.",
+  INVALID_TRANSITION: "The order may not move to that status: see `allowedStatuses`.",
+  ALREADY_EXISTS: "A record with the value of `field` already exists.",
+};
+
 const UserErrorCodeEnum = builder.enumType("UserErrorCode", {
   description:
     "Why a mutation refused the request; the same code a top-level error carries in `extensions.code`.",
-  values: Object.fromEntries(USER_ERROR_CODES.map((code) => [code, { value: code }])) as Record<
-    UserErrorCode,
-    { value: UserErrorCode }
-  >,
+  values: Object.fromEntries(
+    USER_ERROR_CODES.map((code) => [code, { value: code, description: USER_ERROR_DESCRIPTIONS[code] }]),
+  ) as Record<UserErrorCode, { value: UserErrorCode; description: string }>,
 });
 
-const FIELD_ERROR_CODES: FieldProblem["code"][] = [
-  "required",
-  "invalid",
-  "too_long",
-  "out_of_range",
-  "too_many",
-  "duplicate",
-  "not_found",
-];
+const FIELD_ERROR_DESCRIPTIONS: Record<FieldProblem["code"], string> = {
+  required: "Missing or blank.",
+  invalid: "Not a value the field takes (format, null, or a global ID of another type).",
+  too_long: "Longer than the field takes.",
+  out_of_range: "A number outside the range the field takes.",
+  too_many: "A list with more items than the field takes.",
+  duplicate: "A list item that is listed before.",
+  not_found: "An id of no record of the buyer.",
+};
 
 const FieldErrorCodeEnum = builder.enumType("FieldErrorCode", {
   description: "What is wrong with one input field (VALIDATION_FAILED); `code` in REST's `errors[]`.",
   values: Object.fromEntries(
-    FIELD_ERROR_CODES.map((code) => [code.toUpperCase(), { value: code }]),
-  ) as Record<string, { value: FieldProblem["code"] }>,
+    Object.entries(FIELD_ERROR_DESCRIPTIONS).map(([code, description]) => [
+      code.toUpperCase(),
+      { value: code, description },
+    ]),
+  ) as Record<string, { value: FieldProblem["code"]; description: string }>,
 });
 
 export const UserErrorRef = builder.objectRef<UserErrorShape>("UserError").implement({
