@@ -110,6 +110,19 @@ describe("updateOrder inputs and Order.allowedNextStatuses", () => {
     expect(await eventCount(id)).toBe(0);
   });
 
+  it("refuses a blank reference in REST too, with the contract's field name", async () => {
+    const id = await newOrder();
+    const response = await callApi(harness.app, "PATCH", `/orders/${id}`, {
+      key: buyer.apiKey,
+      body: { purchase_order_reference: "  " },
+    });
+    expect(response.status).toBe(422);
+    expect(response.body).toMatchObject({
+      errors: [{ field: "purchase_order_reference", code: "required", message: "must not be blank" }],
+    });
+    expect(await eventCount(id)).toBe(0);
+  });
+
   it("reads null for orderStatus, placedAt and resourceValues as 'unchanged', as the nullable schema says", async () => {
     const id = await newOrder();
     const data = await graphqlData<{ updateOrder: Record<string, unknown> }>(harness.app, UPDATE, {

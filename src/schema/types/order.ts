@@ -290,14 +290,13 @@ builder.queryField("orders", (t) =>
 
 const UpdateOrderInput = builder.inputType("UpdateOrderInput", {
   description:
-    "Changes to an order. An absent field is left as it is; so is a field set to null, except the two " +
-    "references, where null clears the reference.",
+    "Changes to an order. An absent field is left as it is; so is a field set to null (in GraphQL), except " +
+    "the two references, where null clears the reference.",
   fields: (t) => ({
     orderStatus: t.field({
       type: OrderStatusEnum,
       description:
-        "The new status; it may only move forward (see OrderStatus and Order.allowedNextStatuses). " +
-        "Null or absent: unchanged.",
+        "The new status; it may only move forward (see OrderStatus and Order.allowedNextStatuses).",
     }),
     purchaseOrderReference: t.string({
       description: "The buyer's purchase order reference; trimmed, not blank; null clears it.",
@@ -307,12 +306,11 @@ const UpdateOrderInput = builder.inputType("UpdateOrderInput", {
     }),
     placedAt: t.field({
       type: "DateTime",
-      description: "When the order was placed. Null or absent: unchanged.",
+      description: "When the order was placed.",
     }),
     resourceValues: t.field({
       type: [ResourceValueInput],
-      description:
-        "Replaces all of the order's external identifiers (at most 50; [] removes them all). Null or absent: unchanged.",
+      description: "Replaces all of the order's external identifiers (at most 50; [] removes them all).",
     }),
   }),
 });
