@@ -61,7 +61,9 @@ describe("GraphQL operation cost", () => {
       const response = await harness.app.fetch("http://localhost/graphql", {
         method: "POST",
         headers: { "content-type": "application/json", "x-api-key": buyer.apiKey },
-        body: JSON.stringify({ query: `{ orders(first: ${first}) { edges { node { id orderReference } } } }` }),
+        body: JSON.stringify({
+          query: `{ orders(first: ${first}) { edges { node { id orderReference } } } }`,
+        }),
       });
       const body = (await response.json()) as { extensions?: Record<string, { [name: string]: number }> };
       return { body, remainingHeader: Number(response.headers.get("ratelimit-remaining")) };
@@ -70,7 +72,9 @@ describe("GraphQL operation cost", () => {
     const large = await ask(50);
     expect(small.body.extensions?.cost).toEqual({ requested: expect.any(Number), limit: 200_000 });
     // A bigger page costs more: the figure is the one the limit is checked against.
-    expect(large.body.extensions?.cost?.requested).toBeGreaterThan(small.body.extensions?.cost?.requested ?? 0);
+    expect(large.body.extensions?.cost?.requested).toBeGreaterThan(
+      small.body.extensions?.cost?.requested ?? 0,
+    );
     expect(small.body.extensions?.rateLimit).toEqual({
       limit: 100_000,
       remaining: small.remainingHeader,
