@@ -96,12 +96,11 @@ async function startTracedGateway(settings: ServerSettings): Promise<ServerProce
       OTEL_TRACES_SAMPLER: "always_on",
     },
   );
-  return {
-    ...gateway,
-    name: "gateway-traced",
-    async stop() {
-      await gateway.stop();
-      await sink.stop();
-    },
+  const stopGateway = gateway.stop.bind(gateway);
+  gateway.name = "gateway-traced";
+  gateway.stop = async () => {
+    await stopGateway();
+    await sink.stop();
   };
+  return gateway;
 }
