@@ -63,6 +63,7 @@ describe("configuration", () => {
       limits: { maxDepth: 12, maxAliases: 30, maxCost: 200_000, maxTokens: 2_000, maxDirectives: 50 },
       work: { timeoutMs: 15_000, expensiveCost: 20_000, maxConcurrentExpensive: 4 },
       maxSubscriptionsPerKey: 10,
+      persistedDocuments: { manifest: new Map(), only: false },
     });
   });
 
@@ -86,6 +87,7 @@ describe("configuration", () => {
       limits: { maxDepth: 5, maxAliases: 3, maxCost: 1000, maxTokens: 300, maxDirectives: 4 },
       work: { timeoutMs: 2500, expensiveCost: 900, maxConcurrentExpensive: 2 },
       maxSubscriptionsPerKey: 3,
+      persistedDocuments: { manifest: new Map(), only: false },
     });
   });
 

@@ -166,10 +166,17 @@ function samePath(a: readonly (string | number)[], b: readonly (string | number)
 }
 
 /**
- * Where in a result enum values sit, by response key, so that only those
- * places are visited to put them in the contract's spelling.
+ * Where in a result enum values and decimals sit, by response key, so that
+ * only those places are visited to put them in the contract's spelling.
  */
-export type EnumPlan = Map<string, { spelling?: Map<string, string>; children?: EnumPlan }>;
+export type EnumPlan = Map<string, { spelling?: Map<string, string>; decimal?: true; children?: EnumPlan }>;
+
+declare global {
+  interface JSON {
+    /** A JSON text placed as is by JSON.stringify (Node.js 21+). */
+    rawJSON(text: string): object;
+  }
+}
 
 export function buildEnumPlan(schema: GraphQLSchema, operation: OperationDefinitionNode): EnumPlan {
   const root = schema.getRootType(operation.operation);
@@ -191,6 +198,8 @@ function planSelection(parent: GraphQLObjectType, selectionSet: SelectionSetNode
     const named = getNamedType(field.type);
     if (isEnumType(named)) {
       plan.set(key, { spelling: enumSpelling(named).toContract });
+    } else if (named.name === "Decimal") {
+      plan.set(key, { decimal: true });
     } else if (isObjectType(named) && selection.selectionSet) {
       const children = planSelection(named, selection.selectionSet);
       if (children.size > 0) plan.set(key, { children });
@@ -199,7 +208,7 @@ function planSelection(parent: GraphQLObjectType, selectionSet: SelectionSetNode
   return plan;
 }
 
-/** Rewrites enum values in `data` (in place) to the contract's spelling. */
+/** Rewrites enum values in `data` (in place) to the contract's spelling, and decimals to exact JSON numbers. */
 export function applyEnumPlan(data: unknown, plan: EnumPlan): void {
   if (Array.isArray(data)) {
     for (const item of data) applyEnumPlan(item, plan);
@@ -216,6 +225,9 @@ export function applyEnumPlan(data: unknown, plan: EnumPlan): void {
         : typeof value === "string"
           ? (spelling.get(value) ?? value)
           : value;
+    } else if (entry.decimal && typeof value === "string") {
+      // The contract writes amounts as JSON numbers: the exact digits go out as the number's text.
+      record[key] = JSON.rawJSON(value);
     } else if (entry.children) {
       applyEnumPlan(value, entry.children);
     }
