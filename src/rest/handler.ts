@@ -155,9 +155,8 @@ export function createRestHandler(dependencies: RestDependencies): RestHandler {
       next.searchParams.set("cursor", nextCursor);
       headers.link = `<${next.toString()}>; rel="next"`;
     }
-    if (entry.route.response.kind === "empty")
-      return new Response(null, { status: entry.route.success.status });
-    return jsonResponse(JSON.stringify(body), entry.route.success.status, headers);
+    const { empty, status } = entry.response;
+    return empty ? new Response(null, { status }) : jsonResponse(JSON.stringify(body), status, headers);
   }
 }
 

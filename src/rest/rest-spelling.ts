@@ -2,17 +2,11 @@ import {
   coerceInputValue,
   type GraphQLEnumType,
   type GraphQLInputType,
-  type GraphQLObjectType,
-  type GraphQLSchema,
   getNamedType,
   isEnumType,
   isInputObjectType,
   isListType,
   isNonNullType,
-  isObjectType,
-  Kind,
-  type OperationDefinitionNode,
-  type SelectionSetNode,
 } from "graphql";
 
 // The contract's spelling (snake_case keys, contract enum values) and GraphQL's:
@@ -170,34 +164,6 @@ function samePath(a: readonly (string | number)[], b: readonly (string | number)
  * places are visited to put them in the contract's spelling.
  */
 export type EnumPlan = Map<string, { spelling?: Map<string, string>; children?: EnumPlan }>;
-
-export function buildEnumPlan(schema: GraphQLSchema, operation: OperationDefinitionNode): EnumPlan {
-  const root = schema.getRootType(operation.operation);
-  if (!root) throw new Error(`The schema has no ${operation.operation} type`);
-  return planSelection(root, operation.selectionSet);
-}
-
-function planSelection(parent: GraphQLObjectType, selectionSet: SelectionSetNode): EnumPlan {
-  const plan: EnumPlan = new Map();
-  for (const selection of selectionSet.selections) {
-    if (selection.kind === Kind.INLINE_FRAGMENT) {
-      for (const [key, entry] of planSelection(parent, selection.selectionSet)) plan.set(key, entry);
-      continue;
-    }
-    if (selection.kind !== Kind.FIELD) throw new Error("REST documents use fields and inline fragments only");
-    const field = parent.getFields()[selection.name.value];
-    if (!field) continue;
-    const key = selection.alias?.value ?? selection.name.value;
-    const named = getNamedType(field.type);
-    if (isEnumType(named)) {
-      plan.set(key, { spelling: enumSpelling(named).toContract });
-    } else if (isObjectType(named) && selection.selectionSet) {
-      const children = planSelection(named, selection.selectionSet);
-      if (children.size > 0) plan.set(key, { children });
-    }
-  }
-  return plan;
-}
 
 /** Rewrites enum values in `data` (in place) to the contract's spelling. */
 export function applyEnumPlan(data: unknown, plan: EnumPlan): void {

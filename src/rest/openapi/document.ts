@@ -78,9 +78,10 @@ function buildOperation(
     problems.set(code, when);
   }
   const requestBody = bodyOf(compiled, registry);
-  const { status, description, example } = route.success;
-  const success: Response = { description, headers: headersFor(status, route) };
-  const body = responseSchema(schema, compiled, registry);
+  const { status } = compiled.response;
+  const { description, example } = route.success;
+  const success: Response = { description, headers: headersFor(status, compiled) };
+  const body = responseSchema(compiled, registry);
   if (body) {
     const examples: Record<string, { value: unknown }> =
       example === undefined ? {} : { default: { value: example } };
@@ -101,7 +102,7 @@ function buildOperation(
     responses: {
       [String(status)]: success,
       ...problemResponses(problems, route.problemExamples ?? {}, problemRef, (code) =>
-        headersFor(PROBLEMS[code].status, route),
+        headersFor(PROBLEMS[code].status, compiled),
       ),
     },
   };
@@ -118,27 +119,16 @@ function pathParameters({ route, pathTargets }: CompiledRoute): Parameter[] {
   }));
 }
 
-function queryParameters({ route, queryTargets }: CompiledRoute, registry: SchemaRegistry): Parameter[] {
-  return (route.query ?? []).map((parameter, index) => {
-    const target = queryTargets[index];
-    if (!target) throw new Error(`OpenAPI: ${route.operationId}'s ${parameter.name} feeds nothing`);
-    const schema = { ...inputSchema(target.type, { registry, limitStrings: false }), ...parameter.schema };
-    const isArray = schema.type === "array";
-    if (isArray !== (parameter.form === "list") || isArray !== Array.isArray(parameter.example)) {
-      throw new Error(
-        `OpenAPI: ${route.operationId}'s ${parameter.name} form or example does not fit its type`,
-      );
-    }
-    return {
-      name: isArray ? `${parameter.name}[]` : parameter.name,
-      in: "query",
-      required: false,
-      description: [target.description, parameter.description].filter(Boolean).join(" "),
-      schema,
-      ...(isArray ? { style: "form", explode: true } : {}),
-      example: parameter.example,
-    };
-  });
+function queryParameters({ query }: CompiledRoute, registry: SchemaRegistry): Parameter[] {
+  return query.map(({ name, target, form, description, schema, example }) => ({
+    name: form === "list" ? `${name}[]` : name,
+    in: "query",
+    required: false,
+    description: [target.description, description].filter(Boolean).join(" "),
+    schema: { ...inputSchema(target.type, { registry, limitStrings: false }), ...schema },
+    ...(form === "list" ? { style: "form", explode: true } : {}),
+    example,
+  }));
 }
 
 function bodyOf(
@@ -247,12 +237,12 @@ const REPLAYABLE = new Set([200, 201, 404, 409, 422]);
  * The headers of a response with this status. Rate-limit headers come with
  * every response to a valid key: a 401 has none, and a 500 may have lost them.
  */
-function headersFor(status: number, route: RestRoute): Response["headers"] {
+function headersFor(status: number, { route, response }: CompiledRoute): Response["headers"] {
   const names: (keyof typeof RESPONSE_HEADERS)[] = ["X-Request-Id"];
   if (status !== 401 && status !== 500)
     names.push("RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset");
   if (status === 429 || status === 503) names.push("Retry-After");
-  if (route.response.kind === "list" && status < 300) names.push("Link");
+  if (response.list && status < 300) names.push("Link");
   if (route.method === "POST" && REPLAYABLE.has(status)) names.push("Idempotent-Replayed");
   return Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
 }
