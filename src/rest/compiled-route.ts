@@ -12,7 +12,6 @@ import {
   isNonNullType,
   isObjectType,
   Kind,
-  type OperationDefinitionNode,
   parse,
   type SelectionSetNode,
   typeFromAST,
@@ -244,7 +243,8 @@ function setAt(target: Record<string, unknown>, path: string[], value: unknown):
   let current = target;
   for (const key of path.slice(0, -1)) {
     const next = current[key];
-    current = isRecord(next) ? next : (current[key] = {} as Record<string, unknown>);
+    if (!isRecord(next)) current[key] = {};
+    current = current[key] as Record<string, unknown>;
   }
   current[last] = value;
 }

@@ -4,19 +4,14 @@ import {
   type GraphQLInputObjectType,
   type GraphQLInputType,
   GraphQLNonNull,
-  type GraphQLObjectType,
   type GraphQLOutputType,
   type GraphQLScalarType,
-  type GraphQLSchema,
-  getNamedType,
   isEnumType,
   isInputObjectType,
   isListType,
   isNonNullType,
   isObjectType,
   isScalarType,
-  Kind,
-  type SelectionSetNode,
 } from "graphql";
 import { MAX_STRING_LENGTH } from "../../domain/input-checks.js";
 import { type CompiledRoute, type Selected, selectedAt } from "../compiled-route.js";
