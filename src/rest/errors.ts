@@ -1,5 +1,6 @@
-import type { GraphQLError } from "graphql";
+import { GraphQLError } from "graphql";
 import type { FieldError, Problem } from "../http/problem.js";
+import { translated } from "../schema/domain-errors.js";
 import { snakeCase } from "./rest-spelling.js";
 
 /** `["input", "tagIds", 2]` → `tag_ids[2]`; the first segment is named by the route (`first` → `limit`). */
@@ -31,11 +32,15 @@ const STATUS_BY_CODE: Record<string, number> = {
   OVERLOADED: 503,
 };
 
-/** The problem for a GraphQL error that carries one of our codes, or null for anything unexpected. */
-export function problemFromGraphQLError(
-  error: GraphQLError,
-  argumentNames: Record<string, string>,
-): Problem | null {
+/**
+ * The problem for a failure that carries one of our codes, or null for
+ * anything unexpected: a GraphQL error from a resolver, or a failure outside
+ * any resolver (the idempotency transaction not starting), which the schema's
+ * own mapping (`translated`) names as it would a resolver's.
+ */
+export function problemFor(failure: unknown, argumentNames: Record<string, string>): Problem | null {
+  const error = failure instanceof GraphQLError ? failure : translated(failure);
+  if (!(error instanceof GraphQLError)) return null;
   // graphql-jit leaves `extensions` undefined on an error thrown without any.
   const extensions: GraphQLError["extensions"] = error.extensions ?? {};
   const code = typeof extensions.code === "string" ? extensions.code : "";

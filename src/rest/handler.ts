@@ -1,4 +1,9 @@
-import type { ExecutionResult, GraphQLSchema, OperationDefinitionNode } from "graphql";
+import {
+  type ExecutionResult,
+  GraphQLError,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from "graphql";
 import type { Viewer } from "../auth/viewer.js";
 import { isUuid } from "../domain/uuid.js";
 import { respondIdempotently } from "../http/idempotency.js";
@@ -6,9 +11,8 @@ import type { IdempotencyStore } from "../http/idempotency-store.js";
 import { readJsonObject } from "../http/json-body.js";
 import { jsonResponse, type Problem, problemResponse } from "../http/problem.js";
 import type { GraphQLContext } from "../schema/context.js";
-import { graphQLErrorFor } from "../schema/domain-errors.js";
 import { type CompiledRoute, compileRoute } from "./compiled-route.js";
-import { describeFieldErrors, problemFromGraphQLError, restFieldName } from "./errors.js";
+import { describeFieldErrors, problemFor, restFieldName } from "./errors.js";
 import { applyEnumPlan, checkVariable, toGraphQLValue, type VariableProblem } from "./rest-spelling.js";
 import { API_PREFIX, type RestRoute } from "./route.js";
 import { routes as contractRoutes } from "./routes.js";
@@ -96,20 +100,26 @@ export function createRestHandler(dependencies: RestDependencies): RestHandler {
       const keyed = { apiKeyId, key, method: entry.route.method, pathname: url.pathname, body, requestId };
       return await respondIdempotently(dependencies.idempotency, keyed, run);
     } catch (error) {
-      // Its transaction could not start (e.g. overloaded): answered as a resolver's failure would be.
-      return respond({ errors: [graphQLErrorFor(error)] }, entry, url, requestId);
+      // Its transaction could not start (e.g. overloaded): mapped as a resolver's failure would be.
+      return failed(error, entry, requestId);
     }
   };
 
+  /** The problem for a failure; anything unexpected is logged and disclosed as nothing but 500. */
+  function failed(error: unknown, entry: CompiledRoute, requestId: string): Response {
+    const problem = problemFor(error, entry.argumentNames);
+    if (problem) return problemResponse(problem, requestId);
+    dependencies.onUnexpectedError(
+      error instanceof GraphQLError ? (error.originalError ?? error) : error,
+      requestId,
+    );
+    const detail = "An unexpected error occurred; quote the request id when reporting it";
+    return problemResponse({ status: 500, code: "internal", detail }, requestId);
+  }
+
   function respond(result: ExecutionResult, entry: CompiledRoute, url: URL, requestId: string): Response {
     const [error] = result.errors ?? [];
-    if (error || !result.data) {
-      const problem = error ? problemFromGraphQLError(error, entry.argumentNames) : null;
-      if (problem) return problemResponse(problem, requestId);
-      dependencies.onUnexpectedError(error?.originalError ?? error ?? new Error("no data"), requestId);
-      const detail = "An unexpected error occurred; quote the request id when reporting it";
-      return problemResponse({ status: 500, code: "internal", detail }, requestId);
-    }
+    if (error || !result.data) return failed(error ?? new Error("no data"), entry, requestId);
     applyEnumPlan(result.data, entry.enumPlan);
     const read = entry.responseBody(result.data);
     // A single read answers null for a record the caller cannot see.
