@@ -13,7 +13,7 @@ import { jsonResponse, type Problem, problemResponse } from "../http/problem.js"
 import type { GraphQLContext } from "../schema/context.js";
 import { type CompiledRoute, compileRoute } from "./compiled-route.js";
 import { describeFieldErrors, problemFor, restFieldName } from "./errors.js";
-import { applyEnumPlan, checkVariable, toGraphQLValue, type VariableProblem } from "./rest-spelling.js";
+import { applyEnumPlan, toGraphQLVariable, type VariableProblem } from "./rest-spelling.js";
 import { API_PREFIX, type RestRoute } from "./route.js";
 import { routes as contractRoutes } from "./routes.js";
 import { withSharedResponsePaths } from "./shared-paths.js";
@@ -159,8 +159,7 @@ function toVariables(
   const problems: VariableProblem[] = [];
   const values: Record<string, unknown> = {};
   for (const [name, type] of entry.variableTypes) {
-    const value = toGraphQLValue(raw[name], type, [name], problems);
-    checkVariable(name, value, type, problems);
+    const value = toGraphQLVariable(name, raw[name], type, problems);
     if (value !== undefined) values[name] = value;
   }
   if (problems.length === 0) return { values };
