@@ -17,6 +17,7 @@ export function restFieldName(
   return name;
 }
 
+/** A field problem as `extensions.fieldErrors` and the adapter's own checks give it. */
 interface FieldProblemExtension {
   path: (string | number)[];
   code: string;
@@ -51,19 +52,23 @@ export function problemFor(failure: unknown, argumentNames: Record<string, strin
   const http = extensions.http as { headers?: Record<string, string> } | undefined;
   if (http?.headers) problem.headers = http.headers;
   const fieldErrors = extensions.fieldErrors as FieldProblemExtension[] | undefined;
-  if (fieldErrors) {
-    problem.errors = fieldErrors.map(
-      (fieldError): FieldError => ({
-        field: restFieldName(fieldError.path, argumentNames),
-        code: fieldError.code,
-        message: fieldError.message,
-      }),
-    );
-    problem.detail = describeFieldErrors(problem.errors);
-  }
+  if (fieldErrors) Object.assign(problem, fieldProblems(fieldErrors, argumentNames));
   const allowedStatuses = extensions.allowedStatuses;
   if (Array.isArray(allowedStatuses)) problem.extensions = { allowed_statuses: allowedStatuses };
   return problem;
+}
+
+/** Field problems in GraphQL names, as the `errors` of a problem and its `detail`. */
+export function fieldProblems(
+  problems: FieldProblemExtension[],
+  argumentNames: Record<string, string>,
+): { errors: FieldError[]; detail: string } {
+  const errors = problems.map(({ path, code, message }) => ({
+    field: restFieldName(path, argumentNames),
+    code,
+    message,
+  }));
+  return { errors, detail: describeFieldErrors(errors) };
 }
 
 export function describeFieldErrors(errors: FieldError[]): string {

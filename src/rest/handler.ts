@@ -12,7 +12,7 @@ import { readJsonObject } from "../http/json-body.js";
 import { jsonResponse, type Problem, problemResponse } from "../http/problem.js";
 import type { GraphQLContext } from "../schema/context.js";
 import { type CompiledRoute, compileRoute } from "./compiled-route.js";
-import { describeFieldErrors, problemFor, restFieldName } from "./errors.js";
+import { fieldProblems, problemFor } from "./errors.js";
 import { applyEnumPlan, toGraphQLVariable, type VariableProblem } from "./rest-spelling.js";
 import { API_PREFIX, type RestRoute } from "./route.js";
 import { routes as contractRoutes } from "./routes.js";
@@ -163,10 +163,7 @@ function toVariables(
     if (value !== undefined) values[name] = value;
   }
   if (problems.length === 0) return { values };
-  const errors = problems.map(({ path, code, message }) => ({
-    field: restFieldName(path, entry.argumentNames),
-    code,
-    message,
-  }));
-  return { problem: { status: 422, code: "validation_failed", detail: describeFieldErrors(errors), errors } };
+  return {
+    problem: { status: 422, code: "validation_failed", ...fieldProblems(problems, entry.argumentNames) },
+  };
 }
