@@ -19,9 +19,8 @@ import { routes } from "../../src/rest/routes.js";
 import { schema } from "../../src/schema/index.js";
 import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
 import { APP_BASE_URL, createTestApp, type TestApp } from "../support/test-app.js";
+import { onPostgres } from "../support/test-database.js";
 import { graphql } from "./helpers.js";
-
-const onPostgres = (process.env.DATABASE_URL ?? "").startsWith("postgres");
 
 /** Three levels of order pages, each sized by `$n` (issue 15's reproduction). */
 const NESTED_BY_VARIABLE = `query ($n: Int) {

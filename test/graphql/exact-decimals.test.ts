@@ -18,7 +18,9 @@ describe("exact decimals", () => {
   beforeAll(async () => {
     harness = await createTestApp();
     buyer = await seedBuyer(harness.database, "Exact");
-    [orderId = ""] = await seedOrders(harness.database, buyer, [{ createdAt: new Date(Date.UTC(2026, 0, 1)) }]);
+    [orderId = ""] = await seedOrders(harness.database, buyer, [
+      { createdAt: new Date(Date.UTC(2026, 0, 1)) },
+    ]);
     await harness.database.prisma.order.update({
       where: { id: orderId },
       data: { priceTotal: TOTAL, taxAmount: SMALL, quantity: "1000000" },
@@ -36,7 +38,9 @@ describe("exact decimals", () => {
   });
 
   it("REST writes the same digits as JSON numbers, as the contract types them", async () => {
-    const response = await harness.app.fetch(`${API}/orders?limit=1`, { headers: { "x-api-key": buyer.apiKey } });
+    const response = await harness.app.fetch(`${API}/orders?limit=1`, {
+      headers: { "x-api-key": buyer.apiKey },
+    });
     const text = await response.text();
     expect(text).toContain(`"price_total":${TOTAL}`);
     expect(text).toContain(`"tax_amount":${SMALL}`);
