@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
 import { createTestApp, type TestApp } from "../support/test-app.js";
-import { graphql, graphqlData } from "./helpers.js";
+import { GRAPHQL, graphql, graphqlData } from "./helpers.js";
 
 const globalId = (type: string, uuid: string) => Buffer.from(`${type}:${uuid}`).toString("base64");
 
@@ -274,6 +274,39 @@ describe("global IDs", () => {
           },
         ],
       });
+    });
+
+    it("apply to subscriptions too: orderUpdated(orderId) checks a global id before subscribing", async () => {
+      const firstEvent = async (orderId: string) => {
+        const response = await harness.app.fetch(GRAPHQL, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            accept: "text/event-stream",
+            "x-api-key": buyer.apiKey,
+          },
+          body: JSON.stringify({
+            query: "subscription ($id: UUID) { orderUpdated(orderId: $id) { order { databaseId } } }",
+            variables: { id: orderId },
+          }),
+        });
+        const reader = response.body?.pipeThrough(new TextDecoderStream()).getReader();
+        let text = "";
+        while (reader && !/\n\n/.test(text.replace(/^:.*\n\n/gm, ""))) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          text += value;
+        }
+        await reader?.cancel().catch(() => {});
+        const data = /^data: (.*)$/m.exec(text)?.[1] ?? "{}";
+        return JSON.parse(data) as { errors?: { extensions?: { code?: string } }[] };
+      };
+      expect((await firstEvent(globalId("Order", other.buyerProductId))).errors?.[0]?.extensions?.code).toBe(
+        "NOT_FOUND",
+      );
+      expect((await firstEvent(globalId("Supplier", buyer.supplierId))).errors?.[0]?.extensions?.code).toBe(
+        "VALIDATION_FAILED",
+      );
     });
 
     it("still refuse what is neither a UUID nor a global id as a bad variable", async () => {

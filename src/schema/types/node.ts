@@ -21,6 +21,7 @@ export const NodeRef = builder.interfaceRef<{ id: string }>("Node").implement({
     "A record with a global ID: `id` is opaque and unique across types (pass it to `node`, `nodes` or any " +
     "argument that names a record of its type); `databaseId` is the record's UUID, as the REST API shows it.",
   fields: (t) => ({
+    // Never called: every Node type defines its own `id` (nodeIdFields), which takes precedence.
     id: t.id({ description: "The global ID.", resolve: () => "" }),
   }),
   resolveType: (row) => typeOfRow.get(row) ?? null,
