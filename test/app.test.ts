@@ -46,7 +46,7 @@ describe("service basics", () => {
       }),
     });
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({
+    expect(await response.json()).toMatchObject({
       data: {
         buyerProductApprovals: { edges: [{ node: { id: buyer.approvalId, approvalStatus: "APPROVED" } }] },
       },
