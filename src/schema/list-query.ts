@@ -223,11 +223,23 @@ export function grammarSummary(grammar: QueryGrammar): string {
     .join("; ");
 }
 
+/**
+ * Prisma hands `startsWith`/`contains` to LIKE as they are: `%` and `_` would
+ * match anything. Escaped with LIKE's default escape character, they match
+ * only themselves.
+ */
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, "\\$&");
+}
+
 /** `PO-1*` a case-insensitive prefix, `PO-17` exact: on any of `fields`. */
 export function textWhere(fields: string[], value: string): object | string {
   const match = textMatch(value);
   if (typeof match === "string") return match;
-  const condition = "startsWith" in match ? { ...match, mode: "insensitive" as const } : match;
+  const condition =
+    "startsWith" in match
+      ? { startsWith: escapeLike(match.startsWith), mode: "insensitive" as const }
+      : match;
   return fields.length === 1
     ? { [fields[0] as string]: condition }
     : { OR: fields.map((field) => ({ [field]: condition })) };
@@ -237,7 +249,7 @@ export function textWhere(fields: string[], value: string): object | string {
 export function containsWord(field: string, word: string): object | string {
   const text = word.endsWith("*") ? word.slice(0, -1) : word;
   if (text.includes("*")) return "may use * only at the end";
-  return { [field]: { contains: text, mode: "insensitive" } };
+  return { [field]: { contains: escapeLike(text), mode: "insensitive" } };
 }
 
 /** `yes`/`no` (also `true`/`false`). */
