@@ -53,7 +53,7 @@ export const BuyerProductApprovalRef = builder.prismaObject("BuyerProductApprova
 export const ApprovalConnectionRef = connectionType(
   "BuyerProductApproval",
   BuyerProductApprovalRef,
-  "A page of buyer product approvals, newest first.",
+  "A page of buyer product approvals, in the order of the field that answers it.",
 );
 
 const ApprovalFilterInput = builder.inputType("BuyerProductApprovalFilter", {
@@ -102,14 +102,14 @@ builder.queryField("buyerProductApprovals", (t) =>
         kind: "text",
         nullable: true,
         direction: "asc",
-        description: "The supplier's name, ascending by character code; approvals without one come last.",
+        description: "The supplier's name, ascending; approvals without one come last.",
       },
       REFERENCE: {
         field: "reference",
         kind: "text",
         nullable: true,
         direction: "asc",
-        description: "The service's reference, ascending by character code; approvals without one come last.",
+        description: "The service's reference, ascending; approvals without one come last.",
       },
       ID: BY_ID,
     }),

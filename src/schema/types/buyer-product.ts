@@ -88,7 +88,7 @@ export const BuyerProductRef = builder.prismaObject("BuyerProduct", {
 const BuyerProductConnectionRef = connectionType(
   "BuyerProduct",
   BuyerProductRef,
-  "A page of the buyer's products, newest first.",
+  "A page of the buyer's products, in the order of the field that answers it.",
 );
 
 const BuyerProductFilterInput = builder.inputType("BuyerProductFilter", {
@@ -144,15 +144,14 @@ builder.queryField("buyerProducts", (t) =>
         kind: "text",
         nullable: true,
         direction: "asc",
-        description:
-          "The buyer's name for the product, ascending by character code; products without one come last.",
+        description: "The buyer's name for the product, ascending; products without one come last.",
       },
       CODE: {
         field: "rawMaterialCode",
         kind: "text",
         nullable: true,
         direction: "asc",
-        description: "The buyer's code, ascending by character code; products without one come last.",
+        description: "The buyer's code, ascending; products without one come last.",
       },
       ID: BY_ID,
     }),

@@ -221,7 +221,11 @@ builder.queryField("order", (t) =>
   }),
 );
 
-export const OrderConnectionRef = connectionType("Order", OrderRef, "A page of orders, newest first.");
+export const OrderConnectionRef = connectionType(
+  "Order",
+  OrderRef,
+  "A page of orders, in the order of the field that answers it.",
+);
 
 const OrderFilterInput = builder.inputType("OrderFilter", {
   description: "Narrows a list of orders. Dates are whole UTC days, both ends included.",
@@ -272,15 +276,14 @@ const ORDER_SORT_KEYS = sortKeysEnum("Order", {
     kind: "text",
     nullable: true,
     direction: "asc",
-    description: "The service's order reference, ascending by character code; orders without one come last.",
+    description: "The service's order reference, ascending; orders without one come last.",
   },
   PURCHASE_ORDER_REFERENCE: {
     field: "purchaseOrderReference",
     kind: "text",
     nullable: true,
     direction: "asc",
-    description:
-      "The buyer's purchase order reference, ascending by character code; orders without one come last.",
+    description: "The buyer's purchase order reference, ascending; orders without one come last.",
   },
   PRICE_TOTAL: {
     field: "priceTotal",

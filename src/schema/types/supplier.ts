@@ -36,7 +36,7 @@ export const SupplierRef = builder.prismaObject("Supplier", {
 const SupplierConnectionRef = connectionType(
   "Supplier",
   SupplierRef,
-  "A page of the suppliers the buyer is connected to, newest first.",
+  "A page of the suppliers the buyer is connected to, in the order of the field that answers it.",
 );
 
 builder.queryField("suppliers", (t) =>
@@ -44,7 +44,7 @@ builder.queryField("suppliers", (t) =>
     type: SupplierConnectionRef,
     model: "Supplier",
     sort: sortKeysEnum("Supplier", {
-      NAME: byName("Name, ascending by character code."),
+      NAME: byName("Name, ascending."),
       UPDATED_AT,
       ID: BY_ID,
     }),

@@ -116,18 +116,22 @@ builder.mutationField("attachTags", (t) =>
   }),
 );
 
-const TagConnectionRef = connectionType("Tag", TagRef, "A page of the buyer's tags, newest first.");
+const TagConnectionRef = connectionType(
+  "Tag",
+  TagRef,
+  "A page of the buyer's tags, in the order of the field that answers it.",
+);
 const TagGroupConnectionRef = connectionType(
   "TagGroup",
   TagGroupRef,
-  "A page of the buyer's tag groups, newest first.",
+  "A page of the buyer's tag groups, in the order of the field that answers it.",
 );
 
 builder.queryField("tags", (t) =>
   rootConnection(t, {
     type: TagConnectionRef,
     model: "Tag",
-    sort: sortKeysEnum("Tag", { NAME: byName("Name, ascending by character code."), UPDATED_AT, ID: BY_ID }),
+    sort: sortKeysEnum("Tag", { NAME: byName("Name, ascending."), UPDATED_AT, ID: BY_ID }),
     args: { query: t.arg.string({ description: NAME_QUERY_DESCRIPTION }) },
     narrow: ({ query }, problems) =>
       (query ? parseListQuery(query, nameGrammar("name"), problems) : null) ?? {},
@@ -141,7 +145,7 @@ builder.queryField("tagGroups", (t) =>
     type: TagGroupConnectionRef,
     model: "TagGroup",
     sort: sortKeysEnum("TagGroup", {
-      NAME: byName("Name, ascending by character code."),
+      NAME: byName("Name, ascending."),
       UPDATED_AT,
       ID: BY_ID,
     }),
