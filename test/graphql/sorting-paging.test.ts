@@ -428,6 +428,32 @@ describe("sorting and paging root lists", () => {
     });
   });
 
+  it("answers `nodes` beside `edges` on nested connections too", async () => {
+    const data = await graphqlData<{
+      buyerProducts: {
+        nodes: {
+          id: string;
+          approvals: {
+            nodes: { id: string; supplier: { name: string } }[];
+            edges: { node: { id: string } }[];
+          };
+        }[];
+      };
+    }>(
+      harness.app,
+      `{ buyerProducts(sortKey: ID, first: 50) {
+          nodes { id approvals(first: 3) { nodes { id supplier { name } } edges { node { id } } } }
+      } }`,
+      { key: buyer.apiKey },
+    );
+    const seeded = data.buyerProducts.nodes.find((product) => product.id === buyer.buyerProductId);
+    expect(seeded?.approvals.nodes.map((approval) => approval.id)).toEqual(
+      seeded?.approvals.edges.map((edge) => edge.node.id),
+    );
+    expect(seeded?.approvals.nodes).toHaveLength(3);
+    expect(seeded?.approvals.nodes[0]?.supplier.name).toBe("Sorter Supplier");
+  });
+
   it("answers `nodes` and `edges` in the same number of SQL statements, for 2 rows as for 7", async () => {
     const statements = async (selection: string, first: number) => {
       const query = `query ($first: Int) {
