@@ -5,6 +5,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SeededBuyer, seedApprovals, seedBuyer, seedOrders } from "../support/seed.js";
 import { callApi, createTestApp, type TestApp } from "../support/test-app.js";
+import { databaseId } from "./database-ids.js";
 import { graphql, graphqlData } from "./helpers.js";
 
 const day = (month: number, date: number) => new Date(Date.UTC(2025, month - 1, date, 9));
@@ -121,7 +122,7 @@ describe("filtering and searching root lists", () => {
       { key: buyer.apiKey, variables },
     );
     expect(data.list.totalCount).toBe(data.list.nodes.length);
-    return data.list.nodes.map((node) => node.id);
+    return data.list.nodes.map((node) => databaseId(node.id));
   }
   const orderIds = (query: string) => listIds("orders", "query: $query", { query }, "$query: String");
   /** Orders by seeding position, newest first as the list answers them. */
@@ -215,13 +216,13 @@ describe("filtering and searching root lists", () => {
         { key: buyer.apiKey },
       );
       // By character code: "PO-100" < "PO-101" < "po-105".
-      expect(data.orders.nodes.map((node) => node.id)).toEqual([orders[0], orders[1]]);
+      expect(data.orders.nodes.map((node) => databaseId(node.id))).toEqual([orders[0], orders[1]]);
       const next = await graphqlData<{ orders: { nodes: { id: string }[] } }>(
         harness.app,
         `query ($after: String) { orders(query: "reference:PO-1*", sortKey: PURCHASE_ORDER_REFERENCE, after: $after) { nodes { id } } }`,
         { key: buyer.apiKey, variables: { after: data.orders.pageInfo.endCursor } },
       );
-      expect(next.orders.nodes.map((node) => node.id)).toEqual([orders[3]]);
+      expect(next.orders.nodes.map((node) => databaseId(node.id))).toEqual([orders[3]]);
     });
 
     it("explains every malformed search, with where it went wrong", async () => {

@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SeededBuyer, seedBuyer } from "../support/seed.js";
 import { createTestApp, type TestApp } from "../support/test-app.js";
+import { databaseId } from "./database-ids.js";
 import { graphql, graphqlData } from "./helpers.js";
 
 /** A UUID whose order among these ids is the order of `n`. */
@@ -287,7 +288,9 @@ describe("sorting and paging root lists", () => {
     );
     const result = data.list as PageResult;
     // `nodes` is `edges.node`, and the page's ends are its first and last cursors.
-    expect(result.nodes.map((node) => node.id)).toEqual(result.edges.map((edge) => edge.node.id));
+    expect(result.nodes.map((node) => databaseId(node.id))).toEqual(
+      result.edges.map((edge) => databaseId(edge.node.id)),
+    );
     expect(result.pageInfo.startCursor).toBe(result.edges[0]?.cursor ?? null);
     expect(result.pageInfo.endCursor).toBe(result.edges.at(-1)?.cursor ?? null);
     return result;
@@ -298,7 +301,7 @@ describe("sorting and paging root lists", () => {
       for (const reverse of [false, true]) {
         it(`${list.field}(sortKey: ${sort.key}, reverse: ${reverse}) is sorted, and pages both ways hold every row once`, async () => {
           const all = await page(list, { sortKey: sort.key, reverse, first: 500 });
-          const ids = all.edges.map((edge) => edge.node.id);
+          const ids = all.edges.map((edge) => databaseId(edge.node.id));
           expect(ids.length).toBeGreaterThanOrEqual(5);
           expect(all.totalCount).toBe(ids.length);
           expect(all.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: false });
@@ -309,7 +312,7 @@ describe("sorting and paging root lists", () => {
           let after: string | null = null;
           for (let pages = 1; pages <= 10; pages++) {
             const result: PageResult = await page(list, { sortKey: sort.key, reverse, first: 2, after });
-            forward.push(...result.edges.map((edge) => edge.node.id));
+            forward.push(...result.edges.map((edge) => databaseId(edge.node.id)));
             expect(result.pageInfo.hasPreviousPage).toBe(after !== null);
             expect(result.pageInfo.hasNextPage).toBe(forward.length < ids.length);
             if (!result.pageInfo.hasNextPage) break;
@@ -321,7 +324,7 @@ describe("sorting and paging root lists", () => {
           let before: string | null = null;
           for (let pages = 1; pages <= 10; pages++) {
             const result: PageResult = await page(list, { sortKey: sort.key, reverse, last: 2, before });
-            backward.unshift(...result.edges.map((edge) => edge.node.id));
+            backward.unshift(...result.edges.map((edge) => databaseId(edge.node.id)));
             expect(result.pageInfo.hasNextPage).toBe(before !== null);
             expect(result.pageInfo.hasPreviousPage).toBe(backward.length < ids.length);
             if (!result.pageInfo.hasPreviousPage) break;
@@ -341,8 +344,10 @@ describe("sorting and paging root lists", () => {
       { key: buyer.apiKey },
     );
     const sorted = await page(orders, { sortKey: "CREATED_AT", reverse: false, first: 500 });
-    expect(data.orders.edges.map((edge) => edge.node.id)).toEqual(sorted.edges.map((edge) => edge.node.id));
-    expect(data.orders.edges.map((edge) => edge.node.id).slice(0, 4)).toEqual([
+    expect(data.orders.edges.map((edge) => databaseId(edge.node.id))).toEqual(
+      sorted.edges.map((edge) => databaseId(edge.node.id)),
+    );
+    expect(data.orders.edges.map((edge) => databaseId(edge.node.id)).slice(0, 4)).toEqual([
       idOf(90),
       idOf(80),
       idOf(70),
@@ -354,7 +359,7 @@ describe("sorting and paging root lists", () => {
     const orders = LISTS[0] as ListCase;
     const all = await page(orders, { sortKey: "PRICE_TOTAL", reverse: false, first: 500 });
     const cursors = all.edges.map((edge) => edge.cursor);
-    const ids = all.edges.map((edge) => edge.node.id);
+    const ids = all.edges.map((edge) => databaseId(edge.node.id));
     const between = await page(orders, {
       sortKey: "PRICE_TOTAL",
       reverse: false,
@@ -362,7 +367,7 @@ describe("sorting and paging root lists", () => {
       after: cursors[1],
       before: cursors[5],
     });
-    expect(between.edges.map((edge) => edge.node.id)).toEqual(ids.slice(2, 5));
+    expect(between.edges.map((edge) => databaseId(edge.node.id))).toEqual(ids.slice(2, 5));
     expect(between.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: true });
     const fromEnd = await page(orders, {
       sortKey: "PRICE_TOTAL",
@@ -371,7 +376,7 @@ describe("sorting and paging root lists", () => {
       after: cursors[1],
       before: cursors[5],
     });
-    expect(fromEnd.edges.map((edge) => edge.node.id)).toEqual(ids.slice(3, 5));
+    expect(fromEnd.edges.map((edge) => databaseId(edge.node.id))).toEqual(ids.slice(3, 5));
     expect(fromEnd.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: true });
   });
 
@@ -446,9 +451,11 @@ describe("sorting and paging root lists", () => {
       } }`,
       { key: buyer.apiKey },
     );
-    const seeded = data.buyerProducts.nodes.find((product) => product.id === buyer.buyerProductId);
-    expect(seeded?.approvals.nodes.map((approval) => approval.id)).toEqual(
-      seeded?.approvals.edges.map((edge) => edge.node.id),
+    const seeded = data.buyerProducts.nodes.find(
+      (product) => databaseId(product.id) === buyer.buyerProductId,
+    );
+    expect(seeded?.approvals.nodes.map((approval) => databaseId(approval.id))).toEqual(
+      seeded?.approvals.edges.map((edge) => databaseId(edge.node.id)),
     );
     expect(seeded?.approvals.nodes).toHaveLength(3);
     expect(seeded?.approvals.nodes[0]?.supplier.name).toBe("Sorter Supplier");
@@ -540,8 +547,8 @@ describe("cursors when rows are added", () => {
       const before = await ids({ first: 100 });
       const cursorRow = 4;
       const cursor = before.edges[cursorRow]?.cursor;
-      const rest = before.edges.slice(cursorRow + 1).map((edge) => edge.node.id);
-      const held = before.edges[cursorRow]?.node.id ?? "";
+      const rest = before.edges.slice(cursorRow + 1).map((edge) => databaseId(edge.node.id));
+      const held = databaseId(before.edges[cursorRow]?.node.id ?? "");
       const heldIndex = (Number.parseInt(held.slice(-12), 10) - 1000) / 10;
       const heldRow = base(
         held,
@@ -559,15 +566,19 @@ describe("cursors when rows are added", () => {
         data: [{ ...heldRow, id: lower }, { ...heldRow, id: higher }, base(idOf(5000), 99, "9999", -50)],
       });
       const after = await ids({ first: 100, after: cursor });
-      const now = (await ids({ first: 100 })).edges.map((edge) => edge.node.id);
+      const now = (await ids({ first: 100 })).edges.map((edge) => databaseId(edge.node.id));
       // Every row after the held one now, and nothing before it.
-      expect(after.edges.map((edge) => edge.node.id)).toEqual(now.slice(now.indexOf(held) + 1));
+      expect(after.edges.map((edge) => databaseId(edge.node.id))).toEqual(now.slice(now.indexOf(held) + 1));
       // The old rows after the cursor are all still there, in the same order.
-      expect(after.edges.map((edge) => edge.node.id).filter((id) => rest.includes(id))).toEqual(rest);
+      expect(after.edges.map((edge) => databaseId(edge.node.id)).filter((id) => rest.includes(id))).toEqual(
+        rest,
+      );
       // Exactly one of the two tied newcomers lands after the cursor.
-      const newcomers = after.edges.map((edge) => edge.node.id).filter((id) => id === lower || id === higher);
+      const newcomers = after.edges
+        .map((edge) => databaseId(edge.node.id))
+        .filter((id) => id === lower || id === higher);
       expect(newcomers).toHaveLength(1);
-      expect(after.edges.map((edge) => edge.node.id)).not.toContain(idOf(5000));
+      expect(after.edges.map((edge) => databaseId(edge.node.id))).not.toContain(idOf(5000));
     });
   }
 });
