@@ -52,6 +52,7 @@ builder.queryField("suppliers", (t) =>
     narrow: ({ query }, problems) =>
       (query ? parseListQuery(query, nameGrammar("name"), problems) : null) ?? {},
     where: (viewer) => ({ connections: { some: { buyerId: viewer.buyerId } } }),
-    description: "The suppliers the buyer is connected to, newest first (creation time, then id).",
+    description:
+      "The suppliers the buyer is connected to, newest first (creation time, then id) unless `sortKey`/`reverse` say otherwise; `query` searches by name.",
   }),
 );

@@ -136,7 +136,8 @@ builder.queryField("tags", (t) =>
     narrow: ({ query }, problems) =>
       (query ? parseListQuery(query, nameGrammar("name"), problems) : null) ?? {},
     where: (viewer) => ({ buyerId: viewer.buyerId }),
-    description: "The buyer's tags, newest first (creation time, then id).",
+    description:
+      "The buyer's tags, newest first (creation time, then id) unless `sortKey`/`reverse` say otherwise; `query` searches by name.",
   }),
 );
 
@@ -153,7 +154,8 @@ builder.queryField("tagGroups", (t) =>
     narrow: ({ query }, problems) =>
       (query ? parseListQuery(query, nameGrammar("name"), problems) : null) ?? {},
     where: (viewer) => ({ buyerId: viewer.buyerId }),
-    description: "The buyer's tag groups, newest first (creation time, then id).",
+    description:
+      "The buyer's tag groups, newest first (creation time, then id) unless `sortKey`/`reverse` say otherwise; `query` searches by name.",
   }),
 );
 
