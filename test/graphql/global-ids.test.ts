@@ -194,6 +194,13 @@ describe("global IDs", () => {
       );
       expect(approvals.buyerProductApprovals.totalCount).toBe(1);
 
+      const searched = await graphqlData<{ orders: { totalCount: number } }>(
+        harness.app,
+        `query ($query: String) { orders(query: $query) { totalCount } }`,
+        { key: buyer.apiKey, variables: { query: `supplier:${globalId("Supplier", buyer.supplierId)}` } },
+      );
+      expect(searched.orders.totalCount).toBe(orderIds.length);
+
       const tagged = await graphqlData<{ attachTags: { taggableType: string; taggableId: string } }>(
         harness.app,
         `mutation ($input: AttachTagsInput!) { attachTags(input: $input) { taggableType taggableId } }`,

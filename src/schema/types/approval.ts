@@ -145,11 +145,11 @@ export const APPROVAL_QUERY: QueryGrammar = {
     },
     supplier: {
       description: "supplier id(s), comma separated",
-      toWhere: (value) => uuidsWhere("supplierId", value),
+      toWhere: (value) => uuidsWhere("supplierId", value, "Supplier"),
     },
     product: {
       description: "buyer product id(s), comma separated",
-      toWhere: (value) => uuidsWhere("buyerProductId", value),
+      toWhere: (value) => uuidsWhere("buyerProductId", value, "BuyerProduct"),
     },
     status: {
       description: "status(es), comma separated: `approved`, `SAMPLE_REQUESTED`",

@@ -332,7 +332,7 @@ export const ORDER_QUERY: QueryGrammar = {
     },
     supplier: {
       description: "supplier id(s), comma separated",
-      toWhere: (value) => uuidsWhere("supplierId", value),
+      toWhere: (value) => uuidsWhere("supplierId", value, "Supplier"),
     },
     status: {
       description: "status(es), comma separated, as REST or GraphQL spells them: `shipped`, `IN_TRANSIT`",
