@@ -15,6 +15,7 @@ import { contractSpelling } from "../domain/contract-vocabulary.js";
 import type { FieldProblem } from "../domain/errors.js";
 import { isUuid } from "../domain/uuid.js";
 import { graphqlEnumName } from "./enums.js";
+import { decodeGlobalId, type NodeTypeName } from "./global-ids.js";
 
 /** The longest query accepted: a search box, not a document. */
 export const MAX_QUERY_LENGTH = 500;
@@ -191,10 +192,17 @@ export function dayWhere(field: string, value: string): object | string {
 }
 
 /** `field` equal to one of the comma-separated ids of `value`. */
-export function uuidsWhere(field: string, value: string): object | string {
-  const ids = alternatives(value);
-  if (!ids?.every(isUuid)) return "must be one or more UUIDs, comma separated";
-  return { [field]: { in: ids.map((id) => id.toLowerCase()) } };
+export function uuidsWhere(field: string, value: string, type: NodeTypeName): object | string {
+  // Each id as a UUID or as a global ID of `type` (docs/graphql.md "Global IDs").
+  const ids = alternatives(value)?.map((id) => {
+    if (isUuid(id)) return id.toLowerCase();
+    const globalId = decodeGlobalId(id);
+    return globalId?.type === type ? globalId.uuid : null;
+  });
+  if (!ids?.every((id) => id !== null)) {
+    return `must be one or more UUIDs or global IDs of a ${type}, comma separated`;
+  }
+  return { [field]: { in: ids } };
 }
 
 /**

@@ -20,6 +20,9 @@ interface Persisted {
   __meta__?: { hash?: string };
 }
 
+/** An order's global ID (`Order.id`), as the API writes it. */
+const orderGlobalId = (uuid: string) => Buffer.from(`Order:${uuid}`).toString("base64");
+
 describe("the buyer dashboard over persisted, codegen-typed documents", () => {
   let harness: TestApp;
   let buyer: SeededBuyer;
@@ -80,11 +83,13 @@ describe("the buyer dashboard over persisted, codegen-typed documents", () => {
       after = orders.pageInfo.hasNextPage ? orders.pageInfo.endCursor : null;
     } while (after);
     expect(new Set(seen).size).toBe(5);
-    expect(seen).toEqual(orderIds.toReversed());
+    // `id` is the global ID a front-end keys its cache on.
+    expect(seen).toEqual(orderIds.map(orderGlobalId).toReversed());
   });
 
   it("order detail: the order, its links, and its history after an update", async () => {
-    const id = orderIds[0] ?? "";
+    // The id the orders table showed, passed back as it is.
+    const id = orderGlobalId(orderIds[0] ?? "");
     const { updateOrder } = await run(UpdateOrder, {
       id,
       input: { orderStatus: "ORDER_PLACED", purchaseOrderReference: "PO-DASH-1" },
@@ -110,7 +115,7 @@ describe("the buyer dashboard over persisted, codegen-typed documents", () => {
   });
 
   it("live updates: the graphql-sse client, carrying the key in a header, receives the order's next change", async () => {
-    const id = orderIds[1] ?? "";
+    const id = orderGlobalId(orderIds[1] ?? "");
     const client = createClient({
       url: GRAPHQL,
       headers: { "x-api-key": buyer.apiKey },

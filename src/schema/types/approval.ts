@@ -1,7 +1,9 @@
 import { ApprovalStatus } from "../../db/generated/prisma/enums.js";
+import { batchLoad } from "../batch.js";
 import { builder } from "../builder.js";
 import { rootConnection, sortKeysEnum } from "../connection-fields.js";
 import { ApprovalStatusEnum } from "../enums.js";
+import { takesIdsOf } from "../global-ids.js";
 import {
   containsWord,
   enumWhere,
@@ -12,11 +14,67 @@ import {
   uuidsWhere,
 } from "../list-query.js";
 import { BY_ID, connectionType, UPDATED_AT } from "../pagination.js";
+import { requireViewer } from "../require-viewer.js";
+import { NodeRef, nodeIdFields } from "./node.js";
+
+type ApprovalStatusValue = (typeof ApprovalStatus)[keyof typeof ApprovalStatus];
+type ApprovalCounts = Record<ApprovalStatusValue, number> & { total: number };
+
+const camelCase = (name: string) =>
+  name.replace(/_([a-z])/g, (_match, letter: string) => letter.toUpperCase());
+
+const ApprovalCountsRef = builder.objectRef<ApprovalCounts>("ApprovalCounts").implement({
+  description: "How many of a buyer product's approvals are in each status.",
+  fields: (t) => ({
+    ...Object.fromEntries(
+      Object.values(ApprovalStatus).map((status) => [
+        camelCase(status),
+        t.int({
+          description: `Approvals in status ${status.toUpperCase()}.`,
+          resolve: (counts) => counts[status],
+        }),
+      ]),
+    ),
+    total: t.exposeInt("total", { description: "All of the product's approvals." }),
+  }),
+});
+
+function noApprovals(): ApprovalCounts {
+  const counts = Object.fromEntries(Object.values(ApprovalStatus).map((status) => [status, 0]));
+  return { ...(counts as Record<ApprovalStatusValue, number>), total: 0 };
+}
+
+builder.prismaObjectFields("BuyerProduct", (t) => ({
+  approvalCounts: t.field({
+    type: ApprovalCountsRef,
+    description:
+      "How many of its approvals are in each status. The counts of every product of a page come from one statement.",
+    resolve: async (product, _args, context) => {
+      const buyerId = requireViewer(context).buyerId;
+      const counts = await batchLoad(context, "BuyerProduct.approvalCounts", product.id, async (ids) => {
+        const groups = await context.prisma.buyerProductApproval.groupBy({
+          by: ["buyerProductId", "approvalStatus"],
+          where: { buyerId, buyerProductId: { in: ids } },
+          _count: { _all: true },
+        });
+        const byProduct = new Map<string, ApprovalCounts>();
+        for (const group of groups) {
+          const entry = byProduct.get(group.buyerProductId) ?? noApprovals();
+          entry[group.approvalStatus] += group._count._all;
+          entry.total += group._count._all;
+          byProduct.set(group.buyerProductId, entry);
+        }
+        return byProduct;
+      });
+      return counts ?? noApprovals();
+    },
+  }),
+}));
 
 export const BuyerProductApprovalRef = builder.prismaObject("BuyerProductApproval", {
+  interfaces: [NodeRef],
   description: "The approval of one supplier's material for one of the buyer's products.",
   fields: (t) => ({
-    id: t.expose("id", { type: "UUID", description: "The approval's id." }),
     approvalStatus: t.expose("approvalStatus", {
       type: ApprovalStatusEnum,
       description: "Where the approval stands.",
@@ -50,6 +108,8 @@ export const BuyerProductApprovalRef = builder.prismaObject("BuyerProductApprova
   }),
 });
 
+nodeIdFields("BuyerProductApproval");
+
 export const ApprovalConnectionRef = connectionType(
   "BuyerProductApproval",
   BuyerProductApprovalRef,
@@ -63,8 +123,16 @@ const ApprovalFilterInput = builder.inputType("BuyerProductApprovalFilter", {
       type: [ApprovalStatusEnum],
       description: "Only approvals in one of these statuses.",
     }),
-    buyerProductId: t.field({ type: "UUID", description: "Only approvals of this buyer product." }),
-    supplierId: t.field({ type: ["UUID"], description: "Only approvals of one of these suppliers." }),
+    buyerProductId: t.field({
+      type: "UUID",
+      description: "Only approvals of this buyer product (its id or global ID).",
+      extensions: takesIdsOf("BuyerProduct"),
+    }),
+    supplierId: t.field({
+      type: ["UUID"],
+      description: "Only approvals of one of these suppliers (ids or global IDs).",
+      extensions: takesIdsOf("Supplier"),
+    }),
   }),
 });
 
@@ -77,11 +145,11 @@ export const APPROVAL_QUERY: QueryGrammar = {
     },
     supplier: {
       description: "supplier id(s), comma separated",
-      toWhere: (value) => uuidsWhere("supplierId", value),
+      toWhere: (value) => uuidsWhere("supplierId", value, "Supplier"),
     },
     product: {
       description: "buyer product id(s), comma separated",
-      toWhere: (value) => uuidsWhere("buyerProductId", value),
+      toWhere: (value) => uuidsWhere("buyerProductId", value, "BuyerProduct"),
     },
     status: {
       description: "status(es), comma separated: `approved`, `SAMPLE_REQUESTED`",

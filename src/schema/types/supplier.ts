@@ -2,15 +2,16 @@ import { builder } from "../builder.js";
 import { relationConnection, rootConnection, sortKeysEnum } from "../connection-fields.js";
 import { NAME_QUERY_DESCRIPTION, nameGrammar, parseListQuery } from "../list-query.js";
 import { BY_ID, byName, connectionType, UPDATED_AT } from "../pagination.js";
+import { NodeRef, nodeIdFields } from "./node.js";
 import { SupplierUserConnectionRef } from "./supplier-user.js";
 
 // A UUID no row has: selections are planned before a resolver can refuse a request without a key.
 const NO_BUYER = "00000000-0000-0000-0000-000000000000";
 
 export const SupplierRef = builder.prismaObject("Supplier", {
+  interfaces: [NodeRef],
   description: "A supplier the buyer is connected to.",
   fields: (t) => ({
-    id: t.expose("id", { type: "UUID", description: "The supplier's id (`supplier_profile_id` in REST)." }),
     name: t.exposeString("name", { description: "The supplier's name." }),
     relationship: t.string({
       nullable: true,
@@ -32,6 +33,8 @@ export const SupplierRef = builder.prismaObject("Supplier", {
     }),
   }),
 });
+
+nodeIdFields("Supplier");
 
 const SupplierConnectionRef = connectionType(
   "Supplier",

@@ -52,17 +52,17 @@ export type ResourceValueInput = {
   value: string;
 };
 
-/** Changes to an order. Absent fields are left as they are. */
+/** Changes to an order. An absent field is left as it is; so is a field set to null (in GraphQL), except the two references, where null clears the reference. */
 export type UpdateOrderInput = {
-  /** The new status; it may only move forward (see OrderStatus). */
+  /** The new status; it may only move forward (see OrderStatus and Order.allowedNextStatuses). */
   orderStatus?: OrderStatus | null | undefined;
   /** When the order was placed. */
   placedAt?: string | null | undefined;
-  /** The buyer's purchase order reference; null clears it. */
+  /** The buyer's purchase order reference; trimmed, not blank; null clears it. */
   purchaseOrderReference?: string | null | undefined;
-  /** Replaces all of the order's external identifiers (at most 50). */
+  /** Replaces all of the order's external identifiers (at most 50; [] removes them all). */
   resourceValues?: Array<ResourceValueInput> | null | undefined;
-  /** The supplier's order reference; null clears it. */
+  /** The supplier's order reference; trimmed, not blank; null clears it. */
   supplierOrderReference?: string | null | undefined;
 };
 
