@@ -69,34 +69,6 @@ CREATE FUNCTION change_log_append(p_record_type text, p_change text, p_buyer_ids
   ORDER BY e.ord
 $$;
 
--- Arguments: record type, id column, buyer column.
-CREATE FUNCTION change_log_created() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-  buyers uuid[];
-  ids uuid[];
-BEGIN
-  SELECT array_agg((s.j ->> TG_ARGV[2])::uuid), array_agg((s.j ->> TG_ARGV[1])::uuid) INTO buyers, ids
-  FROM (SELECT to_jsonb(n) AS j FROM new_rows AS n) AS s;
-  IF buyers IS NOT NULL THEN
-    PERFORM change_log_append(TG_ARGV[0], 'created', buyers, ids, NULL);
-  END IF;
-  RETURN NULL;
-END $$;
-
--- Arguments: record type, id column, buyer column.
-CREATE FUNCTION change_log_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-  buyers uuid[];
-  ids uuid[];
-BEGIN
-  SELECT array_agg((s.j ->> TG_ARGV[2])::uuid), array_agg((s.j ->> TG_ARGV[1])::uuid) INTO buyers, ids
-  FROM (SELECT to_jsonb(o) AS j FROM old_rows AS o) AS s;
-  IF buyers IS NOT NULL THEN
-    PERFORM change_log_append(TG_ARGV[0], 'deleted', buyers, ids, NULL);
-  END IF;
-  RETURN NULL;
-END $$;
-
 -- Arguments: record type, id column, buyer column. previous holds the earlier
 -- value of every column that changed; a row where nothing changed is no entry.
 CREATE FUNCTION change_log_updated() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -183,9 +155,12 @@ BEGIN
     WITH parents AS (
       SELECT t.id, t.buyer_id FROM orders AS t
       WHERE t.id IN (SELECT n.order_id FROM new_rows AS n) AND NOT EXISTS (
-        SELECT 1 FROM change_log AS cl JOIN buyer_versions AS bv ON bv.buyer_id = cl.buyer_id
+        SELECT 1 FROM change_log AS cl
         WHERE cl.buyer_id = t.buyer_id AND cl.record_type = 'order' AND cl.record_id = t.id
-          AND cl.change = 'created' AND cl.version = bv.version AND bv.xact = pg_current_xact_id()::text::bigint)
+          AND cl.change = 'created'
+          AND cl.version = (SELECT bv.version FROM buyer_versions AS bv
+                            WHERE bv.buyer_id = t.buyer_id AND bv.xact = pg_current_xact_id()::text::bigint)
+        OFFSET 0)
     ), before_rows AS (
       SELECT c.order_id AS parent_id, c.position, c.provider, c.value
       FROM order_resource_values AS c JOIN parents ON parents.id = c.order_id
@@ -207,9 +182,12 @@ BEGIN
         JOIN old_rows AS o ON o.order_id = n.order_id AND o.position = n.position
         WHERE (o.provider, o.value) IS DISTINCT FROM (n.provider, n.value)
       ) AND NOT EXISTS (
-        SELECT 1 FROM change_log AS cl JOIN buyer_versions AS bv ON bv.buyer_id = cl.buyer_id
+        SELECT 1 FROM change_log AS cl
         WHERE cl.buyer_id = t.buyer_id AND cl.record_type = 'order' AND cl.record_id = t.id
-          AND cl.change = 'created' AND cl.version = bv.version AND bv.xact = pg_current_xact_id()::text::bigint)
+          AND cl.change = 'created'
+          AND cl.version = (SELECT bv.version FROM buyer_versions AS bv
+                            WHERE bv.buyer_id = t.buyer_id AND bv.xact = pg_current_xact_id()::text::bigint)
+        OFFSET 0)
     ), before_rows AS (
       SELECT c.order_id AS parent_id, c.position, c.provider, c.value
       FROM order_resource_values AS c JOIN parents ON parents.id = c.order_id
@@ -271,9 +249,12 @@ BEGIN
     WITH parents AS (
       SELECT t.id, t.buyer_id FROM buyer_products AS t
       WHERE t.id IN (SELECT n.buyer_product_id FROM new_rows AS n) AND NOT EXISTS (
-        SELECT 1 FROM change_log AS cl JOIN buyer_versions AS bv ON bv.buyer_id = cl.buyer_id
+        SELECT 1 FROM change_log AS cl
         WHERE cl.buyer_id = t.buyer_id AND cl.record_type = 'buyer_product' AND cl.record_id = t.id
-          AND cl.change = 'created' AND cl.version = bv.version AND bv.xact = pg_current_xact_id()::text::bigint)
+          AND cl.change = 'created'
+          AND cl.version = (SELECT bv.version FROM buyer_versions AS bv
+                            WHERE bv.buyer_id = t.buyer_id AND bv.xact = pg_current_xact_id()::text::bigint)
+        OFFSET 0)
     ), before_rows AS (
       SELECT c.buyer_product_id AS parent_id, c.position, c.provider, c.value
       FROM buyer_product_resource_values AS c JOIN parents ON parents.id = c.buyer_product_id
@@ -295,9 +276,12 @@ BEGIN
         JOIN old_rows AS o ON o.buyer_product_id = n.buyer_product_id AND o.position = n.position
         WHERE (o.provider, o.value) IS DISTINCT FROM (n.provider, n.value)
       ) AND NOT EXISTS (
-        SELECT 1 FROM change_log AS cl JOIN buyer_versions AS bv ON bv.buyer_id = cl.buyer_id
+        SELECT 1 FROM change_log AS cl
         WHERE cl.buyer_id = t.buyer_id AND cl.record_type = 'buyer_product' AND cl.record_id = t.id
-          AND cl.change = 'created' AND cl.version = bv.version AND bv.xact = pg_current_xact_id()::text::bigint)
+          AND cl.change = 'created'
+          AND cl.version = (SELECT bv.version FROM buyer_versions AS bv
+                            WHERE bv.buyer_id = t.buyer_id AND bv.xact = pg_current_xact_id()::text::bigint)
+        OFFSET 0)
     ), before_rows AS (
       SELECT c.buyer_product_id AS parent_id, c.position, c.provider, c.value
       FROM buyer_product_resource_values AS c JOIN parents ON parents.id = c.buyer_product_id
@@ -347,67 +331,300 @@ CREATE TRIGGER buyer_product_resource_values_change_log_update AFTER UPDATE ON "
 CREATE TRIGGER buyer_product_resource_values_change_log_delete AFTER DELETE ON "buyer_product_resource_values"
   REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION change_log_buyer_product_resource_values();
 
--- A buyer's own rows: one entry per row, for that buyer.
+-- A buyer's own rows: one entry per row, for that buyer. Creations and
+-- deletions read two columns straight from the transition table (one function
+-- per table, so the SQL is static and its plan cached); updates compare whole rows.
+CREATE FUNCTION change_log_orders_created() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  buyers uuid[];
+  ids uuid[];
+BEGIN
+  SELECT array_agg(r.buyer_id), array_agg(r.id) INTO buyers, ids FROM new_rows AS r;
+  IF buyers IS NOT NULL THEN
+    PERFORM change_log_append('order', 'created', buyers, ids, NULL);
+  END IF;
+  RETURN NULL;
+END $$;
+CREATE FUNCTION change_log_orders_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  buyers uuid[];
+  ids uuid[];
+BEGIN
+  SELECT array_agg(r.buyer_id), array_agg(r.id) INTO buyers, ids FROM old_rows AS r;
+  IF buyers IS NOT NULL THEN
+    PERFORM change_log_append('order', 'deleted', buyers, ids, NULL);
+  END IF;
+  RETURN NULL;
+END $$;
 CREATE TRIGGER orders_change_log_insert AFTER INSERT ON "orders"
-  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION change_log_created('order', 'id', 'buyer_id');
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION change_log_orders_created();
 CREATE TRIGGER orders_change_log_update AFTER UPDATE ON "orders"
   REFERENCING NEW TABLE AS new_rows OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION change_log_updated('order', 'id', 'buyer_id');
 CREATE TRIGGER orders_change_log_delete AFTER DELETE ON "orders"
-  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION change_log_deleted('order', 'id', 'buyer_id');
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION change_log_orders_deleted();
+CREATE FUNCTION change_log_buyer_products_created() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  buyers uuid[];
+  ids uuid[];
+BEGIN
+  SELECT array_agg(r.buyer_id), array_agg(r.id) INTO buyers, ids FROM new_rows AS r;
+  IF buyers IS NOT NULL THEN
+    PERFORM change_log_append('buyer_product', 'created', buyers, ids, NULL);
+  END IF;
+  RETURN NULL;
+END $$;
+CREATE FUNCTION change_log_buyer_products_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  buyers uuid[];
+  ids uuid[];
+BEGIN
+  SELECT array_agg(r.buyer_id), array_agg(r.id) INTO buyers, ids FROM old_rows AS r;
+  IF buyers IS NOT NULL THEN
+    PERFORM change_log_append('buyer_product', 'deleted', buyers, ids, NULL);
+  END IF;
+  RETURN NULL;
+END $$;
 CREATE TRIGGER buyer_products_change_log_insert AFTER INSERT ON "buyer_products"
-  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION change_log_created('buyer_product', 'id', 'buyer_id');
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION change_log_buyer_products_created();
 CREATE TRIGGER buyer_products_change_log_update AFTER UPDATE ON "buyer_products"
   REFERENCING NEW TABLE AS new_rows OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION change_log_updated('buyer_product', 'id', 'buyer_id');
 CREATE TRIGGER buyer_products_change_log_delete AFTER DELETE ON "buyer_products"
-  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION change_log_deleted('buyer_product', 'id', 'buyer_id');
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION change_log_buyer_products_deleted();
+CREATE FUNCTION change_log_buyer_product_approvals_created() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  buyers uuid[];
+  ids uuid[];
+BEGIN
+  SELECT array_agg(r.buyer_id), array_agg(r.id) INTO buyers, ids FROM new_rows AS r;
+  IF buyers IS NOT NULL THEN
+    PERFORM change_log_append('buyer_product_approval', 'created', buyers, ids, NULL);
+  END IF;
+  RETURN NULL;
+END $$;
+CREATE FUNCTION change_log_buyer_product_approvals_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  buyers uuid[];
+  ids uuid[];
+BEGIN
+  SELECT array_agg(r.buyer_id), array_agg(r.id) INTO buyers, ids FROM old_rows AS r;
+  IF buyers IS NOT NULL THEN
+    PERFORM change_log_append('buyer_product_approval', 'deleted', buyers, ids, NULL);
+  END IF;
+  RETURN NULL;
+END $$;
 CREATE TRIGGER buyer_product_approvals_change_log_insert AFTER INSERT ON "buyer_product_approvals"
-  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION change_log_created('buyer_product_approval', 'id', 'buyer_id');
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION change_log_buyer_product_approvals_created();
 CREATE TRIGGER buyer_product_approvals_change_log_update AFTER UPDATE ON "buyer_product_approvals"
   REFERENCING NEW TABLE AS new_rows OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION change_log_updated('buyer_product_approval', 'id', 'buyer_id');
 CREATE TRIGGER buyer_product_approvals_change_log_delete AFTER DELETE ON "buyer_product_approvals"
-  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION change_log_deleted('buyer_product_approval', 'id', 'buyer_id');
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION change_log_buyer_product_approvals_deleted();
+CREATE FUNCTION change_log_supplier_users_created() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  buyers uuid[];
+  ids uuid[];
+BEGIN
+  SELECT array_agg(r.created_by_buyer_id), array_agg(r.id) INTO buyers, ids FROM new_rows AS r;
+  IF buyers IS NOT NULL THEN
+    PERFORM change_log_append('supplier_user', 'created', buyers, ids, NULL);
+  END IF;
+  RETURN NULL;
+END $$;
+CREATE FUNCTION change_log_supplier_users_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  buyers uuid[];
+  ids uuid[];
+BEGIN
+  SELECT array_agg(r.created_by_buyer_id), array_agg(r.id) INTO buyers, ids FROM old_rows AS r;
+  IF buyers IS NOT NULL THEN
+    PERFORM change_log_append('supplier_user', 'deleted', buyers, ids, NULL);
+  END IF;
+  RETURN NULL;
+END $$;
 CREATE TRIGGER supplier_users_change_log_insert AFTER INSERT ON "supplier_users"
-  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION change_log_created('supplier_user', 'id', 'created_by_buyer_id');
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION change_log_supplier_users_created();
 CREATE TRIGGER supplier_users_change_log_update AFTER UPDATE ON "supplier_users"
   REFERENCING NEW TABLE AS new_rows OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION change_log_updated('supplier_user', 'id', 'created_by_buyer_id');
 CREATE TRIGGER supplier_users_change_log_delete AFTER DELETE ON "supplier_users"
-  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION change_log_deleted('supplier_user', 'id', 'created_by_buyer_id');
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION change_log_supplier_users_deleted();
+CREATE FUNCTION change_log_taggings_created() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  buyers uuid[];
+  ids uuid[];
+BEGIN
+  SELECT array_agg(r.buyer_id), array_agg(r.taggable_id) INTO buyers, ids FROM new_rows AS r;
+  IF buyers IS NOT NULL THEN
+    PERFORM change_log_append('tagging', 'created', buyers, ids, NULL);
+  END IF;
+  RETURN NULL;
+END $$;
+CREATE FUNCTION change_log_taggings_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  buyers uuid[];
+  ids uuid[];
+BEGIN
+  SELECT array_agg(r.buyer_id), array_agg(r.taggable_id) INTO buyers, ids FROM old_rows AS r;
+  IF buyers IS NOT NULL THEN
+    PERFORM change_log_append('tagging', 'deleted', buyers, ids, NULL);
+  END IF;
+  RETURN NULL;
+END $$;
 CREATE TRIGGER taggings_change_log_insert AFTER INSERT ON "taggings"
-  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION change_log_created('tagging', 'taggable_id', 'buyer_id');
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION change_log_taggings_created();
 CREATE TRIGGER taggings_change_log_delete AFTER DELETE ON "taggings"
-  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION change_log_deleted('tagging', 'taggable_id', 'buyer_id');
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION change_log_taggings_deleted();
+CREATE FUNCTION change_log_tags_created() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  buyers uuid[];
+  ids uuid[];
+BEGIN
+  SELECT array_agg(r.buyer_id), array_agg(r.id) INTO buyers, ids FROM new_rows AS r;
+  IF buyers IS NOT NULL THEN
+    PERFORM change_log_append('tag', 'created', buyers, ids, NULL);
+  END IF;
+  RETURN NULL;
+END $$;
+CREATE FUNCTION change_log_tags_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  buyers uuid[];
+  ids uuid[];
+BEGIN
+  SELECT array_agg(r.buyer_id), array_agg(r.id) INTO buyers, ids FROM old_rows AS r;
+  IF buyers IS NOT NULL THEN
+    PERFORM change_log_append('tag', 'deleted', buyers, ids, NULL);
+  END IF;
+  RETURN NULL;
+END $$;
 CREATE TRIGGER tags_change_log_insert AFTER INSERT ON "tags"
-  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION change_log_created('tag', 'id', 'buyer_id');
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION change_log_tags_created();
 CREATE TRIGGER tags_change_log_update AFTER UPDATE ON "tags"
   REFERENCING NEW TABLE AS new_rows OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION change_log_updated('tag', 'id', 'buyer_id');
 CREATE TRIGGER tags_change_log_delete AFTER DELETE ON "tags"
-  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION change_log_deleted('tag', 'id', 'buyer_id');
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION change_log_tags_deleted();
+CREATE FUNCTION change_log_tag_groups_created() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  buyers uuid[];
+  ids uuid[];
+BEGIN
+  SELECT array_agg(r.buyer_id), array_agg(r.id) INTO buyers, ids FROM new_rows AS r;
+  IF buyers IS NOT NULL THEN
+    PERFORM change_log_append('tag_group', 'created', buyers, ids, NULL);
+  END IF;
+  RETURN NULL;
+END $$;
+CREATE FUNCTION change_log_tag_groups_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  buyers uuid[];
+  ids uuid[];
+BEGIN
+  SELECT array_agg(r.buyer_id), array_agg(r.id) INTO buyers, ids FROM old_rows AS r;
+  IF buyers IS NOT NULL THEN
+    PERFORM change_log_append('tag_group', 'deleted', buyers, ids, NULL);
+  END IF;
+  RETURN NULL;
+END $$;
 CREATE TRIGGER tag_groups_change_log_insert AFTER INSERT ON "tag_groups"
-  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION change_log_created('tag_group', 'id', 'buyer_id');
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION change_log_tag_groups_created();
 CREATE TRIGGER tag_groups_change_log_update AFTER UPDATE ON "tag_groups"
   REFERENCING NEW TABLE AS new_rows OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION change_log_updated('tag_group', 'id', 'buyer_id');
 CREATE TRIGGER tag_groups_change_log_delete AFTER DELETE ON "tag_groups"
-  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION change_log_deleted('tag_group', 'id', 'buyer_id');
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION change_log_tag_groups_deleted();
+CREATE FUNCTION change_log_delivery_sites_created() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  buyers uuid[];
+  ids uuid[];
+BEGIN
+  SELECT array_agg(r.buyer_id), array_agg(r.id) INTO buyers, ids FROM new_rows AS r;
+  IF buyers IS NOT NULL THEN
+    PERFORM change_log_append('delivery_site', 'created', buyers, ids, NULL);
+  END IF;
+  RETURN NULL;
+END $$;
+CREATE FUNCTION change_log_delivery_sites_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  buyers uuid[];
+  ids uuid[];
+BEGIN
+  SELECT array_agg(r.buyer_id), array_agg(r.id) INTO buyers, ids FROM old_rows AS r;
+  IF buyers IS NOT NULL THEN
+    PERFORM change_log_append('delivery_site', 'deleted', buyers, ids, NULL);
+  END IF;
+  RETURN NULL;
+END $$;
 CREATE TRIGGER delivery_sites_change_log_insert AFTER INSERT ON "delivery_sites"
-  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION change_log_created('delivery_site', 'id', 'buyer_id');
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION change_log_delivery_sites_created();
 CREATE TRIGGER delivery_sites_change_log_update AFTER UPDATE ON "delivery_sites"
   REFERENCING NEW TABLE AS new_rows OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION change_log_updated('delivery_site', 'id', 'buyer_id');
 CREATE TRIGGER delivery_sites_change_log_delete AFTER DELETE ON "delivery_sites"
-  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION change_log_deleted('delivery_site', 'id', 'buyer_id');
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION change_log_delivery_sites_deleted();
+CREATE FUNCTION change_log_supplier_connections_created() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  buyers uuid[];
+  ids uuid[];
+BEGIN
+  SELECT array_agg(r.buyer_id), array_agg(r.supplier_id) INTO buyers, ids FROM new_rows AS r;
+  IF buyers IS NOT NULL THEN
+    PERFORM change_log_append('supplier_connection', 'created', buyers, ids, NULL);
+  END IF;
+  RETURN NULL;
+END $$;
+CREATE FUNCTION change_log_supplier_connections_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  buyers uuid[];
+  ids uuid[];
+BEGIN
+  SELECT array_agg(r.buyer_id), array_agg(r.supplier_id) INTO buyers, ids FROM old_rows AS r;
+  IF buyers IS NOT NULL THEN
+    PERFORM change_log_append('supplier_connection', 'deleted', buyers, ids, NULL);
+  END IF;
+  RETURN NULL;
+END $$;
 CREATE TRIGGER supplier_connections_change_log_insert AFTER INSERT ON "supplier_connections"
-  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION change_log_created('supplier_connection', 'supplier_id', 'buyer_id');
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION change_log_supplier_connections_created();
 CREATE TRIGGER supplier_connections_change_log_update AFTER UPDATE ON "supplier_connections"
   REFERENCING NEW TABLE AS new_rows OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION change_log_updated('supplier_connection', 'supplier_id', 'buyer_id');
 CREATE TRIGGER supplier_connections_change_log_delete AFTER DELETE ON "supplier_connections"
-  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION change_log_deleted('supplier_connection', 'supplier_id', 'buyer_id');
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION change_log_supplier_connections_deleted();
+CREATE FUNCTION change_log_order_events_created() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  buyers uuid[];
+  ids uuid[];
+BEGIN
+  SELECT array_agg(r.buyer_id), array_agg(r.id) INTO buyers, ids FROM new_rows AS r;
+  IF buyers IS NOT NULL THEN
+    PERFORM change_log_append('order_event', 'created', buyers, ids, NULL);
+  END IF;
+  RETURN NULL;
+END $$;
+CREATE FUNCTION change_log_order_events_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  buyers uuid[];
+  ids uuid[];
+BEGIN
+  SELECT array_agg(r.buyer_id), array_agg(r.id) INTO buyers, ids FROM old_rows AS r;
+  IF buyers IS NOT NULL THEN
+    PERFORM change_log_append('order_event', 'deleted', buyers, ids, NULL);
+  END IF;
+  RETURN NULL;
+END $$;
 CREATE TRIGGER order_events_change_log_insert AFTER INSERT ON "order_events"
-  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION change_log_created('order_event', 'id', 'buyer_id');
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION change_log_order_events_created();
 CREATE TRIGGER order_events_change_log_update AFTER UPDATE ON "order_events"
   REFERENCING NEW TABLE AS new_rows OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION change_log_updated('order_event', 'id', 'buyer_id');
 CREATE TRIGGER order_events_change_log_delete AFTER DELETE ON "order_events"
-  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION change_log_deleted('order_event', 'id', 'buyer_id');
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION change_log_order_events_deleted();
+CREATE FUNCTION change_log_buyers_created() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  buyers uuid[];
+  ids uuid[];
+BEGIN
+  SELECT array_agg(r.id), array_agg(r.id) INTO buyers, ids FROM new_rows AS r;
+  IF buyers IS NOT NULL THEN
+    PERFORM change_log_append('buyer', 'created', buyers, ids, NULL);
+  END IF;
+  RETURN NULL;
+END $$;
 CREATE TRIGGER buyers_change_log_insert AFTER INSERT ON "buyers"
-  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION change_log_created('buyer', 'id', 'id');
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION change_log_buyers_created();
 CREATE TRIGGER buyers_change_log_update AFTER UPDATE ON "buyers"
   REFERENCING NEW TABLE AS new_rows OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION change_log_updated('buyer', 'id', 'id');
 
