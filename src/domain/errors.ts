@@ -9,6 +9,7 @@ export type ErrorCode =
   | "VALIDATION_FAILED"
   | "INVALID_TRANSITION"
   | "ALREADY_EXISTS"
+  | "PRECONDITION_FAILED"
   | "INTERNAL";
 
 /** One problem with one input field; `path` uses the GraphQL argument and field names. */
@@ -57,4 +58,8 @@ export function invalidTransition(message: string, allowedStatuses: string[]): D
 
 export function alreadyExists(message: string): DomainError {
   return new DomainError("ALREADY_EXISTS", message);
+}
+
+export function preconditionFailed(message: string): DomainError {
+  return new DomainError("PRECONDITION_FAILED", message);
 }

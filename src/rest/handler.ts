@@ -8,6 +8,7 @@ import { jsonResponse, type Problem, problemResponse } from "../http/problem.js"
 import type { GraphQLContext } from "../schema/context.js";
 import { graphQLErrorFor } from "../schema/domain-errors.js";
 import { type CompiledRoute, compileRoute } from "./compiled-route.js";
+import { type EntityTagFor, withWrittenEntityTag, writeConditionFor } from "./conditional-write.js";
 import { describeFieldErrors, problemFromGraphQLError, restFieldName } from "./errors.js";
 import { applyEnumPlan, checkVariable, toGraphQLValue, type VariableProblem } from "./rest-spelling.js";
 import { API_PREFIX, type RestRoute } from "./route.js";
@@ -26,6 +27,8 @@ export interface RestDependencies {
     operation: OperationDefinitionNode,
     run: () => Promise<ExecutionResult>,
   ): Promise<ExecutionResult>;
+  /** The ETag of a GET, for the response of a write made with If-Match or without. */
+  entityTag?: EntityTagFor;
 }
 
 export interface RestCall {
@@ -95,18 +98,26 @@ export function createRestHandler(dependencies: RestDependencies): RestHandler {
     const variables = toVariables(entry, entry.variables(params, url.searchParams, body));
     if ("problem" in variables) return problemResponse(variables.problem, requestId);
 
+    // If-Match, checked by the mutation; the version it produced names the new ETag.
+    const write = writeConditionFor(entry.route, request);
     // A keyed request runs in the transaction that keeps its response (see respondIdempotently).
     const execute = (prisma?: GraphQLContext["prisma"]) => {
-      const context = dependencies.contextFor(viewer, requestId);
+      const context = { ...dependencies.contextFor(viewer, requestId), ...(write ? { write } : {}) };
       return entry.execute(prisma ? { ...context, prisma } : context, variables.values);
     };
     const { traceExecution } = dependencies;
     const run = async (prisma?: GraphQLContext["prisma"]) =>
-      respond(
-        await (traceExecution ? traceExecution(entry.operation, () => execute(prisma)) : execute(prisma)),
-        entry,
+      withWrittenEntityTag(
+        respond(
+          await (traceExecution ? traceExecution(entry.operation, () => execute(prisma)) : execute(prisma)),
+          entry,
+          url,
+          requestId,
+        ),
+        write,
         url,
-        requestId,
+        viewer,
+        dependencies.entityTag,
       );
     const key = entry.route.method === "POST" ? request.headers.get("idempotency-key") : null;
     if (key === null) return run();

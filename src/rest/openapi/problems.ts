@@ -53,6 +53,11 @@ export const PROBLEMS: Record<ProblemCode, ProblemEntry> = {
     when: "A request with this `Idempotency-Key` is still being processed; retry shortly.",
     example: { detail: "A request with this Idempotency-Key is still being processed; retry shortly" },
   },
+  precondition_failed: {
+    status: 412,
+    when: "`If-Match` names no current ETag of the record: it changed since it was read. Read it again, then retry.",
+    example: { detail: "The order changed since the ETag given in If-Match; read it again" },
+  },
   payload_too_large: {
     status: 413,
     when: "The body is larger than 1 MiB.",
@@ -115,6 +120,7 @@ export function requestProblems(method: HttpMethod, path: string): ProblemCode[]
   const codes: ProblemCode[] = ["unauthenticated", "rate_limited"];
   if (path.includes("{")) codes.push("not_found");
   if (method !== "GET") codes.push("unsupported_media_type", "payload_too_large", "invalid_json");
+  if (method === "PATCH") codes.push("precondition_failed");
   codes.push("validation_failed");
   if (method === "POST") codes.push("idempotency_key_reused", "idempotency_request_in_progress");
   codes.push("overloaded", "internal");

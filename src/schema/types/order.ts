@@ -316,13 +316,21 @@ builder.mutationField("updateOrder", (t) =>
         ? checkResourceValues(checks, ["input", "resourceValues"], input.resourceValues)
         : undefined;
       if (checks.problems.length) throw validationFailed(checks.problems);
-      await updateOrder(context.prisma, viewer, id, {
-        orderStatus: input.orderStatus ?? undefined,
-        purchaseOrderReference,
-        supplierOrderReference,
-        placedAt: input.placedAt ?? undefined,
-        resourceValues,
-      });
+      const { write } = context;
+      const { version } = await updateOrder(
+        context.prisma,
+        viewer,
+        id,
+        {
+          orderStatus: input.orderStatus ?? undefined,
+          purchaseOrderReference,
+          supplierOrderReference,
+          placedAt: input.placedAt ?? undefined,
+          resourceValues,
+        },
+        write?.precondition ?? undefined,
+      );
+      if (write) write.producedVersion = version;
       return context.prisma.order.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),
