@@ -27,7 +27,7 @@ export function profileDirOf(settings: ServerSettings, id: ProcessId): string | 
 /** Starts one server process of the benchmark; the gateway is the real service, as `npm start` runs it. */
 export async function startProcess(id: ProcessId, settings: ServerSettings): Promise<ServerProcess> {
   const logFile = path.join(settings.logDir, `${id}.log`);
-  if (id === "gateway" || id === "candidate") {
+  if (id === "gateway" || id === "gateway-uncached" || id === "candidate") {
     const root = id === "candidate" ? settings.candidateRoot : settings.root;
     if (!root) throw new Error("the candidate needs --candidate <dir>");
     const profileDir = profileDirOf(settings, id);
@@ -47,6 +47,8 @@ export async function startProcess(id: ProcessId, settings: ServerSettings): Pro
         LOG_LEVEL: "info",
         WEB_CONCURRENCY: "1",
         MIGRATE_ON_START: "false",
+        // The same gateway without its response cache: every read executes, as before the cache.
+        ...(id === "gateway-uncached" ? { RESPONSE_CACHE_MAX_BYTES: "0" } : {}),
       },
       logFile,
     });
