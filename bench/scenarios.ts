@@ -279,7 +279,14 @@ export const SCENARIOS: Scenario[] = [
 ];
 
 /** The server processes a run can start. */
-export type ProcessId = "gateway" | "gateway-uncached" | "candidate" | "floor" | "prisma" | "sofa";
+export type ProcessId =
+  | "gateway"
+  | "gateway-uncached"
+  | "gateway-traced"
+  | "candidate"
+  | "floor"
+  | "prisma"
+  | "sofa";
 
 export interface Target {
   id: string;
@@ -314,6 +321,14 @@ export const TARGETS: Target[] = [
     supports: always,
   },
   { id: "graphql", label: "gateway GraphQL", process: "gateway", protocol: "graphql", supports: always },
+  // Every request traced and its spans exported over OTLP/HTTP to a local sink (opt-in: --targets rest,rest-traced).
+  {
+    id: "rest-traced",
+    label: "gateway REST, tracing on",
+    process: "gateway-traced",
+    protocol: "rest",
+    supports: always,
+  },
   {
     id: "prisma",
     label: "(b) node:http + Prisma",

@@ -229,7 +229,7 @@ export function createApp({ config, database, logger, tracing, demoApiKey, clust
     }
     const viewer = admission?.viewer ?? null;
     const response = isGraphQL
-      ? await yoga.fetch(request, { requestId, viewer })
+      ? await yoga.fetch(request, { requestId, viewer, rateLimit: admission?.limit })
       : isRead && admission
         ? await conditionalGets.serve(url, readState(admission), () =>
             rest(request, url, { requestId, viewer }),
