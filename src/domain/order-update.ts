@@ -41,6 +41,8 @@ interface LockedOrder {
   purchase_order_reference: string | null;
   supplier_order_reference: string | null;
   placed_at: Date | null;
+  /** The buyer's data version as this statement saw it. */
+  buyer_version: bigint | null;
 }
 
 /**
@@ -60,7 +62,8 @@ export async function updateOrder(
 ): Promise<OrderUpdate> {
   return prisma.$transaction(async (tx) => {
     const [current] = await tx.$queryRaw<LockedOrder[]>`
-      SELECT order_status::text AS order_status, purchase_order_reference, supplier_order_reference, placed_at
+      SELECT order_status::text AS order_status, purchase_order_reference, supplier_order_reference, placed_at,
+             (SELECT version FROM buyer_versions WHERE buyer_id = ${viewer.buyerId}::uuid) AS buyer_version
       FROM orders WHERE id = ${orderId}::uuid AND buyer_id = ${viewer.buyerId}::uuid FOR UPDATE`;
     if (!current) throw notFound("Order");
     if (precondition?.kind === "versions") {
@@ -72,11 +75,6 @@ export async function updateOrder(
         throw preconditionFailed("The order changed since the ETag given in If-Match; read it again");
       }
     }
-    const versionNow = async () => {
-      const [row] = await tx.$queryRaw<{ version: bigint }[]>`
-        SELECT version FROM buyer_versions WHERE buyer_id = ${viewer.buyerId}::uuid`;
-      return row?.version ?? 0n;
-    };
 
     const log: ChangeLog = {};
     const data: {
@@ -137,7 +135,7 @@ export async function updateOrder(
       }
     }
 
-    if (Object.keys(log).length === 0) return { changes: log, version: await versionNow() };
+    if (Object.keys(log).length === 0) return { changes: log, version: current.buyer_version ?? 0n };
     await tx.order.update({ where: { id: orderId }, data: { ...data, updatedAt: new Date() } });
     const eventId = randomUUID();
     await tx.orderEvent.create({
@@ -156,7 +154,10 @@ export async function updateOrder(
       eventId,
       orderStatus: data.orderStatus ?? current.order_status,
     });
-    await tx.$executeRaw`SELECT pg_notify(${notification.channel}, ${notification.payload})`;
-    return { changes: log, version: await versionNow() };
+    // The version this transaction produced (the change log's triggers moved it on), read in the same statement.
+    const [notified] = await tx.$queryRaw<{ version: bigint | null }[]>`
+      SELECT pg_notify(${notification.channel}, ${notification.payload})::text AS notified,
+             (SELECT version FROM buyer_versions WHERE buyer_id = ${viewer.buyerId}::uuid) AS version`;
+    return { changes: log, version: notified?.version ?? 0n };
   });
 }
