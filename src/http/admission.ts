@@ -39,7 +39,7 @@ interface AdmissionRow {
   version: string;
   /** After this request, when it was counted; null when it was not. */
   counted: number | null;
-  /** The window's count before this request. */
+  /** The window's count with this request when counted, before it otherwise. */
   standing: number | null;
 }
 
@@ -76,16 +76,16 @@ export function createAdmission(
           RETURNING count
         )
         SELECT api_key.id::text AS id, api_key.buyer_id::text AS buyer_id, api_key.last_used_at,
-               api_key.version::text AS version,
-               (SELECT count FROM counted) AS counted,
-               (SELECT w.count FROM rate_limit_windows AS w
-                 WHERE w.subject = 'key:' || api_key.id AND w.window_start = ${windowStart}) AS standing
-        FROM api_key`;
+               api_key.version::text AS version, counted.count AS counted,
+               -- Read only for a request that was not counted (COALESCE stops at the first value).
+               coalesce(counted.count, (SELECT w.count FROM rate_limit_windows AS w
+                 WHERE w.subject = 'key:' || api_key.id AND w.window_start = ${windowStart})) AS standing
+        FROM api_key LEFT JOIN counted ON true`;
       if (!row) return null;
       refreshLastUsed(prisma, row.id, row.last_used_at, onError);
       sweepRateLimitWindows(prisma, now, onError);
       const counted = row.counted !== null;
-      const count = row.counted ?? row.standing ?? 0;
+      const count = row.standing ?? 0;
       return {
         viewer: { buyerId: row.buyer_id, apiKeyId: row.id },
         // Not counted, the request is within the limit whatever the count: it costs nothing.

@@ -97,6 +97,8 @@ export function createConditionalGets({ salt, cache, counters }: ConditionalGetO
       counters.miss();
       const response = await execute();
       if (response.status !== 200) return response;
+      // Nothing to keep (RESPONSE_CACHE_MAX_BYTES=0): the answer goes out as it is.
+      if (!cache.enabled) return withReadHeaders(response, etag);
       const stored: CachedResponse = {
         status: response.status,
         body: new Uint8Array(await response.arrayBuffer()),

@@ -12,6 +12,8 @@ export interface ResponseCache {
   set(key: string, response: CachedResponse): void;
   /** Bytes held now, as counted against the bound. */
   readonly bytes: number;
+  /** False when the bound is 0: nothing is ever kept. */
+  readonly enabled: boolean;
 }
 
 /** Per entry beyond body and header text: the key, the map and LRU bookkeeping, roughly. */
@@ -30,7 +32,7 @@ function sizeOf(key: string, response: CachedResponse): number {
  */
 export function createResponseCache(maxBytes: number): ResponseCache {
   if (maxBytes === 0) {
-    return { get: () => undefined, set: () => {}, bytes: 0 };
+    return { get: () => undefined, set: () => {}, bytes: 0, enabled: false };
   }
   const cache = new LRUCache<string, CachedResponse>({
     maxSize: maxBytes,
@@ -46,5 +48,6 @@ export function createResponseCache(maxBytes: number): ResponseCache {
     get bytes() {
       return cache.calculatedSize;
     },
+    enabled: true,
   };
 }
