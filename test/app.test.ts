@@ -44,7 +44,7 @@ describe("service basics", () => {
       body: JSON.stringify({ query: "{ buyerProductApprovals { edges { node { id approvalStatus } } } }" }),
     });
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({
+    expect(await response.json()).toMatchObject({
       data: {
         buyerProductApprovals: { edges: [{ node: { id: buyer.approvalId, approvalStatus: "APPROVED" } }] },
       },

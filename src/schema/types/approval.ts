@@ -1,7 +1,17 @@
+import { ApprovalStatus } from "../../db/generated/prisma/enums.js";
 import { builder } from "../builder.js";
+import { rootConnection, sortKeysEnum } from "../connection-fields.js";
 import { ApprovalStatusEnum } from "../enums.js";
-import { connectionType, readPageArgs, rootPageQuery, throwIfProblems, toConnection } from "../pagination.js";
-import { requireViewer } from "../require-viewer.js";
+import {
+  containsWord,
+  enumWhere,
+  grammarSummary,
+  parseListQuery,
+  type QueryGrammar,
+  textWhere,
+  uuidsWhere,
+} from "../list-query.js";
+import { BY_ID, connectionType, UPDATED_AT } from "../pagination.js";
 
 export const BuyerProductApprovalRef = builder.prismaObject("BuyerProductApproval", {
   description: "The approval of one supplier's material for one of the buyer's products.",
@@ -43,7 +53,7 @@ export const BuyerProductApprovalRef = builder.prismaObject("BuyerProductApprova
 export const ApprovalConnectionRef = connectionType(
   "BuyerProductApproval",
   BuyerProductApprovalRef,
-  "A page of buyer product approvals, newest first.",
+  "A page of buyer product approvals, in the order of the field that answers it.",
 );
 
 const ApprovalFilterInput = builder.inputType("BuyerProductApprovalFilter", {
@@ -54,34 +64,77 @@ const ApprovalFilterInput = builder.inputType("BuyerProductApprovalFilter", {
       description: "Only approvals in one of these statuses.",
     }),
     buyerProductId: t.field({ type: "UUID", description: "Only approvals of this buyer product." }),
+    supplierId: t.field({ type: ["UUID"], description: "Only approvals of one of these suppliers." }),
   }),
 });
 
-builder.queryField("buyerProductApprovals", (t) =>
-  t.field({
-    type: ApprovalConnectionRef,
-    description: "The buyer's product approvals, newest first (creation time, then id).",
-    args: {
-      first: t.arg.int({ description: "Page size, 1 to 500; 100 when omitted." }),
-      after: t.arg.string({ description: "Cursor of the last item of the previous page." }),
-      filter: t.arg({ type: ApprovalFilterInput, description: "Filters." }),
+/** `query:` on approvals; docs/graphql.md, "Searching with query", lists the same keys. */
+export const APPROVAL_QUERY: QueryGrammar = {
+  keys: {
+    reference: {
+      description: "the approval's reference: `APP-*` a prefix (any case), `APP-1` exact",
+      toWhere: (value) => textWhere(["reference"], value),
     },
-    resolve: async (_root, args, context, info) => {
-      const viewer = requireViewer(context);
-      const problems: Parameters<typeof throwIfProblems>[0] = [];
-      const page = readPageArgs(args, problems);
-      throwIfProblems(problems);
-      const statuses = args.filter?.approvalStatus;
-      const buyerProductId = args.filter?.buyerProductId;
-      const where = {
-        buyerId: viewer.buyerId,
-        ...(statuses?.length ? { approvalStatus: { in: statuses } } : {}),
-        ...(buyerProductId ? { buyerProductId } : {}),
+    supplier: {
+      description: "supplier id(s), comma separated",
+      toWhere: (value) => uuidsWhere("supplierId", value),
+    },
+    product: {
+      description: "buyer product id(s), comma separated",
+      toWhere: (value) => uuidsWhere("buyerProductId", value),
+    },
+    status: {
+      description: "status(es), comma separated: `approved`, `SAMPLE_REQUESTED`",
+      toWhere: (value) => enumWhere("approvalStatus", Object.values(ApprovalStatus), value),
+    },
+  },
+  word: (word) => containsWord("supplierName", word),
+};
+
+builder.queryField("buyerProductApprovals", (t) =>
+  rootConnection(t, {
+    type: ApprovalConnectionRef,
+    model: "BuyerProductApproval",
+    sort: sortKeysEnum("BuyerProductApproval", {
+      UPDATED_AT,
+      SUPPLIER_NAME: {
+        field: "supplierName",
+        kind: "text",
+        nullable: true,
+        direction: "asc",
+        description: "The supplier's name, ascending; approvals without one come last.",
+      },
+      REFERENCE: {
+        field: "reference",
+        kind: "text",
+        nullable: true,
+        direction: "asc",
+        description: "The service's reference, ascending; approvals without one come last.",
+      },
+      ID: BY_ID,
+    }),
+    where: (viewer) => ({ buyerId: viewer.buyerId }),
+    description:
+      "The buyer's product approvals, newest first (creation time, then id) unless `sortKey`/`reverse` say " +
+      "otherwise. `filter` and `query` narrow the list; both may be given, and every condition must hold.",
+    args: {
+      filter: t.arg({ type: ApprovalFilterInput, description: "Filters." }),
+      query: t.arg.string({
+        description: `Search terms, e.g. \`status:approved,preferred reference:APP-*\`. Keys: ${grammarSummary(APPROVAL_QUERY)}. A bare word must appear in the supplier's name (any case).`,
+      }),
+    },
+    narrow: ({ filter, query }, problems) => {
+      const statuses = filter?.approvalStatus;
+      const buyerProductId = filter?.buyerProductId;
+      const suppliers = filter?.supplierId;
+      return {
+        AND: [
+          statuses?.length ? { approvalStatus: { in: statuses } } : {},
+          buyerProductId ? { buyerProductId } : {},
+          suppliers?.length ? { supplierId: { in: suppliers } } : {},
+          (query ? parseListQuery(query, APPROVAL_QUERY, problems) : null) ?? {},
+        ],
       };
-      const rows = await context.prisma.buyerProductApproval.findMany(
-        rootPageQuery(context, info, where, page),
-      );
-      return toConnection(rows, page, () => context.prisma.buyerProductApproval.count({ where }));
     },
   }),
 );

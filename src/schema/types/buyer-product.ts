@@ -1,11 +1,27 @@
 import { randomUUID } from "node:crypto";
+import { ProductType } from "../../db/generated/prisma/enums.js";
 import { matchOrCreateProduct } from "../../domain/auto-match.js";
 import { validationFailed } from "../../domain/errors.js";
 import { InputChecks } from "../../domain/input-checks.js";
 import { builder } from "../builder.js";
-import { rootConnection } from "../connection-fields.js";
-import { ContainerTypeEnum, DocumentTypeEnum, MeasurementUnitEnum, ProductTypeEnum } from "../enums.js";
-import { connectionType } from "../pagination.js";
+import { rootConnection, sortKeysEnum } from "../connection-fields.js";
+import {
+  ApprovalStatusEnum,
+  ContainerTypeEnum,
+  DocumentTypeEnum,
+  MeasurementUnitEnum,
+  ProductTypeEnum,
+} from "../enums.js";
+import {
+  containsWord,
+  enumWhere,
+  grammarSummary,
+  parseListQuery,
+  type QueryGrammar,
+  textWhere,
+  yesNo,
+} from "../list-query.js";
+import { BY_ID, connectionType, UPDATED_AT } from "../pagination.js";
 import { requireViewer } from "../require-viewer.js";
 import { ProductRef, withOwnName } from "./product.js";
 import { checkResourceValues, ResourceValueInput, ResourceValueRef } from "./resource-value.js";
@@ -72,15 +88,98 @@ export const BuyerProductRef = builder.prismaObject("BuyerProduct", {
 const BuyerProductConnectionRef = connectionType(
   "BuyerProduct",
   BuyerProductRef,
-  "A page of the buyer's products, newest first.",
+  "A page of the buyer's products, in the order of the field that answers it.",
 );
+
+const BuyerProductFilterInput = builder.inputType("BuyerProductFilter", {
+  description: "Narrows a list of buyer products; every condition given must hold.",
+  fields: (t) => ({
+    productType: t.field({ type: [ProductTypeEnum], description: "Only products of one of these types." }),
+    active: t.boolean({ description: "Only products in use (true) or not in use (false)." }),
+    priorityProduct: t.boolean({ description: "Only priority products (true) or only the others (false)." }),
+    hasApprovals: t.boolean({
+      description: "Only products with at least one approval (true) or with none (false).",
+    }),
+    approvalStatus: t.field({
+      type: [ApprovalStatusEnum],
+      description: "Only products with at least one approval in one of these statuses.",
+    }),
+  }),
+});
+
+/** `query:` on buyer products; docs/graphql.md, "Searching with query", lists the same keys. */
+export const BUYER_PRODUCT_QUERY: QueryGrammar = {
+  keys: {
+    name: {
+      description: "name: `Gly*` a prefix (any case), `Glycerin` exact",
+      toWhere: (value) => textWhere(["rawMaterialName"], value),
+    },
+    code: {
+      description: "the buyer's code: `GLY-*` a prefix (any case), `GLY-1` exact",
+      toWhere: (value) => textWhere(["rawMaterialCode"], value),
+    },
+    type: {
+      description: "product type(s), comma separated: `raw_material`, `Packaging`",
+      toWhere: (value) => enumWhere("productType", Object.values(ProductType), value),
+    },
+    approvals: {
+      description: "`yes` for products with an approval, `no` for products without",
+      toWhere: (value) => {
+        const has = yesNo(value);
+        return typeof has === "string" ? has : { approvals: has ? { some: {} } : { none: {} } };
+      },
+    },
+  },
+  word: (word) => containsWord("rawMaterialName", word),
+};
 
 builder.queryField("buyerProducts", (t) =>
   rootConnection(t, {
     type: BuyerProductConnectionRef,
     model: "BuyerProduct",
+    sort: sortKeysEnum("BuyerProduct", {
+      UPDATED_AT,
+      NAME: {
+        field: "rawMaterialName",
+        kind: "text",
+        nullable: true,
+        direction: "asc",
+        description: "The buyer's name for the product, ascending; products without one come last.",
+      },
+      CODE: {
+        field: "rawMaterialCode",
+        kind: "text",
+        nullable: true,
+        direction: "asc",
+        description: "The buyer's code, ascending; products without one come last.",
+      },
+      ID: BY_ID,
+    }),
     where: (viewer) => ({ buyerId: viewer.buyerId }),
-    description: "The buyer's products, newest first (creation time, then id).",
+    description:
+      "The buyer's products, newest first (creation time, then id) unless `sortKey`/`reverse` say otherwise. " +
+      "`filter` and `query` narrow the list; both may be given, and every condition must hold.",
+    args: {
+      filter: t.arg({ type: BuyerProductFilterInput, description: "Filters." }),
+      query: t.arg.string({
+        description: `Search terms, e.g. \`glyc type:raw_material approvals:no\`. Keys: ${grammarSummary(BUYER_PRODUCT_QUERY)}. A bare word must appear in the name (any case).`,
+      }),
+    },
+    narrow: ({ filter, query }, problems) => {
+      const types = filter?.productType;
+      const statuses = filter?.approvalStatus;
+      const has = filter?.hasApprovals;
+      return {
+        AND: [
+          types?.length ? { productType: { in: types } } : {},
+          typeof filter?.active === "boolean" ? { active: filter.active } : {},
+          typeof filter?.priorityProduct === "boolean" ? { priorityProduct: filter.priorityProduct } : {},
+          typeof has === "boolean" ? { approvals: has ? { some: {} } : { none: {} } } : {},
+          statuses?.length ? { approvals: { some: { approvalStatus: { in: statuses } } } } : {},
+          (query ? parseListQuery(query, BUYER_PRODUCT_QUERY, problems) : null) ?? {},
+        ],
+      };
+    },
   }),
 );
 

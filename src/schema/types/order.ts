@@ -1,10 +1,20 @@
-import { validationFailed } from "../../domain/errors.js";
+import { OrderStatus } from "../../db/generated/prisma/enums.js";
+import { type FieldProblem, validationFailed } from "../../domain/errors.js";
 import { InputChecks } from "../../domain/input-checks.js";
 import { updateOrder } from "../../domain/order-update.js";
 import { builder } from "../builder.js";
-import { relationConnection } from "../connection-fields.js";
+import { relationConnection, rootConnection, sortKeysEnum } from "../connection-fields.js";
 import { OrderStatusEnum, PriceTypeEnum } from "../enums.js";
-import { connectionType, readPageArgs, rootPageQuery, throwIfProblems, toConnection } from "../pagination.js";
+import {
+  dayWhere,
+  enumWhere,
+  grammarSummary,
+  parseListQuery,
+  type QueryGrammar,
+  textWhere,
+  uuidsWhere,
+} from "../list-query.js";
+import { BY_ID, connectionType, UPDATED_AT } from "../pagination.js";
 import { requireViewer } from "../require-viewer.js";
 import { OrderEventConnectionRef } from "./order-event.js";
 import { ProductRef, withOwnName } from "./product.js";
@@ -211,7 +221,11 @@ builder.queryField("order", (t) =>
   }),
 );
 
-export const OrderConnectionRef = connectionType("Order", OrderRef, "A page of orders, newest first.");
+export const OrderConnectionRef = connectionType(
+  "Order",
+  OrderRef,
+  "A page of orders, in the order of the field that answers it.",
+);
 
 const OrderFilterInput = builder.inputType("OrderFilter", {
   description: "Narrows a list of orders. Dates are whole UTC days, both ends included.",
@@ -219,49 +233,121 @@ const OrderFilterInput = builder.inputType("OrderFilter", {
     createdAtFrom: t.field({ type: "Date", description: "Only orders created on or after this day." }),
     createdAtTo: t.field({ type: "Date", description: "Only orders created on or before this day." }),
     orderStatus: t.field({ type: [OrderStatusEnum], description: "Only orders with one of these statuses." }),
+    supplierId: t.field({ type: ["UUID"], description: "Only orders placed with one of these suppliers." }),
+    placedAtFrom: t.field({ type: "Date", description: "Only orders placed on or after this day." }),
+    placedAtTo: t.field({ type: "Date", description: "Only orders placed on or before this day." }),
   }),
 });
 
 const ONE_DAY_MS = 86_400_000;
 
-builder.queryField("orders", (t) =>
-  t.field({
-    type: OrderConnectionRef,
-    description: "The buyer's orders, newest first (creation time, then id).",
-    args: {
-      first: t.arg.int({ description: "Page size, 1 to 500; 100 when omitted." }),
-      after: t.arg.string({ description: "Cursor of the last item of the previous page." }),
-      filter: t.arg({ type: OrderFilterInput, description: "Filters." }),
+/** Prisma `where` for a day range of a filter; a range that ends before it starts is a problem of `from`. */
+function dayFilter(
+  field: string,
+  from: Date | null | undefined,
+  to: Date | null | undefined,
+  fromPath: string,
+  problems: FieldProblem[],
+): object {
+  if (from && to && from > to) {
+    problems.push({
+      path: ["filter", fromPath],
+      code: "invalid",
+      message: "must not be later than the end date",
+    });
+  }
+  if (!from && !to) return {};
+  return {
+    [field]: { ...(from ? { gte: from } : {}), ...(to ? { lt: new Date(to.getTime() + ONE_DAY_MS) } : {}) },
+  };
+}
+
+const ORDER_SORT_KEYS = sortKeysEnum("Order", {
+  UPDATED_AT,
+  PLACED_AT: {
+    field: "placedAt",
+    kind: "time",
+    nullable: true,
+    direction: "desc",
+    description: "Time placed, newest first; orders not placed yet come before every placed order.",
+  },
+  ORDER_REFERENCE: {
+    field: "orderReference",
+    kind: "text",
+    nullable: true,
+    direction: "asc",
+    description: "The service's order reference, ascending; orders without one come last.",
+  },
+  PURCHASE_ORDER_REFERENCE: {
+    field: "purchaseOrderReference",
+    kind: "text",
+    nullable: true,
+    direction: "asc",
+    description: "The buyer's purchase order reference, ascending; orders without one come last.",
+  },
+  PRICE_TOTAL: {
+    field: "priceTotal",
+    kind: "decimal",
+    nullable: false,
+    direction: "desc",
+    description: "Total price, highest first (amounts compared as numbers, whatever the currency).",
+  },
+  ID: BY_ID,
+});
+
+const REFERENCES = ["orderReference", "purchaseOrderReference"];
+
+/** `query:` on orders; docs/graphql.md, "Searching with query", lists the same keys. */
+export const ORDER_QUERY: QueryGrammar = {
+  keys: {
+    reference: {
+      description: "order or purchase order reference: `PO-1*` a prefix (any case), `PO-17` exact",
+      toWhere: (value) => textWhere(REFERENCES, value),
     },
-    resolve: async (_root, args, context, info) => {
-      const viewer = requireViewer(context);
-      const problems: Parameters<typeof throwIfProblems>[0] = [];
-      const page = readPageArgs(args, problems);
-      const from = args.filter?.createdAtFrom ?? null;
-      const to = args.filter?.createdAtTo ?? null;
-      if (from && to && from > to) {
-        problems.push({
-          path: ["filter", "createdAtFrom"],
-          code: "invalid",
-          message: "must not be later than the end date",
-        });
-      }
-      throwIfProblems(problems);
-      const statuses = args.filter?.orderStatus;
-      const where = {
-        buyerId: viewer.buyerId,
-        ...(statuses?.length ? { orderStatus: { in: statuses } } : {}),
-        ...(from || to
-          ? {
-              createdAt: {
-                ...(from ? { gte: from } : {}),
-                ...(to ? { lt: new Date(to.getTime() + ONE_DAY_MS) } : {}),
-              },
-            }
-          : {}),
+    supplier: {
+      description: "supplier id(s), comma separated",
+      toWhere: (value) => uuidsWhere("supplierId", value),
+    },
+    status: {
+      description: "status(es), comma separated, as REST or GraphQL spells them: `shipped`, `IN_TRANSIT`",
+      toWhere: (value) => enumWhere("orderStatus", Object.values(OrderStatus), value),
+    },
+    placed: {
+      description: "day placed: `2025-01-31`, `2025-01-01..2025-01-31`, `2025-01-01..`",
+      toWhere: (value) => dayWhere("placedAt", value),
+    },
+    created: { description: "day created, as for placed", toWhere: (value) => dayWhere("createdAt", value) },
+  },
+  word: (word) => textWhere(REFERENCES, word.endsWith("*") ? word : `${word}*`),
+};
+
+builder.queryField("orders", (t) =>
+  rootConnection(t, {
+    type: OrderConnectionRef,
+    model: "Order",
+    sort: ORDER_SORT_KEYS,
+    where: (viewer) => ({ buyerId: viewer.buyerId }),
+    description:
+      "The buyer's orders, newest first (creation time, then id) unless `sortKey`/`reverse` say otherwise. " +
+      "`filter` and `query` narrow the list; both may be given, and every condition must hold.",
+    args: {
+      filter: t.arg({ type: OrderFilterInput, description: "Filters." }),
+      query: t.arg.string({
+        description: `Search terms, e.g. \`reference:PO-1* status:shipped,delivered\`. Keys: ${grammarSummary(ORDER_QUERY)}. A bare word is \`reference:\` with that word as a prefix.`,
+      }),
+    },
+    narrow: ({ filter, query }, problems) => {
+      const statuses = filter?.orderStatus;
+      const suppliers = filter?.supplierId;
+      return {
+        AND: [
+          dayFilter("createdAt", filter?.createdAtFrom, filter?.createdAtTo, "createdAtFrom", problems),
+          dayFilter("placedAt", filter?.placedAtFrom, filter?.placedAtTo, "placedAtFrom", problems),
+          statuses?.length ? { orderStatus: { in: statuses } } : {},
+          suppliers?.length ? { supplierId: { in: suppliers } } : {},
+          (query ? parseListQuery(query, ORDER_QUERY, problems) : null) ?? {},
+        ],
       };
-      const rows = await context.prisma.order.findMany(rootPageQuery(context, info, where, page));
-      return toConnection(rows, page, () => context.prisma.order.count({ where }));
     },
   }),
 );

@@ -1,6 +1,7 @@
 import { builder } from "../builder.js";
-import { relationConnection, rootConnection } from "../connection-fields.js";
-import { connectionType } from "../pagination.js";
+import { relationConnection, rootConnection, sortKeysEnum } from "../connection-fields.js";
+import { NAME_QUERY_DESCRIPTION, nameGrammar, parseListQuery } from "../list-query.js";
+import { BY_ID, byName, connectionType, UPDATED_AT } from "../pagination.js";
 import { SupplierUserConnectionRef } from "./supplier-user.js";
 
 // A UUID no row has: selections are planned before a resolver can refuse a request without a key.
@@ -35,14 +36,23 @@ export const SupplierRef = builder.prismaObject("Supplier", {
 const SupplierConnectionRef = connectionType(
   "Supplier",
   SupplierRef,
-  "A page of the suppliers the buyer is connected to, newest first.",
+  "A page of the suppliers the buyer is connected to, in the order of the field that answers it.",
 );
 
 builder.queryField("suppliers", (t) =>
   rootConnection(t, {
     type: SupplierConnectionRef,
     model: "Supplier",
+    sort: sortKeysEnum("Supplier", {
+      NAME: byName("Name, ascending."),
+      UPDATED_AT,
+      ID: BY_ID,
+    }),
+    args: { query: t.arg.string({ description: NAME_QUERY_DESCRIPTION }) },
+    narrow: ({ query }, problems) =>
+      (query ? parseListQuery(query, nameGrammar("name"), problems) : null) ?? {},
     where: (viewer) => ({ connections: { some: { buyerId: viewer.buyerId } } }),
-    description: "The suppliers the buyer is connected to, newest first (creation time, then id).",
+    description:
+      "The suppliers the buyer is connected to, newest first (creation time, then id) unless `sortKey`/`reverse` say otherwise; `query` searches by name.",
   }),
 );

@@ -2,8 +2,9 @@ import { type DomainError, notFound, validationFailed } from "../../domain/error
 import { InputChecks } from "../../domain/input-checks.js";
 import { attachTags, detachTags, MAX_TAGS_PER_CALL } from "../../domain/tagging.js";
 import { builder } from "../builder.js";
-import { relationConnection, rootConnection } from "../connection-fields.js";
-import { connectionType } from "../pagination.js";
+import { relationConnection, rootConnection, sortKeysEnum } from "../connection-fields.js";
+import { NAME_QUERY_DESCRIPTION, nameGrammar, parseListQuery } from "../list-query.js";
+import { BY_ID, byName, connectionType, UPDATED_AT } from "../pagination.js";
 import { requireViewer } from "../require-viewer.js";
 import { tagsOf } from "../tag-loader.js";
 
@@ -115,19 +116,28 @@ builder.mutationField("attachTags", (t) =>
   }),
 );
 
-const TagConnectionRef = connectionType("Tag", TagRef, "A page of the buyer's tags, newest first.");
+const TagConnectionRef = connectionType(
+  "Tag",
+  TagRef,
+  "A page of the buyer's tags, in the order of the field that answers it.",
+);
 const TagGroupConnectionRef = connectionType(
   "TagGroup",
   TagGroupRef,
-  "A page of the buyer's tag groups, newest first.",
+  "A page of the buyer's tag groups, in the order of the field that answers it.",
 );
 
 builder.queryField("tags", (t) =>
   rootConnection(t, {
     type: TagConnectionRef,
     model: "Tag",
+    sort: sortKeysEnum("Tag", { NAME: byName("Name, ascending."), UPDATED_AT, ID: BY_ID }),
+    args: { query: t.arg.string({ description: NAME_QUERY_DESCRIPTION }) },
+    narrow: ({ query }, problems) =>
+      (query ? parseListQuery(query, nameGrammar("name"), problems) : null) ?? {},
     where: (viewer) => ({ buyerId: viewer.buyerId }),
-    description: "The buyer's tags, newest first (creation time, then id).",
+    description:
+      "The buyer's tags, newest first (creation time, then id) unless `sortKey`/`reverse` say otherwise; `query` searches by name.",
   }),
 );
 
@@ -135,8 +145,17 @@ builder.queryField("tagGroups", (t) =>
   rootConnection(t, {
     type: TagGroupConnectionRef,
     model: "TagGroup",
+    sort: sortKeysEnum("TagGroup", {
+      NAME: byName("Name, ascending."),
+      UPDATED_AT,
+      ID: BY_ID,
+    }),
+    args: { query: t.arg.string({ description: NAME_QUERY_DESCRIPTION }) },
+    narrow: ({ query }, problems) =>
+      (query ? parseListQuery(query, nameGrammar("name"), problems) : null) ?? {},
     where: (viewer) => ({ buyerId: viewer.buyerId }),
-    description: "The buyer's tag groups, newest first (creation time, then id).",
+    description:
+      "The buyer's tag groups, newest first (creation time, then id) unless `sortKey`/`reverse` say otherwise; `query` searches by name.",
   }),
 );
 
