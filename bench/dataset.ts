@@ -77,6 +77,17 @@ export async function migrate(databaseUrl: string): Promise<void> {
   await migrateDatabase({ connect: () => postgresConnection(databaseUrl) });
 }
 
+/** Disables every change log trigger (ALTER TABLE ... DISABLE TRIGGER), for a run that measures writes without the log. */
+export async function disableChangeLog(databaseUrl: string): Promise<void> {
+  await withClient(databaseUrl, async (client) => {
+    const { rows } = await client.query<{ statement: string }>(
+      `SELECT format('ALTER TABLE %s DISABLE TRIGGER %I', tgrelid::regclass, tgname) AS statement
+       FROM pg_trigger WHERE NOT tgisinternal AND tgname LIKE '%change_log%'`,
+    );
+    for (const { statement } of rows) await client.query(statement);
+  });
+}
+
 /**
  * Fills the database with set-based statements (INSERT ... SELECT over
  * generate_series): ids are md5 of a kind and a number, so the same run

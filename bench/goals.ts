@@ -48,6 +48,40 @@ export function issueRatios(cells: Cell[], counts: QueryCount[], scenarios: Scen
       perRound: [],
     });
   }
+  // Conditional and cached reads (docs/decisions.md §9).
+  const revalidated = cell("list-orders-revalidated", "rest");
+  const floor = cell("list-orders", "floor");
+  if (revalidated && floor) {
+    ratios.push(
+      ratio(
+        "REST GET /orders?limit=100 with a current If-None-Match (304) vs (a) floor, req/s",
+        revalidated,
+        floor,
+        rps,
+        {
+          atLeast: 0.2,
+        },
+      ),
+    );
+  }
+  compare(
+    "REST GET /orders?limit=100 repeated, data unchanged (response cache) vs without the cache",
+    "list-orders",
+    "rest",
+    "rest-uncached",
+    { atLeast: 10 },
+  );
+  for (const scenario of scenarios) {
+    compare(
+      `REST without the response cache vs today (candidate), ${scenario.label}`,
+      scenario.id,
+      "rest-uncached",
+      "candidate",
+      {
+        atLeast: 0.95,
+      },
+    );
+  }
   for (const target of ["rest", "graphql", "prisma", "sofa"]) {
     const label = cells.find((candidate) => candidate.target === target)?.targetLabel;
     const left = cell("list-orders", target);

@@ -52,7 +52,7 @@ export async function startInProcess(
   ).$on("query", (event) => options.onQuery(event.query, event.params));
 
   let listener: RequestListener;
-  if (id === "gateway" || id === "candidate") {
+  if (id === "gateway" || id === "gateway-uncached" || id === "candidate") {
     const { createApp } = await load<AppModule>(root, "src/app.js");
     const { loadConfig } = await load<ConfigModule>(root, "src/config.js");
     const { createLogger } = await load<LoggerModule>(root, "src/logger.js");
@@ -60,6 +60,7 @@ export async function startInProcess(
       DATABASE_URL: options.databaseUrl,
       APP_BASE_URL: options.appBaseUrl,
       RATE_LIMIT_PER_MINUTE: "1000000000",
+      ...(id === "gateway-uncached" ? { RESPONSE_CACHE_MAX_BYTES: "0" } : {}),
     });
     listener = createApp({ config, database, logger: createLogger("silent") });
   } else if (id === "prisma") {

@@ -35,6 +35,7 @@ export async function measure(
   plan: RequestPlan,
   options: LoadOptions,
 ): Promise<Measurement> {
+  await plan.refresh?.(target.port);
   const databaseBefore = await options.database?.backendCpu();
   const cpuBefore = cpuMs(target.pid);
   const result = await autocannon({
@@ -57,14 +58,15 @@ export async function measure(
   const databaseAfter = await options.database?.backendCpu();
   await settle(target.pid);
   await options.database?.wait();
-  const ok = result["2xx"];
+  const notModified = plan.notModifiedCounts ? result["3xx"] : 0;
+  const ok = result["2xx"] + notModified;
   const databaseCpu = databaseBefore && databaseAfter ? cpuBetween(databaseBefore, databaseAfter) : null;
   return {
     requestsPerSecond: ok / result.duration,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     requests: ok,
-    non2xx: result.non2xx,
+    non2xx: result.non2xx - notModified,
     errors: result.errors,
     serverCpuMsPerRequest: ok > 0 ? cpuDuring / ok : null,
     databaseCpuMsPerRequest: ok > 0 && databaseCpu !== null ? databaseCpu / ok : null,

@@ -15,6 +15,8 @@ export interface BenchOptions {
   scale: boolean;
   cpuProf: boolean;
   build: boolean;
+  /** False with --no-change-log: the triggers are disabled after migrating. */
+  changeLog: boolean;
   keepDb: boolean;
   database: string;
   adminUrl: string;
@@ -74,6 +76,7 @@ export function parseOptions(argv: string[], root: string): BenchOptions {
       false,
     )
     .option("--no-build", "use the existing dist/ builds")
+    .option("--no-change-log", "disable the change log triggers, to measure what writes cost without them")
     .option("--keep-db", "keep the scratch database afterwards", false)
     .addOption(
       new Option("--database <name>", "scratch database (dropped and recreated)").default("bpa_bench"),
@@ -97,6 +100,7 @@ export function parseOptions(argv: string[], root: string): BenchOptions {
     scale: boolean;
     cpuProf: boolean;
     build: boolean;
+    changeLog: boolean;
     keepDb: boolean;
     database: string;
     adminUrl: string;
@@ -122,6 +126,7 @@ export function parseOptions(argv: string[], root: string): BenchOptions {
     scale: raw.scale,
     cpuProf: raw.cpuProf,
     build: raw.build,
+    changeLog: raw.changeLog,
     keepDb: raw.keepDb,
     database: raw.database,
     adminUrl: raw.adminUrl,

@@ -1,6 +1,6 @@
 import { startInProcess } from "./in-process.js";
 import { sendOnce } from "./load.js";
-import type { Scenario, ScenarioContext, Target } from "./scenarios.js";
+import { runsOn, type Scenario, type ScenarioContext, type Target } from "./scenarios.js";
 
 export interface QueryCount {
   target: string;
@@ -34,7 +34,7 @@ export async function countQueries(options: CountOptions): Promise<QueryCount[]>
   for (const processId of new Set(options.targets.map((target) => target.process))) {
     if (processId === "floor") {
       for (const target of options.targets.filter((candidate) => candidate.process === "floor")) {
-        for (const scenario of options.scenarios.filter((candidate) => target.supports(candidate))) {
+        for (const scenario of options.scenarios.filter((candidate) => runsOn(target, candidate))) {
           counts.push({ target: target.id, scenario: scenario.id, count: 0, status: 200, statements: [] });
         }
       }
@@ -49,8 +49,9 @@ export async function countQueries(options: CountOptions): Promise<QueryCount[]>
     });
     try {
       for (const target of options.targets.filter((candidate) => candidate.process === processId)) {
-        for (const scenario of options.scenarios.filter((candidate) => target.supports(candidate))) {
+        for (const scenario of options.scenarios.filter((candidate) => runsOn(target, candidate))) {
           const plan = scenario.plan(target.protocol, options.context);
+          await plan.refresh?.(server.port);
           await sendOnce(server.port, plan);
           // Fire-and-forget writes of the warm-up (last_used_at) must not land in the count.
           await new Promise((resolve) => setTimeout(resolve, 100));

@@ -11,6 +11,8 @@ export type ScenarioId =
   | "list-approvals"
   | "update-order"
   | "create-buyer-product"
+  | "list-orders-revalidated"
+  | "list-orders-many-pages"
   | "orders-sorted-placed"
   | "orders-sorted-price-last"
   | "orders-search-supplier"
@@ -23,6 +25,10 @@ export interface RequestPlan {
   method: Method;
   headers: Record<string, string>;
   build(n: number): { path: string; body?: string };
+  /** Run before each measurement (e.g. to read the current ETag into `headers`). */
+  refresh?(port: number): Promise<void>;
+  /** 304 Not Modified is the answer sought, counted with the 2xx. */
+  notModifiedCounts?: boolean;
 }
 
 export interface ScenarioContext {
@@ -38,6 +44,8 @@ export interface Scenario {
   label: string;
   /** Reads; peer (b) serves only these. */
   read: boolean;
+  /** The only targets that run it, when not all. */
+  only?: string[];
   plan(protocol: Protocol, context: ScenarioContext): RequestPlan;
 }
 
@@ -126,6 +134,37 @@ export function uniqueProductName(runTag: string, n: number): string {
   return `${letters.slice(0, 10)} ${letters.slice(10, 18)}`;
 }
 
+/**
+ * GET /orders?limit=100 with the current ETag in If-None-Match: a polling
+ * client when nothing changed. The tag is read again before each measurement,
+ * since the write scenarios move the buyer's version on.
+ */
+function revalidatedOrders(context: ScenarioContext): RequestPlan {
+  const plan = fixed("GET", context, restPath(`/orders?limit=${PAGE}`));
+  return {
+    ...plan,
+    notModifiedCounts: true,
+    async refresh(port) {
+      const response = await fetch(`http://127.0.0.1:${port}${restPath(`/orders?limit=${PAGE}`)}`, {
+        headers: { "x-api-key": context.apiKey },
+      });
+      await response.arrayBuffer();
+      const etag = response.headers.get("etag");
+      if (!etag) throw new Error("GET /orders answered without an ETag");
+      plan.headers["if-none-match"] = etag;
+    },
+  };
+}
+
+/** Every page size from 1 to 500 in turn: many distinct URLs, to fill the response cache. */
+function manyOrderPages(context: ScenarioContext): RequestPlan {
+  return {
+    method: "GET",
+    headers: headers(context, false),
+    build: (n) => ({ path: restPath(`/orders?limit=${(n % 500) + 1}`) }),
+  };
+}
+
 export const SCENARIOS: Scenario[] = [
   {
     id: "list-orders",
@@ -153,6 +192,20 @@ export const SCENARIOS: Scenario[] = [
           return fixed("GET", context, `${SOFA_BASE_PATH}/buyer-product-approvals?first=${PAGE}`);
       }
     },
+  },
+  {
+    id: "list-orders-revalidated",
+    label: "GET /orders?limit=100, If-None-Match",
+    read: true,
+    only: ["rest"],
+    plan: (_protocol, context) => revalidatedOrders(context),
+  },
+  {
+    id: "list-orders-many-pages",
+    label: "GET /orders?limit=1..500 in turn",
+    read: true,
+    only: ["rest", "rest-uncached"],
+    plan: (_protocol, context) => manyOrderPages(context),
   },
   {
     id: "update-order",
@@ -230,7 +283,14 @@ export const SCENARIOS: Scenario[] = [
 ];
 
 /** The server processes a run can start. */
-export type ProcessId = "gateway" | "gateway-traced" | "candidate" | "floor" | "prisma" | "sofa";
+export type ProcessId =
+  | "gateway"
+  | "gateway-uncached"
+  | "gateway-traced"
+  | "candidate"
+  | "floor"
+  | "prisma"
+  | "sofa";
 
 export interface Target {
   id: string;
@@ -242,6 +302,11 @@ export interface Target {
 
 const always = () => true;
 
+/** Whether a run measures this scenario on this target. */
+export function runsOn(target: Target, scenario: Scenario): boolean {
+  return target.supports(scenario) && (!scenario.only || scenario.only.includes(target.id));
+}
+
 export const TARGETS: Target[] = [
   // The floor bounds what a read could reach; replaying a write's answer would add nothing.
   {
@@ -252,6 +317,13 @@ export const TARGETS: Target[] = [
     supports: (scenario) => scenario.read,
   },
   { id: "rest", label: "gateway REST", process: "gateway", protocol: "rest", supports: always },
+  {
+    id: "rest-uncached",
+    label: "gateway REST, no response cache",
+    process: "gateway-uncached",
+    protocol: "rest",
+    supports: always,
+  },
   { id: "graphql", label: "gateway GraphQL", process: "gateway", protocol: "graphql", supports: always },
   // Every request traced and its spans exported over OTLP/HTTP to a local sink (opt-in: --targets rest,rest-traced).
   {

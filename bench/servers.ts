@@ -32,7 +32,7 @@ export async function startProcess(
 ): Promise<ServerProcess> {
   const logFile = path.join(settings.logDir, `${id}.log`);
   if (id === "gateway-traced") return startTracedGateway(settings);
-  if (id === "gateway" || id === "candidate") {
+  if (id === "gateway" || id === "gateway-uncached" || id === "candidate") {
     const root = id === "candidate" ? settings.candidateRoot : settings.root;
     if (!root) throw new Error("the candidate needs --candidate <dir>");
     const profileDir = profileDirOf(settings, id);
@@ -53,6 +53,8 @@ export async function startProcess(
         LOG_LEVEL: "info",
         WEB_CONCURRENCY: "1",
         MIGRATE_ON_START: "false",
+        // The same gateway without its response cache: every read executes, as before the cache.
+        ...(id === "gateway-uncached" ? { RESPONSE_CACHE_MAX_BYTES: "0" } : {}),
       },
       logFile,
     });

@@ -8,7 +8,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildAll } from "../bench/build.js";
 import { type DatabaseWatch, watchDatabase } from "../bench/database-watch.js";
-import { dropDatabase, migrate, recreateDatabase, seedDataset } from "../bench/dataset.js";
+import { disableChangeLog, dropDatabase, migrate, recreateDatabase, seedDataset } from "../bench/dataset.js";
 import { type ExplainResult, explainPages, explainTable } from "../bench/explain.js";
 import { issueRatios } from "../bench/goals.js";
 import { describeMachine } from "../bench/machine.js";
@@ -20,7 +20,7 @@ import { type Cell, processTable, ratioTable, resultTable, summarise } from "../
 import { type Job, runRounds, warmUp } from "../bench/run.js";
 import { captureCannedResponses, checkJobs } from "../bench/samples.js";
 import { runScaleStep, type ScaleResult } from "../bench/scale-step.js";
-import { type ProcessId, SCENARIOS, type ScenarioContext, TARGETS } from "../bench/scenarios.js";
+import { type ProcessId, runsOn, SCENARIOS, type ScenarioContext, TARGETS } from "../bench/scenarios.js";
 import { profileDirOf, type ServerSettings, startProcess } from "../bench/servers.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -44,6 +44,10 @@ const url = databaseUrl(options);
 log(`creating the scratch database ${options.database}...`);
 await recreateDatabase(options.adminUrl, options.database);
 await migrate(url);
+if (!options.changeLog) {
+  await disableChangeLog(url);
+  log("change log triggers disabled (--no-change-log): writes cost what they did before the log");
+}
 let phase = performance.now();
 const dataset = await seedDataset(url);
 log(`dataset generated in ${elapsed(phase)}: ${JSON.stringify(dataset.counts)}`);
@@ -94,7 +98,7 @@ try {
 
   const groups: Job[][] = scenarios.map((scenario) =>
     targets
-      .filter((target) => target.supports(scenario))
+      .filter((target) => runsOn(target, scenario))
       .map((target) => {
         const server = processes.get(target.process);
         if (!server) throw new Error(`no process for ${target.id}`);
@@ -130,7 +134,7 @@ try {
     root,
     databaseUrl: url,
     appBaseUrl: settings.appBaseUrl,
-    scenarios: scenarios.filter((scenario) => scenario.read),
+    scenarios: scenarios.filter((scenario) => scenario.read && !scenario.only),
     callers: [{ label: `buyer with ${dataset.orderIds.length.toLocaleString("en-US")} orders`, context }],
   });
 

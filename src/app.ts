@@ -1,7 +1,10 @@
-import { timingSafeEqual } from "node:crypto";
+import { createHash, timingSafeEqual } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { createServerAdapter } from "@whatwg-node/server";
+import { printSchema } from "graphql";
 import type { Viewer } from "./auth/viewer.js";
-import type { AppConfig } from "./config.js";
+import { type AppConfig, DEFAULT_RESPONSE_CACHE_MAX_BYTES } from "./config.js";
 import type { Database } from "./db/database.js";
 import { createOrderUpdateFeed } from "./domain/order-notifications.js";
 import { limitSubscriptionsPerKey } from "./graphql/subscription-limit.js";
@@ -9,6 +12,7 @@ import { createGraphQLServer } from "./graphql/yoga.js";
 import { createAdmission, createAuthFailureLimit } from "./http/admission.js";
 import { createApiReference, DOCS_PATH } from "./http/api-reference.js";
 import { withCodeSamples } from "./http/code-samples.js";
+import { createConditionalGets } from "./http/conditional-get.js";
 import { createHomePage, HOME_PATH } from "./http/home-page.js";
 import { createIdempotencyStore } from "./http/idempotency-store.js";
 import { MAX_BODY_BYTES } from "./http/json-body.js";
@@ -17,8 +21,10 @@ import { problemResponse } from "./http/problem.js";
 import type { RateLimitDecision } from "./http/rate-limiter.js";
 import { pickRequestId } from "./http/request-id.js";
 import { createRequestOrigin } from "./http/request-origin.js";
+import { createResponseCache } from "./http/response-cache.js";
 import { addSecurityHeaders, createCors } from "./http/response-headers.js";
 import type { Logger } from "./logger.js";
+import { projectRoot } from "./project-root.js";
 import { createRestHandler } from "./rest/handler.js";
 import { buildOpenApiDocument, OPENAPI_PATH } from "./rest/openapi/document.js";
 import { API_PREFIX } from "./rest/route.js";
@@ -32,7 +38,12 @@ export interface AppOptions {
     Partial<
       Pick<
         AppConfig,
-        "corsOrigins" | "metricsToken" | "publicBaseUrl" | "trustProxy" | "authFailuresPerMinute"
+        | "corsOrigins"
+        | "metricsToken"
+        | "publicBaseUrl"
+        | "trustProxy"
+        | "authFailuresPerMinute"
+        | "responseCacheMaxBytes"
       >
     >;
   database: Database;
@@ -88,6 +99,14 @@ export function createApp({ config, database, logger, tracing, demoApiKey, clust
   tracing?.registerMetrics(metrics.registry);
   clusterMetrics?.share(metrics.registry);
 
+  const responseCache = createResponseCache(config.responseCacheMaxBytes ?? DEFAULT_RESPONSE_CACHE_MAX_BYTES);
+  metrics.watchResponseCacheBytes(() => responseCache.bytes);
+  const conditionalGets = createConditionalGets({
+    salt: representationSalt(config.appBaseUrl),
+    cache: responseCache,
+    counters: metrics.conditionalGets,
+  });
+
   const orderUpdates = createOrderUpdateFeed(database);
   const subscriptionsFor = limitSubscriptionsPerKey(orderUpdates, config.graphql.maxSubscriptionsPerKey);
   const contextFor = (viewer: Viewer | null, requestId: string): GraphQLContext => ({
@@ -115,6 +134,7 @@ export function createApp({ config, database, logger, tracing, demoApiKey, clust
     idempotency: createIdempotencyStore(prisma),
     onUnexpectedError: logUnexpected,
     traceExecution: tracing?.traceExecution,
+    entityTag: (url, buyerId, version) => conditionalGets.entityTag(url, { buyerId, version }),
   });
 
   // Generated once at startup: a route the document cannot describe stops the app here.
@@ -175,13 +195,24 @@ export function createApp({ config, database, logger, tracing, demoApiKey, clust
     const refused = clientAddress === null ? null : authFailures.refusal(clientAddress);
     if (refused) return authFailuresResponse(refused, requestId);
     const key = request.headers.get("x-api-key");
-    const admission = await gate.admit(key);
+    // A read of a REST route: conditional (ETag, If-None-Match) and cached.
+    const isRead =
+      isRest &&
+      (request.method === "GET" || request.method === "HEAD") &&
+      metrics.routeLabel(url.pathname) !== "unmatched";
+    let admission = await gate.admit(key, isRead ? conditionalGets.claimedVersions(request) : []);
     if (!admission && key !== null && isGraphQL) {
       // A wrong key is refused before the body is read; REST does the same after its 404/405 checks.
       return unauthenticatedGraphQL();
     }
     if (admission) {
       onViewer(admission.viewer);
+      if (!admission.counted) {
+        // The client's tag names the buyer's current version: a 304, uncounted, unless the tag was another URL's.
+        const notModified = conditionalGets.notModified(request, url, readState(admission));
+        if (notModified) return withRateLimitHeaders(notModified, admission.limit);
+        admission = await gate.count(admission);
+      }
       const { limit } = admission;
       if (!limit.allowed) {
         const response = problemResponse(
@@ -199,7 +230,11 @@ export function createApp({ config, database, logger, tracing, demoApiKey, clust
     const viewer = admission?.viewer ?? null;
     const response = isGraphQL
       ? await yoga.fetch(request, { requestId, viewer, rateLimit: admission?.limit })
-      : await rest(request, url, { requestId, viewer });
+      : isRead && admission
+        ? await conditionalGets.serve(url, readState(admission), () =>
+            rest(request, url, { requestId, viewer }),
+          )
+        : await rest(request, url, { requestId, viewer });
     // A path no route matches: point to the reference.
     if (response.status === 404 && isRest && metrics.routeLabel(url.pathname) === "unmatched") {
       response.headers.set("link", HELP_LINK);
@@ -309,6 +344,28 @@ function unauthenticatedGraphQL(): Response {
     },
     { status: 401, headers: { "www-authenticate": 'ApiKey realm="buyer-api", header="X-API-KEY"' } },
   );
+}
+
+/** Whose data a read shows, at which version. */
+function readState(admission: { viewer: Viewer; version: bigint }) {
+  return { buyerId: admission.viewer.buyerId, version: admission.version };
+}
+
+/**
+ * What, besides the data, decides the bytes of a response: the route table
+ * (its GraphQL documents), the schema, the links' base URL and the release.
+ * Entity tags carry a hash of it, so a tag from another build never matches.
+ */
+function representationSalt(appBaseUrl: string): string {
+  const { version } = JSON.parse(readFileSync(path.join(projectRoot(), "package.json"), "utf8")) as {
+    version: string;
+  };
+  return createHash("sha256")
+    .update(JSON.stringify(routes))
+    .update(printSchema(schema))
+    .update(appBaseUrl)
+    .update(version)
+    .digest("hex");
 }
 
 function withRateLimitHeaders(response: Response, limit: RateLimitDecision): Response {

@@ -83,6 +83,9 @@ export const DEFAULT_GRAPHQL_CONFIG: GraphQLConfig = {
 /** PostgreSQL connections per server process. */
 export const DEFAULT_DATABASE_POOL_SIZE = 10;
 
+/** Bytes of GET responses each server process keeps (docs/operations.md, "Response cache"). */
+export const DEFAULT_RESPONSE_CACHE_MAX_BYTES = 32 * 1024 * 1024;
+
 function limit(defaultValue: number) {
   return z.coerce
     .number({ message: "must be a number" })
@@ -162,6 +165,12 @@ const envSchema = z.object({
       message: "must be * or a comma-separated list of origins such as https://app.example.com",
     }),
   METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+  RESPONSE_CACHE_MAX_BYTES: z.coerce
+    .number({ message: "must be a number of bytes" })
+    .int("must be a whole number")
+    .min(0, "must be 0 (off) to 4294967296")
+    .max(4 * 1024 * 1024 * 1024, "must be 0 (off) to 4294967296")
+    .default(DEFAULT_RESPONSE_CACHE_MAX_BYTES),
   REQUEST_TIMEOUT_MS: z.coerce
     .number({ message: "must be a number of milliseconds" })
     .int("must be a whole number")
@@ -194,6 +203,8 @@ export interface AppConfig {
   requestTimeoutMs: number;
   /** When set, GET /metrics needs `Authorization: Bearer <token>`. */
   metricsToken: string | null;
+  /** Bytes of GET responses each server process keeps for repeated reads; 0 turns the cache off. */
+  responseCacheMaxBytes: number;
   /** OpenTelemetry tracing from the standard OTEL_* variables; null when off. */
   tracing: TracingSettings | null;
 }
@@ -253,6 +264,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     corsOrigins: values.CORS_ORIGINS,
     requestTimeoutMs: values.REQUEST_TIMEOUT_MS,
     metricsToken: values.METRICS_TOKEN ?? null,
+    responseCacheMaxBytes: values.RESPONSE_CACHE_MAX_BYTES,
     tracing: tracing.settings,
     graphql: {
       graphiql: values.GRAPHIQL_ENABLED,

@@ -40,6 +40,18 @@ describe("configuration", () => {
     );
   });
 
+  it("keeps 32 MiB of responses per process unless told, and 0 turns the cache off", () => {
+    expect(loadConfig({}).responseCacheMaxBytes).toBe(32 * 1024 * 1024);
+    expect(loadConfig({ RESPONSE_CACHE_MAX_BYTES: "0" }).responseCacheMaxBytes).toBe(0);
+    expect(loadConfig({ RESPONSE_CACHE_MAX_BYTES: "1048576" }).responseCacheMaxBytes).toBe(1048576);
+    expect(configProblems({ RESPONSE_CACHE_MAX_BYTES: "lots" })).toEqual([
+      "RESPONSE_CACHE_MAX_BYTES: must be a number of bytes",
+    ]);
+    expect(configProblems({ RESPONSE_CACHE_MAX_BYTES: "-1" })).toEqual([
+      "RESPONSE_CACHE_MAX_BYTES: must be 0 (off) to 4294967296",
+    ]);
+  });
+
   it("refuses several processes on the embedded database, which one process owns", () => {
     expect(configProblems({ WEB_CONCURRENCY: "2" })).toEqual([
       "WEB_CONCURRENCY: the embedded database (PGlite) serves one process; use 1, or PostgreSQL for more",

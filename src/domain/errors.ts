@@ -10,6 +10,7 @@ export type ErrorCode =
   | "VALIDATION_FAILED"
   | "INVALID_TRANSITION"
   | "ALREADY_EXISTS"
+  | "PRECONDITION_FAILED"
   | "INTERNAL";
 
 /** What can be wrong with one input field; the REST reference lists them. */
@@ -69,4 +70,8 @@ export function invalidTransition(message: string, allowedStatuses: OrderStatus[
 
 export function alreadyExists(message: string): DomainError {
   return new DomainError("ALREADY_EXISTS", message);
+}
+
+export function preconditionFailed(message: string): DomainError {
+  return new DomainError("PRECONDITION_FAILED", message);
 }

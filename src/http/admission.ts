@@ -11,25 +11,45 @@ import {
 export interface Admission {
   viewer: Viewer;
   limit: RateLimitDecision;
+  /** The buyer's data version as of this request (0 before its first write). */
+  version: bigint;
+  /**
+   * False when the request claimed (If-None-Match) the buyer's current version:
+   * it was not counted, and `limit` shows the standing without it. A request
+   * that then gets no 304 is counted with `Gate.count`.
+   */
+  counted: boolean;
 }
 
 export interface Gate {
-  /** The caller and its rate-limit standing with this request counted, or null without a valid key. */
-  admit(key: string | null): Promise<Admission | null>;
+  /**
+   * The caller, its data version and its rate-limit standing, or null without
+   * a valid key. The request is counted unless `claimedVersions` holds the
+   * buyer's current version.
+   */
+  admit(key: string | null, claimedVersions?: readonly bigint[]): Promise<Admission | null>;
+  /** Counts an admitted request that was not counted after all. */
+  count(admission: Admission): Promise<Admission>;
 }
 
 interface AdmissionRow {
   id: string;
   buyer_id: string;
   last_used_at: Date | null;
-  count: number;
+  version: string;
+  /** After this request, when it was counted; null when it was not. */
+  counted: number | null;
+  /** The window's count with this request when counted, before it otherwise. */
+  standing: number | null;
 }
 
 /**
- * Looks the API key up and counts the request in its fixed one-minute window
- * in one SQL statement. Every request pays this step, so it is one round trip
- * rather than two; the count lives in PostgreSQL so that every server process
- * shares it, and a revoked key stops working at once.
+ * Looks the API key up, reads the buyer's data version and counts the request
+ * in its fixed one-minute window, in one SQL statement. Every request pays this
+ * step, so it is one round trip rather than two; the count lives in PostgreSQL
+ * so that every server process shares it, and a revoked key stops working at
+ * once. A request that claims the current version (a conditional GET about to
+ * be answered 304) is not counted.
  */
 export function createAdmission(
   prisma: PrismaClient,
@@ -37,28 +57,58 @@ export function createAdmission(
   onError: (error: unknown) => void,
 ): Gate {
   return {
-    async admit(key) {
+    async admit(key, claimedVersions = []) {
       const hash = lookupHash(key);
       if (hash === null) return null;
       const now = Date.now();
       const windowStart = rateLimitWindow(now);
+      const claimed = claimedVersions.map(String);
       const [row] = await prisma.$queryRaw<AdmissionRow[]>`
         WITH api_key AS (
-          SELECT id, buyer_id, last_used_at FROM api_keys WHERE hash = ${hash} AND revoked_at IS NULL
+          SELECT k.id, k.buyer_id, k.last_used_at, coalesce(v.version, 0) AS version
+          FROM api_keys AS k LEFT JOIN buyer_versions AS v ON v.buyer_id = k.buyer_id
+          WHERE k.hash = ${hash} AND k.revoked_at IS NULL
         ), counted AS (
           INSERT INTO rate_limit_windows (subject, window_start, count)
           SELECT 'key:' || api_key.id, ${windowStart}, 1 FROM api_key
+          WHERE NOT (api_key.version = ANY (${claimed}::bigint[]))
           ON CONFLICT (subject, window_start) DO UPDATE SET count = rate_limit_windows.count + 1
           RETURNING count
         )
-        SELECT api_key.id::text AS id, api_key.buyer_id::text AS buyer_id, api_key.last_used_at, counted.count
-        FROM api_key CROSS JOIN counted`;
+        SELECT api_key.id::text AS id, api_key.buyer_id::text AS buyer_id, api_key.last_used_at,
+               api_key.version::text AS version, counted.count AS counted,
+               -- Read only for a request that was not counted (COALESCE stops at the first value).
+               coalesce(counted.count, (SELECT w.count FROM rate_limit_windows AS w
+                 WHERE w.subject = 'key:' || api_key.id AND w.window_start = ${windowStart})) AS standing
+        FROM api_key LEFT JOIN counted ON true`;
       if (!row) return null;
       refreshLastUsed(prisma, row.id, row.last_used_at, onError);
       sweepRateLimitWindows(prisma, now, onError);
+      const counted = row.counted !== null;
+      const count = row.standing ?? 0;
       return {
         viewer: { buyerId: row.buyer_id, apiKeyId: row.id },
-        limit: decideRateLimit(row.count, limitPerMinute, windowStart, now),
+        // Not counted, the request is within the limit whatever the count: it costs nothing.
+        limit: counted
+          ? decideRateLimit(count, limitPerMinute, windowStart, now)
+          : { ...decideRateLimit(count, limitPerMinute, windowStart, now), allowed: true },
+        version: BigInt(row.version),
+        counted,
+      };
+    },
+    async count(admission) {
+      if (admission.counted) return admission;
+      const now = Date.now();
+      const windowStart = rateLimitWindow(now);
+      const [row] = await prisma.$queryRaw<{ count: number }[]>`
+        INSERT INTO rate_limit_windows (subject, window_start, count)
+        VALUES (${`key:${admission.viewer.apiKeyId}`}, ${windowStart}, 1)
+        ON CONFLICT (subject, window_start) DO UPDATE SET count = rate_limit_windows.count + 1
+        RETURNING count`;
+      return {
+        ...admission,
+        limit: decideRateLimit(row?.count ?? 1, limitPerMinute, windowStart, now),
+        counted: true,
       };
     },
   };

@@ -1,6 +1,7 @@
 import { type DocumentNode, getOperationAST } from "graphql";
 import type { Plugin } from "graphql-yoga";
-import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import type { ConditionalGetCounters } from "./conditional-get.js";
 
 const STATIC_ROUTES = new Set(["/healthz", "/readyz", "/graphql", "/metrics", "/docs"]);
 
@@ -27,6 +28,10 @@ export interface Metrics {
   observeRequest(pathname: string, method: string, status: number, seconds: number): void;
   /** Counts GraphQL operations by type and outcome. */
   graphqlPlugin: Plugin;
+  /** Counts 304s and response cache hits and misses. */
+  conditionalGets: ConditionalGetCounters;
+  /** Reports the response cache's size when metrics are collected. */
+  watchResponseCacheBytes(read: () => number): void;
 }
 
 /** Prometheus metrics of this process: requests, latency, GraphQL operations and the runtime. */
@@ -54,9 +59,41 @@ export function createMetrics(options: { routePaths: readonly string[] }): Metri
     labelNames: ["type", "outcome"] as const,
     registers: [registry],
   });
+  const notModified = new Counter({
+    name: "http_not_modified_total",
+    help: "GET requests answered 304 Not Modified (If-None-Match named the current representation)",
+    registers: [registry],
+  });
+  const cacheHits = new Counter({
+    name: "http_response_cache_hits_total",
+    help: "GET requests answered from the response cache",
+    registers: [registry],
+  });
+  const cacheMisses = new Counter({
+    name: "http_response_cache_misses_total",
+    help: "GET requests the response cache could not answer, so executed",
+    registers: [registry],
+  });
+  let readCacheBytes = () => 0;
+  new Gauge({
+    name: "http_response_cache_bytes",
+    help: "Bytes the response cache holds, as counted against RESPONSE_CACHE_MAX_BYTES",
+    registers: [registry],
+    collect() {
+      this.set(readCacheBytes());
+    },
+  });
   return {
     registry,
     routeLabel,
+    conditionalGets: {
+      notModified: () => notModified.inc(),
+      hit: () => cacheHits.inc(),
+      miss: () => cacheMisses.inc(),
+    },
+    watchResponseCacheBytes(read) {
+      readCacheBytes = read;
+    },
     observeRequest(pathname, method, status, seconds) {
       const route = routeLabel(pathname);
       requests.inc({ route, method, status: String(status) });

@@ -14,6 +14,7 @@ import { readJsonObject } from "../http/json-body.js";
 import { jsonResponse, type Problem, problemResponse } from "../http/problem.js";
 import type { GraphQLContext } from "../schema/context.js";
 import { type CompiledRoute, compileRoute } from "./compiled-route.js";
+import { type EntityTagFor, withWrittenEntityTag, writeConditionFor } from "./conditional-write.js";
 import { fieldProblems, problemFor } from "./errors.js";
 import { applyEnumPlan, snakeCase, toGraphQLVariable, type VariableProblem } from "./rest-spelling.js";
 import { API_PREFIX, type RestRoute } from "./route.js";
@@ -32,6 +33,8 @@ export interface RestDependencies {
     operation: OperationDefinitionNode,
     run: () => Promise<ExecutionResult>,
   ): Promise<ExecutionResult>;
+  /** The ETag of a GET, for the response of a write made with If-Match or without. */
+  entityTag?: EntityTagFor;
 }
 
 export interface RestCall {
@@ -83,17 +86,20 @@ export function createRestHandler(dependencies: RestDependencies): RestHandler {
     const variables = toVariables(entry, entry.variables(params, url.searchParams, body), body);
     if ("problem" in variables) return fail(variables.problem);
 
+    // If-Match, checked by the mutation; the version it produced names the new ETag.
+    const write = writeConditionFor(entry.route, request);
     // A keyed request runs in the transaction that keeps its response (see respondIdempotently).
     const run = async (prisma?: GraphQLContext["prisma"]) => {
-      const context = dependencies.contextFor(viewer, requestId);
+      const context = { ...dependencies.contextFor(viewer, requestId), ...(write ? { write } : {}) };
       const execute = () => entry.execute(prisma ? { ...context, prisma } : context, variables.values);
       const { traceExecution } = dependencies;
-      return respond(
+      const response = respond(
         await (traceExecution ? traceExecution(entry.operation, execute) : execute()),
         entry,
         url,
         requestId,
       );
+      return withWrittenEntityTag(response, write, url, viewer, dependencies.entityTag);
     };
     const key = entry.route.method === "POST" ? request.headers.get("idempotency-key") : null;
     if (key === null) return run();

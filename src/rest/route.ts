@@ -90,6 +90,7 @@ export type ProblemCode =
   | "invalid_transition"
   | "already_exists"
   | "idempotency_request_in_progress"
+  | "precondition_failed"
   | "payload_too_large"
   | "unsupported_media_type"
   | "validation_failed"

@@ -217,6 +217,8 @@ The status moves forward only: \`quote_selected\` → \`order_placed\` → \`ord
       not_found: "The order does not exist, is not your organisation's, or its id is not a UUID.",
       invalid_transition:
         "The status cannot move as asked (backwards, or out of `delivered`); `allowed_statuses` lists where it can go.",
+      precondition_failed:
+        "`If-Match` was sent and the order changed since that ETag (or the tag is weak or malformed); nothing was changed.",
     },
     problemExamples: {
       validation_failed: {

@@ -1,6 +1,14 @@
 import type { Viewer } from "../auth/viewer.js";
 import type { PrismaClient } from "../db/generated/prisma/client.js";
 import type { OrderUpdateFeed } from "../domain/order-notifications.js";
+import type { OrderPrecondition } from "../domain/order-update.js";
+
+/** A REST write's precondition (If-Match), and the data version its transaction produced, for the new ETag. */
+export interface WriteCondition {
+  precondition: OrderPrecondition | null;
+  /** Set by the mutation once it has written. */
+  producedVersion: bigint | null;
+}
 
 /** What every resolver sees, for GraphQL and REST alike. */
 export interface GraphQLContext {
@@ -12,4 +20,6 @@ export interface GraphQLContext {
   appBaseUrl: string;
   /** Order changes made by any server process, for the `orderUpdated` subscription. */
   orderUpdates: OrderUpdateFeed;
+  /** Set by the REST adapter on writes. */
+  write?: WriteCondition;
 }

@@ -68,7 +68,7 @@ describe("updateOrder", () => {
       placedAt: new Date("2025-01-02T00:00:00Z"),
       purchaseOrderReference: "PO-1",
     });
-    const log = await updateOrder(database.prisma, viewer, id, {
+    const { changes: log } = await updateOrder(database.prisma, viewer, id, {
       orderStatus: "in_transit",
       purchaseOrderReference: null,
       resourceValues: [{ provider: "erp", value: "42" }],
@@ -86,7 +86,7 @@ describe("updateOrder", () => {
   it("setting the current values again is a no-op that records no event", async () => {
     const id = await newOrder({ orderStatus: "delivered", supplierOrderReference: "SO-1" });
     const before = await stored(id);
-    const log = await updateOrder(database.prisma, viewer, id, {
+    const { changes: log } = await updateOrder(database.prisma, viewer, id, {
       orderStatus: "delivered",
       supplierOrderReference: "SO-1",
     });

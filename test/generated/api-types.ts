@@ -317,6 +317,8 @@ export interface components {
     parameters: {
         IdempotencyKey: string;
         RequestId: string;
+        IfNoneMatch: string;
+        IfMatch: string;
     };
     requestBodies: never;
     headers: {
@@ -327,6 +329,8 @@ export interface components {
         "Retry-After": number;
         Link: string;
         "Idempotent-Replayed": "true";
+        ETag: string;
+        "Cache-Control": "private, no-cache";
     };
     pathItems: never;
 }
@@ -926,6 +930,7 @@ export interface operations {
                 "order_status[]"?: ("delivered" | "in_port" | "in_transit" | "in_warehouse" | "order_confirmed" | "order_placed" | "quote_selected" | "shipped")[];
             };
             header?: {
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path?: never;
@@ -940,11 +945,25 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Order"][];
                 };
+            };
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             401: {
                 headers: {
@@ -1033,6 +1052,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                "If-Match"?: components["parameters"]["IfMatch"];
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
@@ -1052,6 +1072,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1120,6 +1141,23 @@ export interface operations {
                         status?: 409;
                         /** @enum {string} */
                         code?: "invalid_transition";
+                    };
+                };
+            };
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 412;
+                        /** @enum {string} */
+                        code?: "precondition_failed";
                     };
                 };
             };
@@ -1235,6 +1273,7 @@ export interface operations {
                 buyer_product_id?: string;
             };
             header?: {
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path?: never;
@@ -1249,11 +1288,25 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     Link: components["headers"]["Link"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["BuyerProductApproval"][];
                 };
+            };
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             401: {
                 headers: {

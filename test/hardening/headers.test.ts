@@ -28,7 +28,7 @@ describe("response headers", () => {
     await database?.close();
   });
 
-  it("carry the standard security headers, and no caching of API data", async () => {
+  it("carry the standard security headers, and let only the client keep API data, revalidating it", async () => {
     const response = await closed.fetch("http://localhost/api/public/buyer/v1/orders", {
       headers: { "x-api-key": buyer.apiKey },
     });
@@ -38,8 +38,13 @@ describe("response headers", () => {
       "referrer-policy": "no-referrer",
       "x-frame-options": "DENY",
       "content-security-policy": "default-src 'none'; frame-ancestors 'none'",
-      "cache-control": "no-store",
+      "cache-control": "private, no-cache",
     });
+    const refused = await closed.fetch("http://localhost/api/public/buyer/v1/orders?limit=0", {
+      headers: { "x-api-key": buyer.apiKey },
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.headers.get("cache-control")).toBe("no-store");
   });
 
   it("allow no browser origin by default", async () => {

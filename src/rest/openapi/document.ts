@@ -2,6 +2,14 @@ import { type GraphQLSchema, getNamedType, isInputObjectType } from "graphql";
 import { type CompiledRoute, compileRoute } from "../compiled-route.js";
 import { API_PREFIX, type ProblemCode } from "../route.js";
 import { routes as contractRoutes, TAG_DESCRIPTIONS } from "../routes.js";
+import {
+  CONDITIONAL_HEADERS,
+  CONDITIONAL_PARAMETERS,
+  conditionalHeaderNames,
+  conditionalParameters,
+  notModifiedResponses,
+  POLLING_SECTION,
+} from "./conditional.js";
 import { PROBLEMS, problemResponses, problemSchema, problemTable, requestProblems } from "./problems.js";
 import { inputObjectSchema, inputSchema, responseSchema, SchemaRegistry } from "./schemas.js";
 import type {
@@ -40,8 +48,8 @@ export function buildOpenApiDocument(schema: GraphQLSchema, routes = contractRou
     paths,
     components: {
       schemas: registry.schemas,
-      parameters: PARAMETERS,
-      headers: RESPONSE_HEADERS,
+      parameters: { ...PARAMETERS, ...CONDITIONAL_PARAMETERS },
+      headers: { ...RESPONSE_HEADERS, ...CONDITIONAL_HEADERS },
       securitySchemes: {
         ApiKey: {
           type: "apiKey",
@@ -127,11 +135,13 @@ function buildOperation(
       ...pathParameters,
       ...queryParameters,
       ...(route.method === "POST" ? [{ $ref: "#/components/parameters/IdempotencyKey" }] : []),
+      ...conditionalParameters(route),
       { $ref: "#/components/parameters/RequestId" },
     ],
     ...(requestBody ? { requestBody } : {}),
     responses: {
       [String(status)]: success,
+      ...notModifiedResponses(route, headersFor(304, compiled)),
       ...problemResponses(problems, route.problemExamples ?? {}, problemRef, (code) =>
         headersFor(PROBLEMS[code].status, compiled),
       ),
@@ -212,12 +222,13 @@ const REPLAYABLE = new Set([200, 201, 404, 409, 422]);
  * every response to a valid key: a 401 has none, and a 500 may have lost them.
  */
 function headersFor(status: number, { route, response }: CompiledRoute): Response["headers"] {
-  const names: (keyof typeof RESPONSE_HEADERS)[] = ["X-Request-Id"];
+  const names: (keyof typeof RESPONSE_HEADERS | keyof typeof CONDITIONAL_HEADERS)[] = ["X-Request-Id"];
   if (status !== 401 && status !== 500)
     names.push("RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset");
   if (status === 429 || status === 503) names.push("Retry-After");
   if (response.list && status < 300) names.push("Link");
   if (route.method === "POST" && REPLAYABLE.has(status)) names.push("Idempotent-Replayed");
+  names.push(...conditionalHeaderNames(status, route));
   return Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
 }
 
@@ -246,7 +257,9 @@ The list operations return a bare JSON array, newest first. \`limit\` (1 to 500,
 
 ## Rate limits
 
-Each API key may make a fixed number of requests per minute (600 unless configured). Responses to a valid key carry \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\` (seconds); over the limit the response is 429 with \`Retry-After\`.
+Each API key may make a fixed number of requests per minute (600 unless configured). Responses to a valid key carry \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\` (seconds); over the limit the response is 429 with \`Retry-After\`. A 304 Not Modified is not counted.
+
+${POLLING_SECTION}
 
 ## Versioning
 

@@ -63,6 +63,11 @@ export const PROBLEMS: Record<ProblemCode, ProblemEntry> = {
     when: "A request with this `Idempotency-Key` is still being processed; retry shortly.",
     example: { detail: "A request with this Idempotency-Key is still being processed; retry shortly" },
   },
+  precondition_failed: {
+    status: 412,
+    when: "`If-Match` names no current ETag of the record: it changed since it was read. Read it again, then retry.",
+    example: { detail: "The order changed since the ETag given in If-Match; read it again" },
+  },
   payload_too_large: {
     status: 413,
     on: "body",

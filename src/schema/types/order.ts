@@ -427,13 +427,21 @@ async function applyOrderUpdate(
     ? checkResourceValues(checks, ["input", "resourceValues"], input.resourceValues)
     : undefined;
   if (checks.problems.length) throw validationFailed(checks.problems);
-  await updateOrder(context.prisma, viewer, id, {
-    orderStatus: input.orderStatus ?? undefined,
-    purchaseOrderReference,
-    supplierOrderReference,
-    placedAt: input.placedAt ?? undefined,
-    resourceValues,
-  });
+  const { write } = context;
+  const { version } = await updateOrder(
+    context.prisma,
+    viewer,
+    id,
+    {
+      orderStatus: input.orderStatus ?? undefined,
+      purchaseOrderReference,
+      supplierOrderReference,
+      placedAt: input.placedAt ?? undefined,
+      resourceValues,
+    },
+    write?.precondition ?? undefined,
+  );
+  if (write) write.producedVersion = version;
 }
 
 builder.mutationField("updateOrder", (t) =>

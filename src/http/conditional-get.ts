@@ -1,0 +1,115 @@
+import {
+  formatEntityTag,
+  noneMatchHits,
+  parseTagCondition,
+  representationHash,
+  versionOfTag,
+} from "./entity-tag.js";
+import type { CachedResponse, ResponseCache } from "./response-cache.js";
+
+/** Every successful GET says it may be stored by the client only, and revalidated before each use. */
+export const READ_CACHE_CONTROL = "private, no-cache";
+
+/** What the response cache and 304s did, for GET /metrics. */
+export interface ConditionalGetCounters {
+  notModified(): void;
+  hit(): void;
+  miss(): void;
+}
+
+export interface ConditionalGetOptions {
+  /**
+   * Changes whenever the code or configuration could write other bytes for
+   * the same data (the route table, the links' base URL, the release), so a
+   * tag handed out by another build never matches.
+   */
+  salt: string;
+  cache: ResponseCache;
+  counters: ConditionalGetCounters;
+}
+
+/** What a GET's bytes depend on: whose data at which version, and the request's URL. */
+export interface ReadState {
+  buyerId: string;
+  version: bigint;
+}
+
+export interface ConditionalGets {
+  /** The versions the request's If-None-Match claims, for the admission statement; empty when none. */
+  claimedVersions(request: Request): bigint[];
+  /** The strong ETag a GET of `url` answers with at `state`. */
+  entityTag(url: URL, state: ReadState): string;
+  /** A 304 when If-None-Match names the current representation; null otherwise. */
+  notModified(request: Request, url: URL, state: ReadState): Response | null;
+  /**
+   * Answers a GET from the cache when the buyer's data is unchanged since it
+   * was stored; otherwise runs `execute` and keeps a 200 for next time.
+   */
+  serve(url: URL, state: ReadState, execute: () => Promise<Response>): Promise<Response>;
+}
+
+/**
+ * Conditional and cached reads (docs/decisions.md §9), for any GET route. A
+ * tag is "<version>-<hash>": the buyer's data version, which every write that
+ * can change what the buyer reads moves on in the writing transaction, and a
+ * hash of the rest of what shapes the bytes (buyer, path, query as sent — the
+ * Link header repeats it — and the origin links are written with). The
+ * version comes from this request's own admission statement, so neither a
+ * 304 nor a cached answer can be older than the data at that moment.
+ */
+export function createConditionalGets({ salt, cache, counters }: ConditionalGetOptions): ConditionalGets {
+  const hashOf = (url: URL, buyerId: string) =>
+    representationHash([salt, buyerId, url.origin, url.pathname, url.search]);
+  const entityTag = (url: URL, state: ReadState) =>
+    formatEntityTag(state.version, hashOf(url, state.buyerId));
+  const withReadHeaders = (response: Response, etag: string) => {
+    response.headers.set("etag", etag);
+    response.headers.set("cache-control", READ_CACHE_CONTROL);
+    return response;
+  };
+
+  return {
+    claimedVersions(request) {
+      const condition = parseTagCondition(request.headers.get("if-none-match"));
+      if (!condition || condition.any) return [];
+      return condition.tags.flatMap((tag) => {
+        const version = versionOfTag(tag);
+        return version === null ? [] : [version];
+      });
+    },
+    entityTag,
+    notModified(request, url, state) {
+      const condition = parseTagCondition(request.headers.get("if-none-match"));
+      if (!condition) return null;
+      const etag = entityTag(url, state);
+      if (!noneMatchHits(condition, etag)) return null;
+      counters.notModified();
+      return withReadHeaders(new Response(null, { status: 304 }), etag);
+    },
+    async serve(url, state, execute) {
+      const etag = entityTag(url, state);
+      const key = `${state.buyerId} ${state.version} ${url.origin}${url.pathname}${url.search}`;
+      const cached = cache.get(key);
+      if (cached) {
+        counters.hit();
+        return withReadHeaders(replay(cached), etag);
+      }
+      counters.miss();
+      const response = await execute();
+      if (response.status !== 200) return response;
+      // Nothing to keep (RESPONSE_CACHE_MAX_BYTES=0): the answer goes out as it is.
+      if (!cache.enabled) return withReadHeaders(response, etag);
+      const stored: CachedResponse = {
+        status: response.status,
+        body: new Uint8Array(await response.arrayBuffer()),
+        headers: [...response.headers],
+      };
+      cache.set(key, stored);
+      return withReadHeaders(replay(stored), etag);
+    },
+  };
+}
+
+function replay(cached: CachedResponse): Response {
+  return new Response(cached.body, { status: cached.status, headers: cached.headers });
+}
