@@ -12,6 +12,7 @@ import {
   bothWaysPageArgs,
   type Connection,
   CREATED_AT,
+  nodeSelection,
   type PageArgs,
   type PagePosition,
   pageArgs,
@@ -70,7 +71,7 @@ export function relationConnection<Model extends PrismaModelTypes, Shape extends
     nestedSelection: (selection: object, path: string[]) => object,
   ) => ({
     [relation]: withPositionFields(
-      nestedSelection(relationPageQuery(args, where?.(context) ?? {}), ["edges", "node"]),
+      nodeSelection(nestedSelection, relationPageQuery(args, where?.(context) ?? {})),
     ),
   });
   return t.field({

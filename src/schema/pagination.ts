@@ -508,3 +508,40 @@ export function connectionType<NodeShape>(
 export function byName(description: string, field = "name"): SortKey {
   return { field, kind: "text", nullable: false, direction: "asc", description };
 }
+
+type NestedSelection = (selection: object, path: string[]) => object;
+
+function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Two plans of one relation query, merged: every field either asked for. */
+function mergePlans(a: unknown, b: unknown): unknown {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  if (!isPlainRecord(a) || !isPlainRecord(b)) return a === true || b === true ? true : a;
+  const merged: Record<string, unknown> = { ...a };
+  for (const [key, value] of Object.entries(b)) merged[key] = mergePlans(a[key], value);
+  return merged;
+}
+
+/**
+ * A relation page's query planned for both places a client can select its
+ * rows, `edges.node` and `nodes` (plugin-prisma plans one path at a time). A
+ * plan without `select` reads every column; the other plan's relations then
+ * ride along as `include`.
+ */
+export function nodeSelection(nestedSelection: NestedSelection, query: object): object {
+  const viaEdges = nestedSelection(query, ["edges", "node"]) as Record<string, unknown>;
+  const viaNodes = nestedSelection(query, ["nodes"]) as Record<string, unknown>;
+  const selecting = [viaEdges, viaNodes].filter((plan) => isPlainRecord(plan.select));
+  if (selecting.length !== 1) return mergePlans(viaEdges, viaNodes) as object;
+  const [narrow] = selecting as [Record<string, unknown>];
+  const wide = narrow === viaEdges ? viaNodes : viaEdges;
+  const { select, ...rest } = narrow;
+  const relations = Object.entries(select as Record<string, unknown>).filter(([, value]) =>
+    isPlainRecord(value),
+  );
+  const include = mergePlans(wide.include, relations.length ? Object.fromEntries(relations) : undefined);
+  return { ...(mergePlans(rest, wide) as object), ...(include ? { include } : {}) };
+}

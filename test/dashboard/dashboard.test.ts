@@ -70,47 +70,80 @@ describe("the buyer dashboard over persisted, codegen-typed documents", () => {
     }
   });
 
-  it("orders table: pages through every order exactly once, each with its total", async () => {
-    const seen: string[] = [];
+  it("orders table: pages through every order exactly once, forwards and backwards", async () => {
+    const forwards: string[] = [];
     let after: string | null = null;
     do {
       const { orders }: OrdersTableQuery = await run(OrdersTable, { first: 2, after });
       expect(orders.totalCount).toBe(5);
-      seen.push(...orders.edges.map(({ node }) => node.id));
-      expect(orders.edges[0]?.node.supplier.name).toBeTruthy();
+      forwards.push(...orders.nodes.map((order) => order.id));
+      expect(orders.nodes[0]?.supplier.name).toBeTruthy();
       // Exact decimals arrive as strings.
-      expect(orders.edges[0]?.node.priceTotal).toBe("10340.5");
+      expect(orders.nodes[0]?.priceTotal).toBe("10340.5");
       after = orders.pageInfo.hasNextPage ? orders.pageInfo.endCursor : null;
     } while (after);
-    expect(new Set(seen).size).toBe(5);
-    // `id` is the global ID a front-end keys its cache on.
-    expect(seen).toEqual(orderIds.map(orderGlobalId).toReversed());
+    // `id` is the global ID a front-end keys its cache on; newest first by default.
+    expect(forwards).toEqual(orderIds.map(orderGlobalId).toReversed());
+
+    const backwards: string[] = [];
+    let before: string | null = null;
+    do {
+      const { orders }: OrdersTableQuery = await run(OrdersTable, { last: 2, before });
+      backwards.unshift(...orders.nodes.map((order) => order.id));
+      before = orders.pageInfo.hasPreviousPage ? orders.pageInfo.startCursor : null;
+    } while (before);
+    expect(backwards).toEqual(forwards);
   });
 
-  it("order detail: the order, its links, and its history after an update", async () => {
+  it("orders table: a column sorted the other way, and a search by reference", async () => {
+    const oldestFirst = await run(OrdersTable, { first: 10, sortKey: "CREATED_AT", reverse: true });
+    expect(oldestFirst.orders.nodes.map((order) => order.id)).toEqual(orderIds.map(orderGlobalId));
+    const byReference = await run(OrdersTable, {
+      first: 10,
+      sortKey: "ORDER_REFERENCE",
+      query: "reference:ORD-3",
+    });
+    expect(byReference.orders.nodes.map((order) => order.orderReference)).toEqual(["ORD-3"]);
+    expect(byReference.orders.totalCount).toBe(1);
+  });
+
+  it("order detail: the order, where it may go next, its update and its history", async () => {
     // The id the orders table showed, passed back as it is.
     const id = orderGlobalId(orderIds[0] ?? "");
-    const { updateOrder } = await run(UpdateOrder, {
+    const before = await run(OrderDetail, { id });
+    expect(before.order?.allowedNextStatuses).toContain("ORDER_PLACED");
+    const { orderUpdate } = await run(UpdateOrder, {
       id,
       input: { orderStatus: "ORDER_PLACED", purchaseOrderReference: "PO-DASH-1" },
     });
-    expect(updateOrder).toMatchObject({
+    expect(orderUpdate.userErrors).toEqual([]);
+    expect(orderUpdate.order).toMatchObject({
       id,
       orderStatus: "ORDER_PLACED",
       purchaseOrderReference: "PO-DASH-1",
     });
     const { order } = await run(OrderDetail, { id });
-    expect(order?.orderStatus).toBe("ORDER_PLACED");
+    expect(order?.allowedNextStatuses).not.toContain("ORDER_PLACED");
     expect(order?.buyerProduct?.rawMaterialName).toBeTruthy();
     const changes = order?.events.edges[0]?.node.changes.map(({ field }) => field);
     expect(changes).toEqual(expect.arrayContaining(["orderStatus", "purchaseOrderReference"]));
+
+    // Moving back is refused in the payload, with where the order may go, in the schema's spelling.
+    const refused = await run(UpdateOrder, { id, input: { orderStatus: "QUOTE_SELECTED" } });
+    expect(refused.orderUpdate.order).toBeNull();
+    expect(refused.orderUpdate.userErrors).toEqual([
+      expect.objectContaining({ code: "INVALID_TRANSITION", allowedStatuses: order?.allowedNextStatuses }),
+    ]);
   });
 
-  it("products with approvals: each product with its first approvals and their count", async () => {
+  it("products with approvals: each product with its first approvals and counts by status", async () => {
     const { buyerProducts } = await run(ProductsWithApprovals, { first: 10 });
     expect(buyerProducts.totalCount).toBe(2);
     const withApproval = buyerProducts.edges.find(({ node }) => node.approvals.totalCount > 0);
-    expect(withApproval?.node.approvals.edges[0]?.node.supplierName).toBeTruthy();
+    expect(withApproval?.node.approvals.nodes[0]?.supplierName).toBeTruthy();
+    for (const { node } of buyerProducts.edges) {
+      expect(node.approvalCounts.total).toBe(node.approvals.totalCount);
+    }
     expect(buyerProducts.edges.map(({ node }) => node.rawMaterialName)).toContain("Dashboard Shea Butter");
   });
 

@@ -2,13 +2,16 @@
 // graphql-codegen's client preset (`npm run graphql:types`).
 import { graphql } from "../generated/dashboard/gql.js";
 
-/** Orders table: one page, its total and the cursor to the next. */
+/** Orders table: a page in the column order the user clicked, searched, paged either way. */
 export const OrdersTable = graphql(`
-  query OrdersTable($first: Int, $after: String) {
-    orders(first: $first, after: $after) {
+  query OrdersTable(
+    $first: Int, $after: String, $last: Int, $before: String
+    $sortKey: OrderSortKeys! = CREATED_AT, $reverse: Boolean! = false, $query: String
+  ) {
+    orders(first: $first, after: $after, last: $last, before: $before, sortKey: $sortKey, reverse: $reverse, query: $query) {
       totalCount
-      edges { node { id orderReference orderStatus priceTotal currency placedAt supplier { name } } }
-      pageInfo { hasNextPage endCursor }
+      nodes { id orderReference orderStatus priceTotal currency placedAt supplier { name } }
+      pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
     }
   }
 `);
@@ -17,7 +20,7 @@ export const OrdersTable = graphql(`
 export const OrderDetail = graphql(`
   query OrderDetail($id: UUID!) {
     order(id: $id) {
-      id orderReference orderStatus purchaseOrderReference priceTotal quantity currency
+      id orderReference orderStatus allowedNextStatuses purchaseOrderReference priceTotal quantity currency
       supplier { name }
       buyerProduct { rawMaterialName }
       events(first: 10) { edges { node { createdAt changes { field from to } } } }
@@ -25,10 +28,13 @@ export const OrderDetail = graphql(`
   }
 `);
 
-/** Order detail's action: move the order on and set the buyer's PO reference. */
+/** Order detail's action: move the order on and set the buyer's PO reference; refusals come typed. */
 export const UpdateOrder = graphql(`
   mutation UpdateOrder($id: UUID!, $input: UpdateOrderInput!) {
-    updateOrder(id: $id, input: $input) { id orderStatus purchaseOrderReference updatedAt }
+    orderUpdate(id: $id, input: $input) {
+      order { id orderStatus allowedNextStatuses purchaseOrderReference updatedAt }
+      userErrors { code field fieldCode message allowedStatuses }
+    }
   }
 `);
 
@@ -37,7 +43,13 @@ export const ProductsWithApprovals = graphql(`
   query ProductsWithApprovals($first: Int) {
     buyerProducts(first: $first) {
       totalCount
-      edges { node { id rawMaterialName approvals(first: 5) { totalCount edges { node { id approvalStatus supplierName } } } } }
+      edges {
+        node {
+          id rawMaterialName autoMatch { strategy }
+          approvalCounts { approved pending total }
+          approvals(first: 5) { totalCount nodes { id approvalStatus supplierName } }
+        }
+      }
     }
   }
 `);

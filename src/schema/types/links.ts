@@ -6,6 +6,7 @@ import { builder } from "../builder.js";
 import { relationConnection } from "../connection-fields.js";
 import {
   compareNewestFirst,
+  nodeSelection,
   pageArgs,
   readPage,
   relationPageQuery,
@@ -49,7 +50,7 @@ builder.prismaObjectFields("BuyerProduct", (t) => ({
     // the same statement, and the pages are merged here.
     select: (args, _context, nestedSelection) => ({
       approvals: {
-        select: { orders: withPositionFields(nestedSelection(relationPageQuery(args), ["edges", "node"])) },
+        select: { orders: withPositionFields(nodeSelection(nestedSelection, relationPageQuery(args))) },
       },
     }),
     resolve: (product, args, context) => {
