@@ -193,7 +193,9 @@ export function createApp({ config, database, logger, tracing, demoApiKey, clust
     // An address that keeps failing to authenticate is refused before any key
     // lookup or body read, so guessing keys costs it more than it costs us.
     const refused = clientAddress === null ? null : authFailures.refusal(clientAddress);
-    if (refused) return authFailuresResponse(refused, requestId);
+    if (refused && !gate.admittedLately(request.headers.get("x-api-key"))) {
+      return authFailuresResponse(refused, requestId);
+    }
     const key = request.headers.get("x-api-key");
     // A read of a REST route: conditional (ETag, If-None-Match) and cached.
     const isRead =

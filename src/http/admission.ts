@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import { lookupHash, refreshLastUsed } from "../auth/api-key-lookup.js";
 import type { Viewer } from "../auth/viewer.js";
 import type { PrismaClient } from "../db/generated/prisma/client.js";
@@ -30,7 +31,17 @@ export interface Gate {
   admit(key: string | null, claimedVersions?: readonly bigint[]): Promise<Admission | null>;
   /** Counts an admitted request that was not counted after all. */
   count(admission: Admission): Promise<Admission>;
+  /**
+   * Whether this process admitted `key` lately. An address over its failed-
+   * authentication limit may still send a key it has used (colleagues behind
+   * one NAT); a guess is never one.
+   */
+  admittedLately(key: string | null): boolean;
 }
+
+/** Keys a process remembers having admitted, and for how long. */
+const REMEMBERED_KEYS = 10_000;
+const REMEMBERED_FOR_MS = 15 * 60_000;
 
 interface AdmissionRow {
   id: string;
@@ -56,7 +67,12 @@ export function createAdmission(
   limitPerMinute: number,
   onError: (error: unknown) => void,
 ): Gate {
+  const admitted = new LRUCache<string, true>({ max: REMEMBERED_KEYS, ttl: REMEMBERED_FOR_MS });
   return {
+    admittedLately(key) {
+      const hash = lookupHash(key);
+      return hash !== null && admitted.has(hash);
+    },
     async admit(key, claimedVersions = []) {
       const hash = lookupHash(key);
       if (hash === null) return null;
@@ -81,7 +97,11 @@ export function createAdmission(
                coalesce(counted.count, (SELECT w.count FROM rate_limit_windows AS w
                  WHERE w.subject = 'key:' || api_key.id AND w.window_start = ${windowStart})) AS standing
         FROM api_key LEFT JOIN counted ON true`;
-      if (!row) return null;
+      if (!row) {
+        admitted.delete(hash);
+        return null;
+      }
+      admitted.set(hash, true);
       refreshLastUsed(prisma, row.id, row.last_used_at, onError);
       sweepRateLimitWindows(prisma, now, onError);
       const counted = row.counted !== null;

@@ -218,6 +218,8 @@ describe("unauthenticated load", () => {
 
   it("refuses an address with 429 and Retry-After once its failed authentications pass the limit", async () => {
     await awayFromMinuteBoundary();
+    const knownKey = buyer.apiKey;
+    expect((await guess("203.0.113.7", `${API}/orders`, knownKey)).status).toBe(200);
     const statuses: number[] = [];
     for (let index = 0; index < 12; index += 1) {
       const response = await guess("203.0.113.7", index % 2 ? "/graphql" : `${API}/orders`);
@@ -229,6 +231,11 @@ describe("unauthenticated load", () => {
       }
     }
     expect(statuses).toEqual([...Array(limit).fill(401), ...Array(12 - limit).fill(429)]);
+    // A colleague behind the same address whose key this process knows keeps working; a new guess does not.
+    expect((await guess("203.0.113.7", `${API}/orders`, knownKey)).status).toBe(200);
+    expect((await guess("203.0.113.7", "/graphql", "bpk_guess_111111111111111111111111111")).status).toBe(
+      429,
+    );
     // Another address is not affected, and neither is a valid key from it.
     expect((await guess("198.51.100.1", `${API}/orders`)).status).toBe(401);
     expect((await guess("198.51.100.1", `${API}/orders`, buyer.apiKey)).status).toBe(200);
