@@ -1,7 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import { createServerAdapter } from "@whatwg-node/server";
 import type { Viewer } from "./auth/viewer.js";
-import type { AppConfig } from "./config.js";
+import { type AppConfig, DEFAULT_WEBHOOK_CONFIG } from "./config.js";
 import type { Database } from "./db/database.js";
 import { createOrderUpdateFeed } from "./domain/order-notifications.js";
 import { limitSubscriptionsPerKey } from "./graphql/subscription-limit.js";
@@ -32,7 +32,7 @@ export interface AppOptions {
     Partial<
       Pick<
         AppConfig,
-        "corsOrigins" | "metricsToken" | "publicBaseUrl" | "trustProxy" | "authFailuresPerMinute"
+        "corsOrigins" | "metricsToken" | "publicBaseUrl" | "trustProxy" | "authFailuresPerMinute" | "webhooks"
       >
     >;
   database: Database;
@@ -96,6 +96,7 @@ export function createApp({ config, database, logger, tracing, demoApiKey, clust
     requestId,
     appBaseUrl: config.appBaseUrl,
     orderUpdates: subscriptionsFor(viewer),
+    webhooks: config.webhooks ?? DEFAULT_WEBHOOK_CONFIG,
   });
 
   const yoga = createGraphQLServer({

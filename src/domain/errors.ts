@@ -9,6 +9,7 @@ export type ErrorCode =
   | "VALIDATION_FAILED"
   | "INVALID_TRANSITION"
   | "ALREADY_EXISTS"
+  | "ENDPOINT_DISABLED"
   | "INTERNAL";
 
 /** One problem with one input field; `path` uses the GraphQL argument and field names. */

@@ -1,4 +1,5 @@
 import type { Viewer } from "../auth/viewer.js";
+import type { WebhookConfig } from "../config.js";
 import type { PrismaClient } from "../db/generated/prisma/client.js";
 import type { OrderUpdateFeed } from "../domain/order-notifications.js";
 
@@ -12,4 +13,6 @@ export interface GraphQLContext {
   appBaseUrl: string;
   /** Order changes made by any server process, for the `orderUpdated` subscription. */
   orderUpdates: OrderUpdateFeed;
+  /** URL policy and the key that encrypts signing secrets, for webhook endpoints. */
+  webhooks: Pick<WebhookConfig, "allowHttp" | "allowPrivateNetworks" | "secretKeys">;
 }
