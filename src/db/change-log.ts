@@ -1,0 +1,44 @@
+import type { PrismaClient } from "./generated/prisma/client.js";
+
+/** One entry of `change_log`, as the triggers of the `change_log` migration write it. */
+export interface ChangeLogEntry {
+  seq: bigint;
+  buyerId: string;
+  /** order, buyer_product, buyer_product_approval, supplier_user, tagging, tag, tag_group, delivery_site, supplier_connection, order_event, buyer; shared data: supplier, product, order_type. */
+  recordType: string;
+  recordId: string;
+  change: "created" | "updated" | "deleted";
+  /** For "updated": the earlier values of the columns that changed, by column name. */
+  previous: Record<string, unknown> | null;
+  /** The buyer's version the writing transaction produced; entries of one transaction share it. */
+  version: bigint;
+  changedAt: Date;
+}
+
+/**
+ * The buyer's current version: 0 before its first write, then bumped once by
+ * every transaction that changes what the buyer can read.
+ */
+export async function buyerVersion(prisma: PrismaClient, buyerId: string): Promise<bigint> {
+  const row = await prisma.buyerVersion.findUnique({ where: { buyerId }, select: { version: true } });
+  return row?.version ?? 0n;
+}
+
+/** The buyer's entries after `afterSeq`, oldest first. */
+export async function changesSince(
+  prisma: PrismaClient,
+  buyerId: string,
+  afterSeq = 0n,
+  take = 1000,
+): Promise<ChangeLogEntry[]> {
+  const rows = await prisma.changeLog.findMany({
+    where: { buyerId, seq: { gt: afterSeq } },
+    orderBy: { seq: "asc" },
+    take,
+  });
+  return rows.map((row) => ({
+    ...row,
+    change: row.change as ChangeLogEntry["change"],
+    previous: row.previous as Record<string, unknown> | null,
+  }));
+}
