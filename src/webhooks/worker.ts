@@ -7,11 +7,13 @@ import {
   type ClaimedDelivery,
   cancelDelivery,
   claimDeliveries,
+  pruneEvents,
   recordAttempt,
   WEBHOOK_WORK_CHANNEL,
 } from "../domain/webhook-queue.js";
 import { decryptSecret } from "../domain/webhook-secrets.js";
 import type { Logger } from "../logger.js";
+import { materializeEvents, type RecordRenderer } from "./materializer.js";
 import { sendWebhook } from "./send.js";
 
 export interface WebhookWorker {
@@ -37,8 +39,10 @@ export async function startWebhookWorker(options: {
   database: Database;
   config: WebhookConfig;
   logger: Logger;
+  /** Renders change log entries into events; without it this worker only delivers. */
+  render?: RecordRenderer;
 }): Promise<WebhookWorker> {
-  const { database, config, logger } = options;
+  const { database, config, logger, render } = options;
   const { prisma } = database;
   const inFlight = new Set<Promise<void>>();
   let stopped = false;
@@ -87,7 +91,19 @@ export async function startWebhookWorker(options: {
   }
 
   /** Claims as many due deliveries as there are free slots; sleeps until the next poll when there are none. */
+  let prunedAt = 0;
+  const MATERIALIZE_BATCH = 200;
+  const PRUNE_EVERY_MS = 60 * 60 * 1000;
+
   async function lookForWork(): Promise<void> {
+    if (render) {
+      while (!stopped && (await materializeEvents(prisma, render, MATERIALIZE_BATCH)) >= MATERIALIZE_BATCH);
+    }
+    if (Date.now() - prunedAt > PRUNE_EVERY_MS) {
+      prunedAt = Date.now();
+      const pruned = await pruneEvents(prisma, new Date(Date.now() - config.eventRetentionMs));
+      if (pruned > 0) logger.info({ pruned }, "pruned webhook events past their retention");
+    }
     do {
       lookAgain = false;
       const free = config.concurrency - inFlight.size;

@@ -226,6 +226,10 @@ builder.mutationField("createBuyerProduct", (t) =>
           },
           select: { id: true },
         });
+        // Kept for the buyer_product.created event, which shows it as `auto_match`.
+        await tx.buyerProductAutoMatch.create({
+          data: { buyerProductId: id, matched: match.matched, strategy: match.strategy, score: match.score },
+        });
         return match;
       });
       return { buyerProductId: id, autoMatch };
