@@ -3,6 +3,7 @@ import { createServerAdapter } from "@whatwg-node/server";
 import type { Viewer } from "./auth/viewer.js";
 import { type AppConfig, DEFAULT_WEBHOOK_CONFIG } from "./config.js";
 import type { Database } from "./db/database.js";
+import type { Prisma, PrismaClient } from "./db/generated/prisma/client.js";
 import { createOrderUpdateFeed } from "./domain/order-notifications.js";
 import { limitSubscriptionsPerKey } from "./graphql/subscription-limit.js";
 import { createGraphQLServer } from "./graphql/yoga.js";
@@ -21,6 +22,7 @@ import { addSecurityHeaders, createCors } from "./http/response-headers.js";
 import type { Logger } from "./logger.js";
 import { createRestHandler } from "./rest/handler.js";
 import { buildOpenApiDocument, OPENAPI_PATH } from "./rest/openapi/document.js";
+import { createRecordRenderer } from "./rest/record-renderer.js";
 import { API_PREFIX } from "./rest/route.js";
 import { routes } from "./rest/routes.js";
 import type { GraphQLContext } from "./schema/context.js";
@@ -293,11 +295,26 @@ export function createApp({ config, database, logger, tracing, demoApiKey, clust
   const adapter = createServerAdapter<ServerContext>((request, context) =>
     withTracing(tracing, (traced, span) => handle(traced, context, span))(request),
   );
+  // Events show records as the REST single reads do (src/rest/record-renderer.ts);
+  // the webhook worker renders inside its own transaction, as the record's buyer.
+  const renderRecord = createRecordRenderer(schema, routes);
+  const renderEventRecord = (
+    tx: Prisma.TransactionClient,
+    record: { recordType: string; recordId: string; buyerId: string; changedAt: Date },
+  ) =>
+    renderRecord(
+      {
+        ...contextFor({ buyerId: record.buyerId, apiKeyId: "" }, "webhook-events"),
+        prisma: tx as PrismaClient,
+      },
+      record,
+    );
+
   // `app.dispose()` ends open subscription streams, which would otherwise keep
   // their connections, and a graceful shutdown, waiting.
   adapter.disposableStack.defer(() => orderUpdates.close());
 
-  return adapter;
+  return Object.assign(adapter, { renderEventRecord });
 }
 
 export type App = ReturnType<typeof createApp>;

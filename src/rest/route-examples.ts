@@ -72,6 +72,15 @@ export const createdBuyerProduct: JsonValue = {
   auto_match: { matched: true, strategy: "cas_number", score: 1 },
 };
 
+export const buyerProduct: JsonValue = {
+  id: BUYER_PRODUCT_ID,
+  ...createBuyerProductRequest,
+  active: true,
+  created_at: "2025-03-04T09:31:00.120Z",
+  updated_at: "2025-03-04T09:31:00.120Z",
+  product_id: "4a3b2c1d-0e9f-4a8b-b7c6-d5e4f3a2b1c0",
+};
+
 export const order: Record<string, JsonValue> = {
   id: ORDER_ID,
   url: `https://app.example.com/orders/${ORDER_ID}`,

@@ -7,7 +7,7 @@ import * as examples from "./route-examples.js";
 
 export { API_PREFIX } from "./route.js";
 
-const ORDER_FIELDS = `
+export const ORDER_FIELDS = `
   id url
   supplier_profile_id: supplierProfileId
   buyer_product_approval_id: buyerProductApprovalId
@@ -38,7 +38,7 @@ const ORDER_FIELDS = `
     address { street city state postcode country full_address: fullAddress }
   }`;
 
-const APPROVAL_FIELDS = `
+export const APPROVAL_FIELDS = `
   id
   approval_status: approvalStatus
   supplier_name: supplierName
@@ -50,7 +50,7 @@ const APPROVAL_FIELDS = `
   created_at: createdAt
   updated_at: updatedAt`;
 
-const BUYER_PRODUCT_FIELDS = `
+export const BUYER_PRODUCT_FIELDS = `
   id
   raw_material_name: rawMaterialName
   measurement_unit: measurementUnit
@@ -69,7 +69,7 @@ const BUYER_PRODUCT_FIELDS = `
   updated_at: updatedAt
   product_id: productId`;
 
-const SUPPLIER_USER_FIELDS = `
+export const SUPPLIER_USER_FIELDS = `
   id
   first_name: firstName
   last_name: lastName
@@ -361,5 +361,73 @@ The status moves forward only: \`quote_selected\` → \`order_placed\` → \`ord
     summary: "List buyer product approvals",
     tag: "Buyer product approvals",
     description: `Your organisation's buyer product approvals, optionally filtered by status and buyer product. ${PAGINATION}`,
+  },
+  {
+    operationId: "getOrder",
+    method: "GET",
+    path: "/orders/{id}",
+    document: `query GetOrder($id: UUID!) {
+      result: order(id: $id) { ${ORDER_FIELDS} }
+    }`,
+    pathParameters: {
+      id: {
+        to: "id",
+        description: "An id that is not a UUID is 404.",
+        example: examples.EXAMPLE_IDS.ORDER_ID,
+      },
+    },
+    response: { kind: "object", at: "result" },
+    success: { status: 200, description: "The order.", example: examples.order },
+    summary: "Get an order",
+    tag: "Orders",
+    description:
+      "One of your organisation's orders, as the list shows it: for instance after an `order.updated` event.",
+    problems: { not_found: "The order does not exist, is not your organisation's, or its id is not a UUID." },
+  },
+  {
+    operationId: "getBuyerProduct",
+    method: "GET",
+    path: "/buyer_products/{id}",
+    document: `query GetBuyerProduct($id: UUID!) {
+      result: buyerProduct(id: $id) { ${BUYER_PRODUCT_FIELDS} }
+    }`,
+    pathParameters: {
+      id: {
+        to: "id",
+        description: "An id that is not a UUID is 404.",
+        example: examples.EXAMPLE_IDS.BUYER_PRODUCT_ID,
+      },
+    },
+    response: { kind: "object", at: "result" },
+    success: { status: 200, description: "The buyer product.", example: examples.buyerProduct },
+    summary: "Get a buyer product",
+    tag: "Buyer products",
+    description: "One of your organisation's buyer products.",
+    problems: {
+      not_found: "The buyer product does not exist, is not your organisation's, or its id is not a UUID.",
+    },
+  },
+  {
+    operationId: "getBuyerProductApproval",
+    method: "GET",
+    path: "/buyer_product_approvals/{id}",
+    document: `query GetBuyerProductApproval($id: UUID!) {
+      result: buyerProductApproval(id: $id) { ${APPROVAL_FIELDS} }
+    }`,
+    pathParameters: {
+      id: {
+        to: "id",
+        description: "An id that is not a UUID is 404.",
+        example: examples.EXAMPLE_IDS.APPROVAL_ID,
+      },
+    },
+    response: { kind: "object", at: "result" },
+    success: { status: 200, description: "The buyer product approval.", example: examples.approval },
+    summary: "Get a buyer product approval",
+    tag: "Buyer product approvals",
+    description: "One of your organisation's buyer product approvals.",
+    problems: {
+      not_found: "The approval does not exist, is not your organisation's, or its id is not a UUID.",
+    },
   },
 ];

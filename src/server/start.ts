@@ -41,7 +41,7 @@ export async function startServer(
   });
   const { port } = server.address() as AddressInfo;
   const webhooks = config.webhooks.workerEnabled
-    ? await startWebhookWorker({ database, config: config.webhooks, logger })
+    ? await startWebhookWorker({ database, config: config.webhooks, logger, render: app.renderEventRecord })
     : null;
   if (config.webhooks.usingDevelopmentKey) {
     logger.warn(
