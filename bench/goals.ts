@@ -57,6 +57,10 @@ export function issueRatios(cells: Cell[], counts: QueryCount[], scenarios: Scen
     }
   }
   for (const scenario of scenarios) {
+    // What tracing costs: above 1 by CPU per request means it is cheaper than without.
+    compare(`tracing on vs off, REST ${scenario.label}`, scenario.id, "rest-traced", "rest", {});
+  }
+  for (const scenario of scenarios) {
     compare(`candidate vs gateway REST, ${scenario.label}`, scenario.id, "candidate", "rest", {});
     compare(
       `candidate vs gateway GraphQL, ${scenario.label}`,

@@ -40,7 +40,8 @@ export async function countQueries(options: CountOptions): Promise<QueryCount[]>
       }
       continue;
     }
-    const server = await startInProcess(processId, {
+    // Tracing adds no SQL: the traced gateway sends what the gateway sends.
+    const server = await startInProcess(processId === "gateway-traced" ? "gateway" : processId, {
       root: processId === "candidate" ? (options.candidateRoot ?? options.root) : options.root,
       databaseUrl: options.databaseUrl,
       appBaseUrl: options.appBaseUrl,

@@ -226,7 +226,7 @@ export const SCENARIOS: Scenario[] = [
 ];
 
 /** The server processes a run can start. */
-export type ProcessId = "gateway" | "candidate" | "floor" | "prisma" | "sofa";
+export type ProcessId = "gateway" | "gateway-traced" | "candidate" | "floor" | "prisma" | "sofa";
 
 export interface Target {
   id: string;
@@ -249,6 +249,14 @@ export const TARGETS: Target[] = [
   },
   { id: "rest", label: "gateway REST", process: "gateway", protocol: "rest", supports: always },
   { id: "graphql", label: "gateway GraphQL", process: "gateway", protocol: "graphql", supports: always },
+  // Every request traced and its spans exported over OTLP/HTTP to a local sink (opt-in: --targets rest,rest-traced).
+  {
+    id: "rest-traced",
+    label: "gateway REST, tracing on",
+    process: "gateway-traced",
+    protocol: "rest",
+    supports: always,
+  },
   {
     id: "prisma",
     label: "(b) node:http + Prisma",

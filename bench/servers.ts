@@ -25,8 +25,13 @@ export function profileDirOf(settings: ServerSettings, id: ProcessId): string | 
 }
 
 /** Starts one server process of the benchmark; the gateway is the real service, as `npm start` runs it. */
-export async function startProcess(id: ProcessId, settings: ServerSettings): Promise<ServerProcess> {
+export async function startProcess(
+  id: ProcessId,
+  settings: ServerSettings,
+  tracingEnv: Record<string, string> = {},
+): Promise<ServerProcess> {
   const logFile = path.join(settings.logDir, `${id}.log`);
+  if (id === "gateway-traced") return startTracedGateway(settings);
   if (id === "gateway" || id === "candidate") {
     const root = id === "candidate" ? settings.candidateRoot : settings.root;
     if (!root) throw new Error("the candidate needs --candidate <dir>");
@@ -39,6 +44,7 @@ export async function startProcess(id: ProcessId, settings: ServerSettings): Pro
       args: [...(profileDir ? ["--cpu-prof", "--cpu-prof-dir", profileDir] : []), "dist/src/server.js"],
       env: {
         ...PRODUCTION,
+        ...tracingEnv,
         DATABASE_URL: settings.databaseUrl,
         HOST: "127.0.0.1",
         APP_BASE_URL: settings.appBaseUrl,
@@ -64,4 +70,37 @@ export async function startProcess(id: ProcessId, settings: ServerSettings): Pro
     },
     logFile,
   });
+}
+
+/**
+ * The gateway with tracing on as an operator turns it on (OTEL_* variables),
+ * every request sampled, exporting to an OTLP/HTTP sink in its own process
+ * that accepts and discards, so the export's cost lands on the gateway alone.
+ */
+async function startTracedGateway(settings: ServerSettings): Promise<ServerProcess> {
+  const sink = await startServer({
+    name: "otlp-sink",
+    cwd: settings.root,
+    args: ["dist/bench/peers/serve.js", "otlp-sink"],
+    env: PRODUCTION,
+    logFile: path.join(settings.logDir, "otlp-sink.log"),
+  });
+  const logDir = path.join(settings.logDir, "traced");
+  mkdirSync(logDir, { recursive: true });
+  const gateway = await startProcess(
+    "gateway",
+    { ...settings, logDir },
+    {
+      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${sink.port}`,
+      OTEL_SERVICE_NAME: "buyer-public-api-bench",
+      OTEL_TRACES_SAMPLER: "always_on",
+    },
+  );
+  const stopGateway = gateway.stop.bind(gateway);
+  gateway.name = "gateway-traced";
+  gateway.stop = async () => {
+    await stopGateway();
+    await sink.stop();
+  };
+  return gateway;
 }

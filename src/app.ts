@@ -201,7 +201,7 @@ export function createApp({ config, database, logger, tracing, demoApiKey, clust
     }
     const viewer = admission?.viewer ?? null;
     const response = isGraphQL
-      ? await yoga.fetch(request, { requestId, viewer })
+      ? await yoga.fetch(request, { requestId, viewer, rateLimit: admission?.limit })
       : await rest(request, url, { requestId, viewer });
     // A path no route matches: point to the reference.
     if (response.status === 404 && isRest && metrics.routeLabel(url.pathname) === "unmatched") {

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { type DatabaseTarget, DatabaseUrlError, parseDatabaseUrl } from "./db/database-url.js";
 import { readTracingSettings, type TracingSettings } from "./telemetry/settings.js";
@@ -50,6 +51,14 @@ export const DEFAULT_GRAPHQL_WORK_BOUNDS: GraphQLWorkBounds = {
   maxConcurrentExpensive: 4,
 };
 
+/** Documents clients may send by hash instead of in full (docs/graphql.md "Persisted documents"). */
+export interface PersistedDocumentsConfig {
+  /** sha256 (hex) → document, from the manifest file; empty without one. */
+  manifest: ReadonlyMap<string, string>;
+  /** Accept only the manifest's documents: nothing sent in full, no automatic registration. */
+  only: boolean;
+}
+
 export interface GraphQLConfig {
   /** GraphiQL at GET /graphql for browsers. */
   graphiql: boolean;
@@ -59,6 +68,7 @@ export interface GraphQLConfig {
   work: GraphQLWorkBounds;
   /** Open `orderUpdated` subscriptions one API key may hold in one server process. */
   maxSubscriptionsPerKey: number;
+  persistedDocuments: PersistedDocumentsConfig;
 }
 
 export const DEFAULT_GRAPHQL_CONFIG: GraphQLConfig = {
@@ -67,6 +77,7 @@ export const DEFAULT_GRAPHQL_CONFIG: GraphQLConfig = {
   limits: DEFAULT_GRAPHQL_LIMITS,
   work: DEFAULT_GRAPHQL_WORK_BOUNDS,
   maxSubscriptionsPerKey: 10,
+  persistedDocuments: { manifest: new Map(), only: false },
 };
 
 /** Webhook endpoints and their deliveries (docs/webhooks.md). */
@@ -231,6 +242,8 @@ const envSchema = z.object({
     .int("must be a whole number")
     .min(100, "must be at least 100")
     .default(DEFAULT_GRAPHQL_WORK_BOUNDS.timeoutMs),
+  GRAPHQL_PERSISTED_DOCUMENTS: z.string().optional(),
+  GRAPHQL_PERSISTED_ONLY: booleanFlag.default(false),
   GRAPHQL_EXPENSIVE_COST: limit(DEFAULT_GRAPHQL_WORK_BOUNDS.expensiveCost),
   GRAPHQL_MAX_CONCURRENT_EXPENSIVE: limit(DEFAULT_GRAPHQL_WORK_BOUNDS.maxConcurrentExpensive),
   CORS_ORIGINS: z
@@ -336,6 +349,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   const tracing = readTracingSettings(env);
   problems.push(...tracing.problems);
+  const persisted = readPersistedDocuments(
+    present.GRAPHQL_PERSISTED_DOCUMENTS,
+    parsed.data?.GRAPHQL_PERSISTED_ONLY,
+  );
+  problems.push(...persisted.problems);
   if (parsed.success && database?.kind === "pglite" && parsed.data.WEB_CONCURRENCY > 1) {
     problems.push(
       "WEB_CONCURRENCY: the embedded database (PGlite) serves one process; use 1, or PostgreSQL for more",
@@ -415,6 +433,48 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
         maxConcurrentExpensive: values.GRAPHQL_MAX_CONCURRENT_EXPENSIVE,
       },
       maxSubscriptionsPerKey: values.GRAPHQL_MAX_SUBSCRIPTIONS_PER_KEY,
+      persistedDocuments: { manifest: persisted.manifest, only: values.GRAPHQL_PERSISTED_ONLY },
     },
   };
+}
+
+/**
+ * The persisted documents manifest: a JSON object of sha256 hash (hex, or
+ * `sha256:<hex>`) → document, as graphql-codegen's client preset writes it.
+ * Every hash is checked against its document, so a stale manifest stops the
+ * process at start instead of running the wrong document.
+ */
+function readPersistedDocuments(
+  path: string | undefined,
+  only: boolean | undefined,
+): { manifest: Map<string, string>; problems: string[] } {
+  const manifest = new Map<string, string>();
+  if (path === undefined) {
+    return {
+      manifest,
+      problems: only
+        ? ["GRAPHQL_PERSISTED_ONLY: needs GRAPHQL_PERSISTED_DOCUMENTS, the manifest of accepted documents"]
+        : [],
+    };
+  }
+  const problem = (why: string) => ({ manifest, problems: [`GRAPHQL_PERSISTED_DOCUMENTS: ${path} ${why}`] });
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    const reason = error instanceof SyntaxError ? "is not JSON" : "cannot be read";
+    return problem(reason);
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    return problem("must be a JSON object of sha256 hash → document");
+  }
+  for (const [id, document] of Object.entries(parsed)) {
+    const hash = id.startsWith("sha256:") ? id.slice("sha256:".length) : id;
+    if (typeof document !== "string") return problem(`has a non-string document under ${id}`);
+    if (createHash("sha256").update(document).digest("hex") !== hash) {
+      return problem(`has a document whose sha256 is not its key ${id}`);
+    }
+    manifest.set(hash, document);
+  }
+  return { manifest, problems: [] };
 }

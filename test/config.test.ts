@@ -1,16 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "../src/config.js";
+import { loadConfig } from "../src/config.js";
 import { parseDatabaseUrl } from "../src/db/database-url.js";
-
-function problemsOf(env: NodeJS.ProcessEnv): string[] {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  return [];
-}
+import { configProblems } from "./support/config-problems.js";
 
 describe("configuration", () => {
   it("has working defaults: port 4000, embedded database, 600 requests a minute", () => {
@@ -26,7 +17,7 @@ describe("configuration", () => {
   });
 
   it("names every bad variable, one line each, and why", () => {
-    const problems = problemsOf({
+    const problems = configProblems({
       PORT: "eighty",
       RATE_LIMIT_PER_MINUTE: "0",
       LOG_LEVEL: "loud",
@@ -50,7 +41,7 @@ describe("configuration", () => {
   });
 
   it("refuses several processes on the embedded database, which one process owns", () => {
-    expect(problemsOf({ WEB_CONCURRENCY: "2" })).toEqual([
+    expect(configProblems({ WEB_CONCURRENCY: "2" })).toEqual([
       "WEB_CONCURRENCY: the embedded database (PGlite) serves one process; use 1, or PostgreSQL for more",
     ]);
     expect(loadConfig({ WEB_CONCURRENCY: "4", DATABASE_URL: "postgres://db/api" }).webConcurrency).toBe(4);
@@ -63,6 +54,7 @@ describe("configuration", () => {
       limits: { maxDepth: 12, maxAliases: 30, maxCost: 200_000, maxTokens: 2_000, maxDirectives: 50 },
       work: { timeoutMs: 15_000, expensiveCost: 20_000, maxConcurrentExpensive: 4 },
       maxSubscriptionsPerKey: 10,
+      persistedDocuments: { manifest: new Map(), only: false },
     });
   });
 
@@ -86,11 +78,12 @@ describe("configuration", () => {
       limits: { maxDepth: 5, maxAliases: 3, maxCost: 1000, maxTokens: 300, maxDirectives: 4 },
       work: { timeoutMs: 2500, expensiveCost: 900, maxConcurrentExpensive: 2 },
       maxSubscriptionsPerKey: 3,
+      persistedDocuments: { manifest: new Map(), only: false },
     });
   });
 
   it("names a bad GraphQL setting and why", () => {
-    const problems = problemsOf({
+    const problems = configProblems({
       GRAPHIQL_ENABLED: "sometimes",
       GRAPHQL_INTROSPECTION: "off-ish",
       GRAPHQL_MAX_DEPTH: "0",
@@ -130,7 +123,7 @@ describe("configuration", () => {
       graphql: { maxSubscriptionsPerKey: 3 },
     });
     expect(
-      problemsOf({ PUBLIC_BASE_URL: "https://api.example.com/v1", AUTH_FAILURES_PER_MINUTE: "0" }),
+      configProblems({ PUBLIC_BASE_URL: "https://api.example.com/v1", AUTH_FAILURES_PER_MINUTE: "0" }),
     ).toEqual([
       "PUBLIC_BASE_URL: must be an origin such as https://api.example.com, without a path",
       "AUTH_FAILURES_PER_MINUTE: must be at least 1",

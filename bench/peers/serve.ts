@@ -1,4 +1,4 @@
-// Entry of a peer server process: `node dist/bench/peers/serve.js <floor|prisma|sofa>`,
+// Entry of a peer server process: `node dist/bench/peers/serve.js <floor|prisma|sofa|otlp-sink>`,
 // configured by PORT, DATABASE_URL, APP_BASE_URL and FLOOR_RESPONSES (a JSON file).
 import { readFileSync } from "node:fs";
 import { createServer, type RequestListener } from "node:http";
@@ -13,6 +13,14 @@ const port = Number(process.env.PORT ?? "0");
 const appBaseUrl = process.env.APP_BASE_URL ?? "http://localhost:4000";
 
 async function listener(): Promise<{ listener: RequestListener; close: () => Promise<void> }> {
+  if (peer === "otlp-sink") {
+    // Accepts every export (and /healthz) and keeps nothing.
+    const sink: RequestListener = (request, response) => {
+      request.resume();
+      request.on("end", () => response.writeHead(200, { "content-type": "application/x-protobuf" }).end());
+    };
+    return { listener: sink, close: async () => {} };
+  }
   if (peer === "floor") {
     const file = process.env.FLOOR_RESPONSES;
     if (!file) throw new Error("FLOOR_RESPONSES names the JSON file of canned responses");
@@ -24,7 +32,7 @@ async function listener(): Promise<{ listener: RequestListener; close: () => Pro
   const options = { database, appBaseUrl };
   if (peer === "prisma") return { listener: createPrismaListener(options), close: () => database.close() };
   if (peer === "sofa") return { listener: createSofaListener(options), close: () => database.close() };
-  throw new Error(`unknown peer '${peer}': use floor, prisma or sofa`);
+  throw new Error(`unknown peer '${peer}': use floor, prisma, sofa or otlp-sink`);
 }
 
 const { listener: handle, close } = await listener();

@@ -12,10 +12,21 @@ export type ErrorCode =
   | "ENDPOINT_DISABLED"
   | "INTERNAL";
 
+/** What can be wrong with one input field; the REST reference lists them. */
+export const FIELD_PROBLEM_CODES = [
+  "required",
+  "invalid",
+  "too_long",
+  "out_of_range",
+  "too_many",
+  "duplicate",
+  "not_found",
+] as const;
+
 /** One problem with one input field; `path` uses the GraphQL argument and field names. */
 export interface FieldProblem {
   path: (string | number)[];
-  code: "required" | "invalid" | "too_long" | "out_of_range" | "too_many" | "duplicate" | "not_found";
+  code: (typeof FIELD_PROBLEM_CODES)[number];
   message: string;
 }
 

@@ -13,7 +13,7 @@ import {
   visitWithTypeInfo,
 } from "graphql";
 import { type ComplexityEstimator, createComplexityRule } from "graphql-query-complexity";
-import type { Plugin } from "graphql-yoga";
+import { isAsyncIterable, type Plugin } from "graphql-yoga";
 import type { GraphQLLimits } from "../config.js";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../schema/pagination.js";
 import { refusal } from "./refusal.js";
@@ -130,6 +130,57 @@ export function costLimitPlugin(limits: GraphQLLimits): Plugin {
     onSubscribe({ args, setResultAndStopExecution }) {
       const refused = check(args);
       if (refused) setResultAndStopExecution({ errors: [refused] });
+    },
+  };
+}
+
+/** What a caller has left of its rate limit, as the RateLimit-* headers say it. */
+export interface RateLimitStanding {
+  limit: number;
+  remaining: number;
+  resetSeconds: number;
+}
+
+function rateLimitOf(context: unknown): RateLimitStanding | undefined {
+  if (typeof context !== "object" || context === null || !("rateLimit" in context)) return undefined;
+  const { rateLimit } = context as { rateLimit?: RateLimitStanding };
+  return rateLimit;
+}
+
+/**
+ * Every executed result says what its operation cost and what the caller has
+ * left, so a client can pace itself without parsing headers:
+ * `extensions.cost: { requested, limit }` (the figures a refusal reports) and
+ * `extensions.rateLimit: { limit, remaining, resetSeconds }`.
+ */
+export function costReportPlugin(): Plugin {
+  return {
+    onExecute({ args }) {
+      const context = args.contextValue;
+      return {
+        onExecuteDone({ result, setResult }) {
+          if (isAsyncIterable(result) || typeof context !== "object" || context === null) return;
+          const priced = pricedOperationOf(context);
+          const rateLimit = rateLimitOf(context);
+          if (!priced && !rateLimit) return;
+          setResult({
+            ...result,
+            extensions: {
+              ...result.extensions,
+              ...(priced ? { cost: { requested: priced.cost, limit: priced.limit } } : {}),
+              ...(rateLimit
+                ? {
+                    rateLimit: {
+                      limit: rateLimit.limit,
+                      remaining: rateLimit.remaining,
+                      resetSeconds: rateLimit.resetSeconds,
+                    },
+                  }
+                : {}),
+            },
+          });
+        },
+      };
     },
   };
 }

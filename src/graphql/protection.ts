@@ -2,7 +2,7 @@ import { EnvelopArmorPlugin } from "@escape.tech/graphql-armor";
 import type { ExecutionResult, ValidationRule } from "graphql";
 import { isAsyncIterable, type Plugin } from "graphql-yoga";
 import type { GraphQLConfig } from "../config.js";
-import { costLimitPlugin } from "./cost.js";
+import { costLimitPlugin, costReportPlugin } from "./cost.js";
 import { errorCodesPlugin } from "./error-codes.js";
 import { type RefusalCode, refusal } from "./refusal.js";
 import { workBoundsPlugin } from "./work-bounds.js";
@@ -78,6 +78,7 @@ export function protectionPlugins(
       maxDirectives: { n: limits.maxDirectives, ...reportAs("DIRECTIVE_LIMIT_EXCEEDED") },
     }),
     costLimitPlugin(limits),
+    costReportPlugin(),
     workBoundsPlugin({ ...work, cancelsStatements }),
   ];
   if (!introspection) {

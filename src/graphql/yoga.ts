@@ -5,13 +5,17 @@ import type { Viewer } from "../auth/viewer.js";
 import type { GraphQLConfig } from "../config.js";
 import type { Logger } from "../logger.js";
 import type { GraphQLContext } from "../schema/context.js";
+import type { RateLimitStanding } from "./cost.js";
 import { graphiqlOptions } from "./graphiql.js";
+import { persistedDocumentsPlugins } from "./persisted-documents.js";
 import { protectionPlugins } from "./protection.js";
 
 /** What app.ts knows about a request before GraphQL sees it. */
 export interface RequestScope {
   requestId: string;
   viewer: Viewer | null;
+  /** The caller's rate-limit standing with this request counted; reported in `extensions.rateLimit`. */
+  rateLimit?: RateLimitStanding;
 }
 
 export interface GraphQLServerOptions {
@@ -76,6 +80,10 @@ export function createGraphQLServer({
         );
       },
     },
-    plugins: [...protectionPlugins(config, { cancelsStatements }), ...plugins],
+    plugins: [
+      ...persistedDocumentsPlugins(config.persistedDocuments),
+      ...protectionPlugins(config, { cancelsStatements }),
+      ...plugins,
+    ],
   });
 }

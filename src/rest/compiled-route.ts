@@ -2,25 +2,27 @@ import {
   type ExecutionResult,
   type GraphQLField,
   type GraphQLInputType,
+  type GraphQLObjectType,
   type GraphQLSchema,
   getNamedType,
+  isEnumType,
   isInputObjectType,
   isInputType,
+  isListType,
   isNonNullType,
   isObjectType,
-  isScalarType,
   Kind,
-  type OperationDefinitionNode,
   parse,
   type SelectionSetNode,
   typeFromAST,
   validate,
+  visit,
 } from "graphql";
 import { compileQuery, isCompiledQuery } from "graphql-jit";
 import type { GraphQLContext } from "../schema/context.js";
 import { readQueryParameter } from "./query-parameters.js";
-import { buildEnumPlan, snakeCase } from "./rest-spelling.js";
-import type { RestRoute } from "./route.js";
+import { type EnumPlan, enumSpelling, snakeCase } from "./rest-spelling.js";
+import type { QueryForm, RestRoute } from "./route.js";
 
 /** Where a REST input lands: the variable, then input fields in REST spelling; its GraphQL type and description. */
 export interface InputTarget {
@@ -29,10 +31,10 @@ export interface InputTarget {
   description: string | null;
 }
 
-/** A selected field, by response key, with what was selected beneath it. */
-export interface SelectedField {
+/** A selected field with what is selected beneath it, by response key: the document's shape, walked once. */
+export interface Selected {
   field: GraphQLField<unknown, unknown>;
-  selectionSet: SelectionSetNode | undefined;
+  children: Map<string, Selected>;
 }
 
 export type CompiledRoute = ReturnType<typeof compileRoute>;
@@ -40,21 +42,30 @@ export type CompiledRoute = ReturnType<typeof compileRoute>;
 /**
  * Reads a route's table entry once, at startup, and checks it against the
  * schema: a document that does not validate, an input that feeds no variable
- * or field, or a response path the selection does not have stops the server
- * from starting, not a request.
+ * or field, or a response the selection does not have stops the server from
+ * starting, not a request. Fields without an alias are answered under their
+ * snake_case name (`orderStatus` → `order_status`), the contract's spelling.
  */
 export function compileRoute(schema: GraphQLSchema, route: RestRoute) {
   const fail = (message: string): never => {
     throw new Error(`REST route ${route.operationId}: ${message}`);
   };
-  const document = parse(route.document);
+  const document = visit(parse(route.document), {
+    Field: (node) =>
+      node.alias || snakeCase(node.name.value) === node.name.value
+        ? undefined
+        : { ...node, alias: { kind: Kind.NAME, value: snakeCase(node.name.value) } },
+  });
   const errors = validate(schema, document);
   if (errors.length > 0) fail(errors.map((error) => error.message).join("; "));
-  const operations = document.definitions.filter(
-    (definition): definition is OperationDefinitionNode => definition.kind === Kind.OPERATION_DEFINITION,
-  );
-  const [operation] = operations;
-  if (!operation || operations.length !== 1) return fail("the document must hold exactly one operation");
+  const [operation, ...others] = document.definitions;
+  if (operation?.kind !== Kind.OPERATION_DEFINITION || others.length > 0)
+    return fail("the document must hold exactly one operation");
+  const root = schema.getRootType(operation.operation);
+  if (!root) return fail(`the schema has no ${operation.operation} type`);
+  const selections = selectionsOf(root, operation.selectionSet, fail);
+  const [at, ...moreFields] = selections.keys();
+  if (at === undefined || moreFields.length > 0) return fail("the document must select one root field");
 
   const variableTypes = new Map<string, GraphQLInputType>();
   for (const definition of operation.variableDefinitions ?? []) {
@@ -62,13 +73,14 @@ export function compileRoute(schema: GraphQLSchema, route: RestRoute) {
     if (!type || !isInputType(type)) return fail("bad variable type");
     variableTypes.set(definition.variable.name.value, type);
   }
-
+  const rootField = selections.get(at)?.field;
   const target = (to: string): InputTarget => {
     const [variable = "", ...fields] = to.split(".");
-    const variableType = variableTypes.get(variable);
-    if (!variableType) return fail(`${to} names no variable of the document`);
-    let type: GraphQLInputType = variableType;
-    let description = argumentDescription(schema, operation, variable);
+    let type = variableTypes.get(variable) ?? fail(`${to} names no variable of the document`);
+    const argument = operation.selectionSet.selections
+      .flatMap((node) => (node.kind === Kind.FIELD ? (node.arguments ?? []) : []))
+      .find((node) => node.value.kind === Kind.VARIABLE && node.value.name.value === variable);
+    let description = rootField?.args.find((arg) => arg.name === argument?.name.value)?.description ?? null;
     for (const segment of fields) {
       const object = isNonNullType(type) ? type.ofType : type;
       const field = isInputObjectType(object)
@@ -81,91 +93,95 @@ export function compileRoute(schema: GraphQLSchema, route: RestRoute) {
     return { path: [variable, ...fields], type, description };
   };
 
-  const paramNames: string[] = [];
-  const source = route.path.replace(/\{(\w+)\}/g, (_match, name: string) => {
-    paramNames.push(name);
-    return "([^/]+)";
-  });
-  const declared = Object.keys(route.pathParameters ?? {});
-  if (declared.join() !== paramNames.join())
-    fail(`the path parameters are ${paramNames.join()}, not ${declared}`);
+  const bodyTarget = route.body ? target(route.body.to ?? "input") : null;
+  if (bodyTarget && !isInputObjectType(getNamedType(bodyTarget.type))) fail("the body feeds no input object");
+  const paramNames = [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1] ?? "");
+  for (const name of Object.keys(route.pathParameters ?? {}))
+    if (!paramNames.includes(name)) fail(`the path has no parameter ${name}`);
   const pathTargets = new Map(
-    Object.entries(route.pathParameters ?? {}).map(([name, parameter]) => {
-      const found = target(parameter.to);
-      const type = isNonNullType(found.type) ? found.type.ofType : found.type;
-      if (!isScalarType(type) || type.name !== "UUID")
-        fail(`the path parameter ${name} does not feed a UUID`);
+    paramNames.map((name) => {
+      const to = route.pathParameters?.[name]?.to ?? (variableTypes.has(name) ? name : `input.${name}`);
+      const found = target(to);
+      if (getNamedType(found.type).name !== "UUID") fail(`the path parameter ${name} does not feed a UUID`);
       return [name, found];
     }),
   );
-  const queryTargets = (route.query ?? []).map((parameter) => target(parameter.to));
-  const bodyTarget = route.body ? target(route.body.to) : null;
-  if (bodyTarget && !isInputObjectType(getNamedType(bodyTarget.type))) fail("the body feeds no input object");
+  const query = (route.query ?? []).map((parameter) => {
+    const found = target(parameter.to);
+    const type = isNonNullType(found.type) ? found.type.ofType : found.type;
+    const form: QueryForm = isListType(type)
+      ? "list"
+      : getNamedType(type).name === "Int"
+        ? "integer"
+        : "text";
+    if ((form === "list") !== Array.isArray(parameter.example))
+      fail(`${parameter.name}: its example does not fit its type`);
+    return { ...parameter, target: found, form };
+  });
 
+  // How a GraphQL argument is named in REST errors (`first` → `limit`); input objects take no prefix.
   const argumentNames: Record<string, string> = {};
-  const nameInErrors = (restName: string, found: InputTarget | undefined) => {
-    if (found) argumentNames[found.path[0] ?? ""] = found.path.length === 1 ? restName : "";
+  const named = (restName: string, { path }: InputTarget) => {
+    argumentNames[path[0] ?? ""] = path.length === 1 ? restName : "";
   };
-  for (const [name, found] of pathTargets) nameInErrors(name, found);
-  for (const [index, parameter] of (route.query ?? []).entries())
-    nameInErrors(parameter.name, queryTargets[index]);
-  nameInErrors("", bodyTarget ?? undefined);
+  for (const [name, found] of pathTargets) named(name, found);
+  for (const parameter of query) named(parameter.name, parameter.target);
+  if (bodyTarget) named("", bodyTarget);
 
-  const response = route.response;
-  // The response paths the adapter reads must be selected: `responseBody` relies on them.
-  const readPaths =
-    response.kind === "empty"
-      ? []
-      : response.kind === "list"
-        ? ["edges.node", "pageInfo.hasNextPage", "pageInfo.endCursor"].map((key) => `${response.at}.${key}`)
-        : [response.spread === undefined ? response.at : `${response.at}.${response.spread}`];
-  for (const path of readPaths) selectedAt(schema, operation, path, fail);
+  // The response: a connection's nodes, or the root field's object, or nothing.
+  const empty = route.response === "empty";
+  const spread = typeof route.response === "object" ? route.response.spread : undefined;
+  const list = !empty && selectedAt(selections, `${at}.edges`) !== undefined;
+  const readPaths = empty
+    ? []
+    : list
+      ? [`${at}.edges.node`, `${at}.page_info.has_next_page`, `${at}.page_info.end_cursor`]
+      : [spread === undefined ? at : `${at}.${spread}`];
+  for (const path of readPaths)
+    if (!selectedAt(selections, path)) fail(`the document selects nothing at ${path}`);
 
   const jitted = compileQuery(schema, document);
   if (!isCompiledQuery(jitted)) return fail(jitted.errors?.map((error) => error.message).join("; ") ?? "");
+  const status = route.success.status ?? (empty ? 204 : route.method === "POST" ? 201 : 200);
 
   return {
     route,
-    pattern: new RegExp(`^${source}$`),
+    pattern: new RegExp(`^${route.path.replace(/\{\w+\}/g, "([^/]+)")}$`),
     paramNames,
     operation,
+    selections,
+    response: { at, list, spread, empty, status },
     variableTypes,
     pathTargets,
-    queryTargets,
+    query,
     bodyTarget,
-    /** How a GraphQL argument path is named in REST errors (`first` → `limit`); input objects take no prefix. */
     argumentNames,
-    enumPlan: buildEnumPlan(schema, operation),
+    enumPlan: enumPlan(selections),
     /** The variables, in the contract's spelling, that a request's path, query and body make. */
-    variables(params: Record<string, string>, query: URLSearchParams, body: Record<string, unknown>) {
+    variables(params: Record<string, string>, search: URLSearchParams, body: Record<string, unknown>) {
       const variables: Record<string, unknown> = {};
       if (bodyTarget) setAt(variables, bodyTarget.path, { ...body });
-      for (const [index, parameter] of (route.query ?? []).entries()) {
-        setAt(
-          variables,
-          queryTargets[index]?.path ?? [],
-          readQueryParameter(query, parameter.name, parameter.form),
-        );
-      }
+      for (const { name, form, target } of query)
+        setAt(variables, target.path, readQueryParameter(search, name, form));
       for (const [name, found] of pathTargets) setAt(variables, found.path, params[name]);
       return variables;
     },
     /** The response body and, for lists, the cursor of the next page (null on the last); null when the object read is null. */
     responseBody(data: Record<string, unknown>): { body: unknown; nextCursor: string | null } | null {
-      if (response.kind === "empty") return { body: undefined, nextCursor: null };
-      const value = valueAt(data, response.at);
-      if (response.kind === "list") {
+      const value = data[at];
+      if (empty) return { body: undefined, nextCursor: null };
+      if (list) {
         const edges = property(value, "edges");
-        const pageInfo = property(value, "pageInfo");
-        const cursor = property(pageInfo, "hasNextPage") === true ? property(pageInfo, "endCursor") : null;
+        const pageInfo = property(value, "page_info");
+        const cursor = property(pageInfo, "has_next_page") === true ? property(pageInfo, "end_cursor") : null;
         return {
           body: Array.isArray(edges) ? edges.map((edge) => property(edge, "node")) : [],
           nextCursor: typeof cursor === "string" ? cursor : null,
         };
       }
       if (value === null) return null;
-      if (response.spread === undefined || !isRecord(value)) return { body: value, nextCursor: null };
-      const { [response.spread]: inner, ...others } = value;
+      if (spread === undefined || !isRecord(value)) return { body: value, nextCursor: null };
+      const { [spread]: inner, ...others } = value;
       return { body: { ...(isRecord(inner) ? inner : {}), ...others }, nextCursor: null };
     },
     /** Runs the document, compiled once by graphql-jit: a fixed document need not be walked by graphql-js on every request. */
@@ -174,58 +190,44 @@ export function compileRoute(schema: GraphQLSchema, route: RestRoute) {
   };
 }
 
-/** The field selected at a dotted path of response keys, from the operation's root. */
-export function selectedAt(
-  schema: GraphQLSchema,
-  operation: OperationDefinitionNode,
-  at: string,
-  fail: (message: string) => never,
-): SelectedField {
-  let parent = schema.getRootType(operation.operation);
-  let selectionSet: SelectionSetNode | undefined = operation.selectionSet;
-  let found: SelectedField | undefined;
-  for (const key of at.split(".")) {
-    found = parent ? selectedIn(parent, selectionSet, key) : undefined;
-    if (!found) return fail(`the document selects nothing at ${at}`);
-    const named = getNamedType(found.field.type);
-    parent = isObjectType(named) ? named : null;
-    selectionSet = found.selectionSet;
-  }
-  return found ?? fail(`the document selects nothing at ${at}`);
-}
-
-function selectedIn(
-  parent: { getFields(): Record<string, GraphQLField<unknown, unknown>> },
+function selectionsOf(
+  parent: GraphQLObjectType,
   selectionSet: SelectionSetNode | undefined,
-  key: string,
-): SelectedField | undefined {
-  for (const selection of selectionSet?.selections ?? []) {
-    if (selection.kind !== Kind.FIELD || (selection.alias?.value ?? selection.name.value) !== key) continue;
-    const field = parent.getFields()[selection.name.value];
-    if (field) return { field, selectionSet: selection.selectionSet };
+  fail: (message: string) => never,
+): Map<string, Selected> {
+  const selected = new Map<string, Selected>();
+  for (const node of selectionSet?.selections ?? []) {
+    if (node.kind !== Kind.FIELD) return fail("REST documents select fields only");
+    const field = parent.getFields()[node.name.value];
+    if (!field) continue; // __typename
+    const type = getNamedType(field.type);
+    const children = isObjectType(type) ? selectionsOf(type, node.selectionSet, fail) : new Map();
+    selected.set(node.alias?.value ?? node.name.value, { field, children });
   }
-  return undefined;
+  return selected;
 }
 
-/** The description of the root field argument a variable is passed to. */
-function argumentDescription(
-  schema: GraphQLSchema,
-  operation: OperationDefinitionNode,
-  variable: string,
-): string | null {
-  const root = schema.getRootType(operation.operation);
-  for (const selection of operation.selectionSet.selections) {
-    if (selection.kind !== Kind.FIELD) continue;
-    const argument = selection.arguments?.find(
-      (node) => node.value.kind === Kind.VARIABLE && node.value.name.value === variable,
-    );
-    if (!argument) continue;
-    const definition = root
-      ?.getFields()
-      [selection.name.value]?.args.find((arg) => arg.name === argument.name.value);
-    return definition?.description ?? null;
+/** Where in a result enum values and decimals sit. */
+function enumPlan(selections: Map<string, Selected>): EnumPlan {
+  const plan: EnumPlan = new Map();
+  for (const [key, { field, children }] of selections) {
+    const named = getNamedType(field.type);
+    if (isEnumType(named)) plan.set(key, { spelling: enumSpelling(named).toContract });
+    if (named.name === "Decimal") plan.set(key, { decimal: true });
+    const inner = enumPlan(children);
+    if (inner.size > 0) plan.set(key, { children: inner });
   }
-  return null;
+  return plan;
+}
+
+/** The field selected at a dotted path of response keys. */
+export function selectedAt(selections: Map<string, Selected>, at: string): Selected | undefined {
+  let found: Selected | undefined;
+  for (const key of at.split(".")) {
+    found = (found ? found.children : selections).get(key);
+    if (!found) return undefined;
+  }
+  return found;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -236,22 +238,14 @@ function property(value: unknown, key: string): unknown {
   return isRecord(value) ? value[key] : undefined;
 }
 
-function valueAt(value: unknown, at: string): unknown {
-  return at.split(".").reduce(property, value);
-}
-
 function setAt(target: Record<string, unknown>, path: string[], value: unknown): void {
   const last = path.at(-1);
   if (last === undefined) return;
   let current = target;
   for (const key of path.slice(0, -1)) {
     const next = current[key];
-    if (isRecord(next)) current = next;
-    else {
-      const created: Record<string, unknown> = {};
-      current[key] = created;
-      current = created;
-    }
+    if (!isRecord(next)) current[key] = {};
+    current = current[key] as Record<string, unknown>;
   }
   current[last] = value;
 }

@@ -1,5 +1,6 @@
-import type { GraphQLError } from "graphql";
+import { GraphQLError } from "graphql";
 import type { FieldError, Problem } from "../http/problem.js";
+import { translated } from "../schema/domain-errors.js";
 import { snakeCase } from "./rest-spelling.js";
 
 /** `["input", "tagIds", 2]` → `tag_ids[2]`; the first segment is named by the route (`first` → `limit`). */
@@ -16,6 +17,7 @@ export function restFieldName(
   return name;
 }
 
+/** A field problem as `extensions.fieldErrors` and the adapter's own checks give it. */
 interface FieldProblemExtension {
   path: (string | number)[];
   code: string;
@@ -32,11 +34,15 @@ const STATUS_BY_CODE: Record<string, number> = {
   OVERLOADED: 503,
 };
 
-/** The problem for a GraphQL error that carries one of our codes, or null for anything unexpected. */
-export function problemFromGraphQLError(
-  error: GraphQLError,
-  argumentNames: Record<string, string>,
-): Problem | null {
+/**
+ * The problem for a failure that carries one of our codes, or null for
+ * anything unexpected: a GraphQL error from a resolver, or a failure outside
+ * any resolver (the idempotency transaction not starting), which the schema's
+ * own mapping (`translated`) names as it would a resolver's.
+ */
+export function problemFor(failure: unknown, argumentNames: Record<string, string>): Problem | null {
+  const error = failure instanceof GraphQLError ? failure : translated(failure);
+  if (!(error instanceof GraphQLError)) return null;
   // graphql-jit leaves `extensions` undefined on an error thrown without any.
   const extensions: GraphQLError["extensions"] = error.extensions ?? {};
   const code = typeof extensions.code === "string" ? extensions.code : "";
@@ -47,19 +53,23 @@ export function problemFromGraphQLError(
   const http = extensions.http as { headers?: Record<string, string> } | undefined;
   if (http?.headers) problem.headers = http.headers;
   const fieldErrors = extensions.fieldErrors as FieldProblemExtension[] | undefined;
-  if (fieldErrors) {
-    problem.errors = fieldErrors.map(
-      (fieldError): FieldError => ({
-        field: restFieldName(fieldError.path, argumentNames),
-        code: fieldError.code,
-        message: fieldError.message,
-      }),
-    );
-    problem.detail = describeFieldErrors(problem.errors);
-  }
+  if (fieldErrors) Object.assign(problem, fieldProblems(fieldErrors, argumentNames));
   const allowedStatuses = extensions.allowedStatuses;
   if (Array.isArray(allowedStatuses)) problem.extensions = { allowed_statuses: allowedStatuses };
   return problem;
+}
+
+/** Field problems in GraphQL names, as the `errors` of a problem and its `detail`. */
+export function fieldProblems(
+  problems: FieldProblemExtension[],
+  argumentNames: Record<string, string>,
+): { errors: FieldError[]; detail: string } {
+  const errors = problems.map(({ path, code, message }) => ({
+    field: restFieldName(path, argumentNames),
+    code,
+    message,
+  }));
+  return { errors, detail: describeFieldErrors(errors) };
 }
 
 export function describeFieldErrors(errors: FieldError[]): string {

@@ -1,4 +1,9 @@
-import type { ExecutionResult, GraphQLSchema, OperationDefinitionNode } from "graphql";
+import {
+  type ExecutionResult,
+  GraphQLError,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from "graphql";
 import type { Viewer } from "../auth/viewer.js";
 import { isUuid } from "../domain/uuid.js";
 import { respondIdempotently } from "../http/idempotency.js";
@@ -6,10 +11,9 @@ import type { IdempotencyStore } from "../http/idempotency-store.js";
 import { readJsonObject } from "../http/json-body.js";
 import { jsonResponse, type Problem, problemResponse } from "../http/problem.js";
 import type { GraphQLContext } from "../schema/context.js";
-import { graphQLErrorFor } from "../schema/domain-errors.js";
 import { type CompiledRoute, compileRoute } from "./compiled-route.js";
-import { describeFieldErrors, problemFromGraphQLError, restFieldName } from "./errors.js";
-import { applyEnumPlan, checkVariable, toGraphQLValue, type VariableProblem } from "./rest-spelling.js";
+import { fieldProblems, problemFor } from "./errors.js";
+import { applyEnumPlan, toGraphQLVariable, type VariableProblem } from "./rest-spelling.js";
 import { API_PREFIX, type RestRoute } from "./route.js";
 import { routes as contractRoutes } from "./routes.js";
 import { withSharedResponsePaths } from "./shared-paths.js";
@@ -35,6 +39,12 @@ export interface RestCall {
 }
 
 const notFound: Problem = { status: 404, code: "not_found", detail: "No such resource" };
+const unauthenticated: Problem = {
+  status: 401,
+  code: "unauthenticated",
+  detail: "A valid X-API-KEY header is required",
+  headers: { "www-authenticate": 'ApiKey realm="buyer-api", header="X-API-KEY"' },
+};
 
 export type RestHandler = (request: Request, url: URL, call: RestCall) => Promise<Response>;
 
@@ -43,138 +53,100 @@ export function createRestHandler(dependencies: RestDependencies): RestHandler {
   const restSchema = withSharedResponsePaths(dependencies.schema);
   const compiled = (dependencies.routes ?? contractRoutes).map((route) => compileRoute(restSchema, route));
 
-  return async (request, url, call) => {
-    const relativePath = url.pathname.startsWith(`${API_PREFIX}/`)
-      ? url.pathname.slice(API_PREFIX.length)
-      : null;
-    const candidates =
-      relativePath === null ? [] : compiled.filter((entry) => entry.pattern.test(relativePath));
-    if (relativePath === null || candidates.length === 0) return problemResponse(notFound, call.requestId);
-
+  return async (request, url, { viewer, requestId }) => {
+    const fail = (problem: Problem) => problemResponse(problem, requestId);
+    const path = url.pathname.startsWith(`${API_PREFIX}/`) ? url.pathname.slice(API_PREFIX.length) : "";
+    const candidates = compiled.filter((entry) => entry.pattern.test(path));
+    if (candidates.length === 0) return fail(notFound);
     // HEAD is GET without the body (the HTTP server drops it).
     const method = request.method === "HEAD" ? "GET" : request.method;
     const entry = candidates.find((candidate) => candidate.route.method === method);
     if (!entry) {
       // HEAD is served wherever GET is, so it is allowed there too (RFC 9110 §9.3.2).
-      const allow = candidates
-        .flatMap(({ route }) => (route.method === "GET" ? ["GET", "HEAD"] : [route.method]))
-        .join(", ");
-      return problemResponse(
-        {
-          status: 405,
-          code: "method_not_allowed",
-          detail: `${request.method} is not allowed here; use ${allow}`,
-          headers: { allow },
-        },
-        call.requestId,
+      const allow = candidates.flatMap(({ route }) =>
+        route.method === "GET" ? ["GET", "HEAD"] : [route.method],
       );
+      const detail = `${request.method} is not allowed here; use ${allow.join(", ")}`;
+      return fail({ status: 405, code: "method_not_allowed", detail, headers: { allow: allow.join(", ") } });
     }
-    const { viewer, requestId } = call;
-    if (!viewer) {
-      return problemResponse(
-        {
-          status: 401,
-          code: "unauthenticated",
-          detail: "A valid X-API-KEY header is required",
-          headers: { "www-authenticate": 'ApiKey realm="buyer-api", header="X-API-KEY"' },
-        },
-        requestId,
-      );
-    }
-
-    const params = readPathParams(entry, relativePath);
-    if (!params) return problemResponse(notFound, requestId);
-
+    if (!viewer) return fail(unauthenticated);
+    const params = readPathParams(entry, path);
+    if (!params) return fail(notFound);
     let body: Record<string, unknown> = {};
     if (entry.route.method !== "GET") {
       const read = await readJsonObject(request);
-      if ("problem" in read) return problemResponse(read.problem, requestId);
+      if ("problem" in read) return fail(read.problem);
       body = read.value;
     }
-
     const variables = toVariables(entry, entry.variables(params, url.searchParams, body));
-    if ("problem" in variables) return problemResponse(variables.problem, requestId);
+    if ("problem" in variables) return fail(variables.problem);
 
     // A keyed request runs in the transaction that keeps its response (see respondIdempotently).
-    const execute = (prisma?: GraphQLContext["prisma"]) => {
+    const run = async (prisma?: GraphQLContext["prisma"]) => {
       const context = dependencies.contextFor(viewer, requestId);
-      return entry.execute(prisma ? { ...context, prisma } : context, variables.values);
-    };
-    const { traceExecution } = dependencies;
-    const run = async (prisma?: GraphQLContext["prisma"]) =>
-      respond(
-        await (traceExecution ? traceExecution(entry.operation, () => execute(prisma)) : execute(prisma)),
+      const execute = () => entry.execute(prisma ? { ...context, prisma } : context, variables.values);
+      const { traceExecution } = dependencies;
+      return respond(
+        await (traceExecution ? traceExecution(entry.operation, execute) : execute()),
         entry,
         url,
         requestId,
       );
+    };
     const key = entry.route.method === "POST" ? request.headers.get("idempotency-key") : null;
     if (key === null) return run();
+    const { apiKeyId } = viewer;
     try {
-      return await respondIdempotently(
-        dependencies.idempotency,
-        {
-          apiKeyId: viewer.apiKeyId,
-          key,
-          method: entry.route.method,
-          pathname: url.pathname,
-          body,
-          requestId,
-        },
-        run,
-      );
+      const keyed = { apiKeyId, key, method: entry.route.method, pathname: url.pathname, body, requestId };
+      return await respondIdempotently(dependencies.idempotency, keyed, run);
     } catch (error) {
-      // Its transaction could not start (e.g. overloaded): answered as a resolver's failure would be.
-      return respond({ errors: [graphQLErrorFor(error)] }, entry, url, requestId);
+      // Its transaction could not start (e.g. overloaded): mapped as a resolver's failure would be.
+      return failed(error, entry, requestId);
     }
   };
 
+  /** The problem for a failure; anything unexpected is logged and disclosed as nothing but 500. */
+  function failed(error: unknown, entry: CompiledRoute, requestId: string): Response {
+    const problem = problemFor(error, entry.argumentNames);
+    if (problem) return problemResponse(problem, requestId);
+    dependencies.onUnexpectedError(
+      error instanceof GraphQLError ? (error.originalError ?? error) : error,
+      requestId,
+    );
+    const detail = "An unexpected error occurred; quote the request id when reporting it";
+    return problemResponse({ status: 500, code: "internal", detail }, requestId);
+  }
+
   function respond(result: ExecutionResult, entry: CompiledRoute, url: URL, requestId: string): Response {
     const [error] = result.errors ?? [];
-    if (error || !result.data) {
-      const problem = error ? problemFromGraphQLError(error, entry.argumentNames) : null;
-      if (problem) return problemResponse(problem, requestId);
-      dependencies.onUnexpectedError(error?.originalError ?? error ?? new Error("no data"), requestId);
-      return problemResponse(
-        {
-          status: 500,
-          code: "internal",
-          detail: "An unexpected error occurred; quote the request id when reporting it",
-        },
-        requestId,
-      );
-    }
+    if (error || !result.data) return failed(error ?? new Error("no data"), entry, requestId);
     applyEnumPlan(result.data, entry.enumPlan);
     const read = entry.responseBody(result.data);
     // A single read answers null for a record the caller cannot see.
     if (!read) return problemResponse(notFound, requestId);
-    const { body, nextCursor } = read;
     const headers: Record<string, string> = {};
-    if (nextCursor) {
+    if (read.nextCursor) {
       const next = new URL(url);
-      next.searchParams.set("cursor", nextCursor);
+      next.searchParams.set("cursor", read.nextCursor);
       headers.link = `<${next.toString()}>; rel="next"`;
     }
-    if (entry.route.response.kind === "empty")
-      return new Response(null, { status: entry.route.success.status });
-    return jsonResponse(JSON.stringify(body), entry.route.success.status, headers);
+    const { empty, status } = entry.response;
+    return empty ? new Response(null, { status }) : jsonResponse(JSON.stringify(read.body), status, headers);
   }
 }
 
 /** Path parameters, or null when one is not a UUID (such a record cannot exist: 404). */
-function readPathParams(entry: CompiledRoute, relativePath: string): Record<string, string> | null {
-  const match = entry.pattern.exec(relativePath);
-  if (!match) return null;
+function readPathParams(entry: CompiledRoute, path: string): Record<string, string> | null {
+  const match = entry.pattern.exec(path);
   const params: Record<string, string> = {};
   for (const [index, name] of entry.paramNames.entries()) {
-    let value: string;
     try {
-      value = decodeURIComponent(match[index + 1] ?? "");
+      const value = decodeURIComponent(match?.[index + 1] ?? "");
+      if (!isUuid(value)) return null;
+      params[name] = value.toLowerCase();
     } catch {
       return null;
     }
-    if (!isUuid(value)) return null;
-    params[name] = value.toLowerCase();
   }
   return params;
 }
@@ -187,15 +159,11 @@ function toVariables(
   const problems: VariableProblem[] = [];
   const values: Record<string, unknown> = {};
   for (const [name, type] of entry.variableTypes) {
-    const value = toGraphQLValue(raw[name], type, [name], problems);
-    checkVariable(name, value, type, problems);
+    const value = toGraphQLVariable(name, raw[name], type, problems);
     if (value !== undefined) values[name] = value;
   }
   if (problems.length === 0) return { values };
-  const errors = problems.map((problem) => ({
-    field: restFieldName(problem.path, entry.argumentNames),
-    code: problem.code,
-    message: problem.message,
-  }));
-  return { problem: { status: 422, code: "validation_failed", detail: describeFieldErrors(errors), errors } };
+  return {
+    problem: { status: 422, code: "validation_failed", ...fieldProblems(problems, entry.argumentNames) },
+  };
 }

@@ -5,11 +5,10 @@
 // `POST /taggings` answer, through these render-only operations.
 import type { GraphQLSchema } from "graphql";
 import type { GraphQLContext } from "../schema/context.js";
-import { graphQLErrorFor } from "../schema/domain-errors.js";
 import { type CompiledRoute, compileRoute } from "./compiled-route.js";
 import { applyEnumPlan } from "./rest-spelling.js";
 import type { RestRoute } from "./route.js";
-import { SUPPLIER_USER_FIELDS } from "./routes.js";
+import { SUPPLIER_USER_FIELDS, TAGGING_FIELDS } from "./routes.js";
 import { withSharedResponsePaths } from "./shared-paths.js";
 
 export interface RecordToRender {
@@ -26,10 +25,9 @@ const RENDER_ONLY: RestRoute[] = [
     operationId: "renderSupplierUser",
     method: "GET",
     path: "/render/supplier_users/{id}",
-    document: `query RenderSupplierUser($id: UUID!) { result: supplierUser(id: $id) { ${SUPPLIER_USER_FIELDS} } }`,
-    pathParameters: { id: { to: "id", description: "", example: "" } },
-    response: { kind: "object", at: "result" },
-    success: { status: 200, description: "" },
+    document: `query RenderSupplierUser($id: UUID!) { supplierUser(id: $id) { ${SUPPLIER_USER_FIELDS} } }`,
+    pathParameters: { id: { example: "" } },
+    success: { description: "" },
     summary: "",
     tag: "",
     description: "",
@@ -39,16 +37,12 @@ const RENDER_ONLY: RestRoute[] = [
     method: "GET",
     path: "/render/taggings/{id}",
     document: `query RenderTagging($id: UUID!, $attachedAt: DateTime) {
-      result: taggedRecord(taggableId: $id, attachedAt: $attachedAt) {
-        taggable_type: taggableType
-        taggable_id: taggableId
-        added_tag_ids: addedTagIds
-        tags { id name category tag_group: tagGroup { id name } }
+      taggedRecord(taggableId: $id, attachedAt: $attachedAt) {
+        ${TAGGING_FIELDS}
       }
     }`,
-    pathParameters: { id: { to: "id", description: "", example: "" } },
-    response: { kind: "object", at: "result" },
-    success: { status: 200, description: "" },
+    pathParameters: { id: { example: "" } },
+    success: { description: "" },
     summary: "",
     tag: "",
     description: "",
@@ -86,9 +80,11 @@ export function createRecordRenderer(schema: GraphQLSchema, routes: readonly Res
     if (record.recordType === "tagging") variables.attachedAt = record.changedAt.toISOString();
     const result = await entry.execute(context, variables);
     const [error] = result.errors ?? [];
-    if (error || !result.data) throw graphQLErrorFor(error?.originalError ?? error ?? new Error("no data"));
+    if (error || !result.data) throw error?.originalError ?? error ?? new Error("no data");
     applyEnumPlan(result.data, entry.enumPlan);
     const body = entry.responseBody(result.data)?.body;
-    return typeof body === "object" && body !== null ? (body as Record<string, unknown>) : null;
+    if (typeof body !== "object" || body === null) return null;
+    // As the REST answer's JSON: date-times as text, amounts as numbers (events are stored as jsonb).
+    return JSON.parse(JSON.stringify(body)) as Record<string, unknown>;
   };
 }

@@ -1,18 +1,11 @@
 import {
-  coerceInputValue,
   type GraphQLEnumType,
   type GraphQLInputType,
-  type GraphQLObjectType,
-  type GraphQLSchema,
   getNamedType,
   isEnumType,
   isInputObjectType,
   isListType,
   isNonNullType,
-  isObjectType,
-  Kind,
-  type OperationDefinitionNode,
-  type SelectionSetNode,
 } from "graphql";
 
 // The contract's spelling (snake_case keys, contract enum values) and GraphQL's:
@@ -46,25 +39,6 @@ export function enumSpelling(type: GraphQLEnumType): EnumSpelling {
   return spelling;
 }
 
-/** The type found at `path` inside a value of `type` (list indexes step into items). */
-export function inputTypeAtPath(
-  type: GraphQLInputType,
-  path: readonly (string | number)[],
-): GraphQLInputType {
-  let current: GraphQLInputType = type;
-  for (const segment of path) {
-    if (isNonNullType(current)) current = current.ofType;
-    if (typeof segment === "number" && isListType(current)) {
-      current = current.ofType;
-    } else if (typeof segment === "string" && isInputObjectType(current)) {
-      const field = current.getFields()[segment];
-      if (!field) return current;
-      current = field.type;
-    }
-  }
-  return current;
-}
-
 const EXPECTED_SCALAR: Record<string, string> = {
   String: "must be a string",
   Int: "must be a whole number",
@@ -93,113 +67,87 @@ export interface VariableProblem {
 }
 
 /**
- * Turns a value in the contract's spelling (snake_case keys, contract enum
- * values) into the GraphQL spelling of `type`. Keys the type does not know
- * are dropped: the contract's clients may send fields we do not use.
+ * Turns a variable's value in the contract's spelling (snake_case keys,
+ * contract enum values) into the GraphQL spelling of `type`, checking it as
+ * GraphQL's coercion would. Keys the type does not know are dropped: the
+ * contract's clients may send fields we do not use. Problems of shape (an
+ * unknown enum value, one value where an array belongs) come before the
+ * others, as clients have always been told them.
  */
-export function toGraphQLValue(
-  value: unknown,
-  type: GraphQLInputType,
-  path: (string | number)[],
-  problems: VariableProblem[],
-): unknown {
-  if (isNonNullType(type)) return toGraphQLValue(value, type.ofType, path, problems);
-  if (value === null || value === undefined) return value;
-  if (isListType(type)) {
-    if (!Array.isArray(value)) {
-      // GraphQL would wrap a single value in a list; a JSON client that sent
-      // one value where the contract has an array made a mistake.
-      problems.push({ path, code: "invalid", message: describeExpected(type) });
-      return null;
-    }
-    return value.map((item, index) => toGraphQLValue(item, type.ofType, [...path, index], problems));
-  }
-  if (isInputObjectType(type)) {
-    if (typeof value !== "object" || Array.isArray(value)) return value;
-    const source = value as Record<string, unknown>;
-    const result: Record<string, unknown> = {};
-    for (const [name, field] of Object.entries(type.getFields())) {
-      const key = snakeCase(name);
-      if (key in source) result[name] = toGraphQLValue(source[key], field.type, [...path, name], problems);
-    }
-    return result;
-  }
-  if (isEnumType(type) && typeof value === "string") {
-    const name = enumSpelling(type).fromContract.get(value);
-    if (name !== undefined) return name;
-    problems.push({ path, code: "invalid", message: describeExpected(type) });
-    // A valid stand-in keeps coercion checking the rest; the request fails anyway.
-    return type.getValues()[0]?.name;
-  }
-  return value;
-}
-
-const MISSING_FIELD = /^Field "(\w+)" of required type ".+" was not provided\.$/;
-
-/** Coerces a variable as GraphQL execution will, collecting every problem with a path. */
-export function checkVariable(
+export function toGraphQLVariable(
   name: string,
   value: unknown,
   type: GraphQLInputType,
   problems: VariableProblem[],
-): void {
-  coerceInputValue(value, type, (errorPath, invalidValue, error) => {
-    // graphql-js reports a missing required field at its parent, naming it only in the message.
-    const missingField = MISSING_FIELD.exec(error.message)?.[1];
-    if (missingField) {
-      problems.push({ path: [name, ...errorPath, missingField], code: "required", message: "is required" });
-      return;
-    }
-    const path = [name, ...errorPath];
-    if (problems.some((problem) => samePath(problem.path, path))) return;
-    const expected = inputTypeAtPath(type, errorPath);
-    if (invalidValue === undefined || invalidValue === null) {
-      problems.push({ path, code: "required", message: "is required" });
-    } else {
-      problems.push({ path, code: "invalid", message: describeExpected(expected) });
-    }
-  });
+): unknown {
+  const shape: VariableProblem[] = [];
+  const others: VariableProblem[] = [];
+  const converted = convert(value, type, [name], shape, others);
+  problems.push(...shape, ...others);
+  return converted;
 }
 
-function samePath(a: readonly (string | number)[], b: readonly (string | number)[]): boolean {
-  return a.length === b.length && a.every((segment, index) => segment === b[index]);
+function convert(
+  value: unknown,
+  type: GraphQLInputType,
+  path: (string | number)[],
+  shape: VariableProblem[],
+  others: VariableProblem[],
+): unknown {
+  const invalid = (problems: VariableProblem[]) => {
+    problems.push({ path, code: "invalid", message: describeExpected(type) });
+    return null;
+  };
+  if (isNonNullType(type)) {
+    if (value !== null && value !== undefined) return convert(value, type.ofType, path, shape, others);
+    others.push({ path, code: "required", message: "is required" });
+    return value;
+  }
+  if (value === null || value === undefined) return value;
+  if (isListType(type)) {
+    // GraphQL would wrap a single value in a list; a JSON client that sent
+    // one value where the contract has an array made a mistake.
+    if (!Array.isArray(value)) return invalid(shape);
+    return value.map((item, index) => convert(item, type.ofType, [...path, index], shape, others));
+  }
+  if (isInputObjectType(type)) {
+    if (typeof value !== "object" || Array.isArray(value)) return invalid(others);
+    const source = value as Record<string, unknown>;
+    const result: Record<string, unknown> = {};
+    for (const [name, field] of Object.entries(type.getFields())) {
+      const key = snakeCase(name);
+      if (key in source) result[name] = convert(source[key], field.type, [...path, name], shape, others);
+      else if (isNonNullType(field.type) && field.defaultValue === undefined)
+        others.push({ path: [...path, name], code: "required", message: "is required" });
+    }
+    return result;
+  }
+  if (isEnumType(type)) {
+    if (typeof value !== "string") return invalid(others);
+    return enumSpelling(type).fromContract.get(value) ?? invalid(shape);
+  }
+  try {
+    if (type.parseValue(value) === undefined) return invalid(others);
+  } catch {
+    return invalid(others);
+  }
+  return value;
 }
 
 /**
- * Where in a result enum values sit, by response key, so that only those
- * places are visited to put them in the contract's spelling.
+ * Where in a result enum values and decimals sit, by response key, so that
+ * only those places are visited to put them in the contract's spelling.
  */
-export type EnumPlan = Map<string, { spelling?: Map<string, string>; children?: EnumPlan }>;
+export type EnumPlan = Map<string, { spelling?: Map<string, string>; decimal?: true; children?: EnumPlan }>;
 
-export function buildEnumPlan(schema: GraphQLSchema, operation: OperationDefinitionNode): EnumPlan {
-  const root = schema.getRootType(operation.operation);
-  if (!root) throw new Error(`The schema has no ${operation.operation} type`);
-  return planSelection(root, operation.selectionSet);
-}
-
-function planSelection(parent: GraphQLObjectType, selectionSet: SelectionSetNode): EnumPlan {
-  const plan: EnumPlan = new Map();
-  for (const selection of selectionSet.selections) {
-    if (selection.kind === Kind.INLINE_FRAGMENT) {
-      for (const [key, entry] of planSelection(parent, selection.selectionSet)) plan.set(key, entry);
-      continue;
-    }
-    if (selection.kind !== Kind.FIELD) throw new Error("REST documents use fields and inline fragments only");
-    const field = parent.getFields()[selection.name.value];
-    if (!field) continue;
-    const key = selection.alias?.value ?? selection.name.value;
-    const named = getNamedType(field.type);
-    if (isEnumType(named)) {
-      plan.set(key, { spelling: enumSpelling(named).toContract });
-    } else if (isObjectType(named) && selection.selectionSet) {
-      const children = planSelection(named, selection.selectionSet);
-      if (children.size > 0) plan.set(key, { children });
-    }
+declare global {
+  interface JSON {
+    /** A JSON text placed as is by JSON.stringify (Node.js 21+). */
+    rawJSON(text: string): object;
   }
-  return plan;
 }
 
-/** Rewrites enum values in `data` (in place) to the contract's spelling. */
+/** Rewrites enum values in `data` (in place) to the contract's spelling, and decimals to exact JSON numbers. */
 export function applyEnumPlan(data: unknown, plan: EnumPlan): void {
   if (Array.isArray(data)) {
     for (const item of data) applyEnumPlan(item, plan);
@@ -216,6 +164,9 @@ export function applyEnumPlan(data: unknown, plan: EnumPlan): void {
         : typeof value === "string"
           ? (spelling.get(value) ?? value)
           : value;
+    } else if (entry.decimal && typeof value === "string") {
+      // The contract writes amounts as JSON numbers: the exact digits go out as the number's text.
+      record[key] = JSON.rawJSON(value);
     } else if (entry.children) {
       applyEnumPlan(value, entry.children);
     }

@@ -12,25 +12,25 @@ export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
  */
 export type VariablePath = string;
 
+/** A `{name}` path segment: a UUID, fed to the variable `name` or else to the field `input.name`. */
 export interface PathParameter {
-  to: VariablePath;
+  to?: VariablePath;
   /** Said after the GraphQL description of what it feeds. */
-  description: string;
+  description?: string;
   example: string;
 }
 
 /**
- * How a query parameter is read: `text` as given; `integer` keeps a whole
- * number a number (anything else goes on as text, so coercion reports it);
- * `list` reads `name[]=a&name[]=b`, `name=a` and `name=a,b` alike.
+ * How a query parameter is read, from the type it feeds: a list reads
+ * `name[]=a&name[]=b`, `name=a` and `name=a,b` alike (documented as `name[]`);
+ * an `Int` keeps a whole number a number (anything else goes on as text, so
+ * coercion reports it); anything else is text as given.
  */
 export type QueryForm = "text" | "integer" | "list";
 
 export interface QueryParameter {
-  /** As a client writes it; a list is documented as `name[]`. */
   name: string;
   to: VariablePath;
-  form?: QueryForm;
   /** Said after the GraphQL description of what it feeds. */
   description?: string;
   /** Limits the GraphQL type cannot carry. */
@@ -38,33 +38,27 @@ export interface QueryParameter {
   example: string | number | string[];
 }
 
-/** How the response body is taken from the operation's data; paths are response keys (aliases). */
-export type ResponseShape =
-  /**
-   * The object at `at`; null there is 404 (a single read of a record the
-   * caller cannot see). With `spread`, that field's own fields are lifted into
-   * it (`{...at.spread, ...rest}`).
-   */
-  | { kind: "object"; at: string; spread?: string }
-  /** The nodes of the connection at `at` as a bare array; the next page goes in `Link`. */
-  | { kind: "list"; at: string }
-  /** No body (204). */
-  | { kind: "empty" };
-
-/** One v1 endpoint, as data: the adapter, the OpenAPI generator and the metrics read it. */
+/**
+ * One v1 endpoint, as data: the adapter, the OpenAPI generator and the metrics
+ * read it. What the document says is not repeated: the response is its one
+ * root field (a connection's nodes as a bare array, next page in `Link`; else
+ * the object, null there being 404), and the success status is 201 for POST,
+ * 204 for no body, else 200.
+ */
 export interface RestRoute {
   operationId: string;
   method: HttpMethod;
   /** Relative to API_PREFIX; `{name}` segments are UUID path parameters. */
   path: string;
-  /** One GraphQL operation; validated against the schema at startup. */
+  /** One GraphQL operation, validated against the schema at startup; unaliased fields are answered in snake_case. */
   document: string;
   pathParameters?: Record<string, PathParameter>;
   query?: QueryParameter[];
-  /** The JSON body becomes this variable; path parameters may fill some of its fields. */
-  body?: { to: VariablePath; fields?: Record<string, BodyFieldHint>; example: JsonValue };
-  response: ResponseShape;
-  success: { status: number; description: string; example?: JsonValue };
+  /** The JSON body becomes this variable (`input` unless said); path parameters may fill some of its fields. */
+  body?: { to?: VariablePath; fields?: Record<string, BodyFieldHint>; example: JsonValue };
+  /** `spread` lifts that field's own fields into the object (`{...result.spread, ...rest}`); `empty`: no body. */
+  response?: { spread: string } | "empty";
+  success: { status?: number; description: string; example?: JsonValue };
   summary: string;
   tag: string;
   /** What the operation does, in REST terms (markdown); field descriptions come from the schema. */
@@ -95,6 +89,7 @@ export type ProblemCode =
   | "method_not_allowed"
   | "invalid_transition"
   | "already_exists"
+  | "endpoint_disabled"
   | "idempotency_request_in_progress"
   | "payload_too_large"
   | "unsupported_media_type"

@@ -2,90 +2,41 @@ import type { QueryParameter, RestRoute } from "./route.js";
 import * as examples from "./route-examples.js";
 
 // The v1 contract, one entry per endpoint, all data: each runs one GraphQL
-// operation whose aliases already spell the contract's field names. To add a
-// route, add an entry here (docs/contributing.md).
+// operation. To add a route, add an entry here (docs/contributing.md).
 
 export { API_PREFIX } from "./route.js";
 
-export const ORDER_FIELDS = `
-  id url
-  supplier_profile_id: supplierProfileId
-  buyer_product_approval_id: buyerProductApprovalId
-  price_type: priceType
-  quantity
-  price_per_uom: pricePerUom
-  tax_amount: taxAmount
-  tax_percentage: taxPercentage
-  price_total: priceTotal
-  currency
-  profile_connection_relationship: profileConnectionRelationship
-  order_reference: orderReference
-  order_status: orderStatus
-  purchase_order_reference: purchaseOrderReference
-  supplier_order_reference: supplierOrderReference
-  order_type: orderType { id type_of: typeOf }
-  resource_values: resourceValues { provider value }
-  tracking_type: trackingType
-  additional_data: additionalData {
-    product { buyer_product_display_name: buyerProductDisplayName }
-    supplier { supplier_name: supplierName }
-  }
-  placed_at: placedAt
-  created_at: createdAt
-  updated_at: updatedAt
-  delivery_site: deliverySite {
-    id site_name: siteName
-    address { street city state postcode country full_address: fullAddress }
-  }`;
+// Selections in GraphQL's names; the adapter answers each field in snake_case.
+export const ORDER_FIELDS = `id url supplierProfileId buyerProductApprovalId priceType quantity pricePerUom taxAmount
+  taxPercentage priceTotal currency profileConnectionRelationship orderReference orderStatus
+  purchaseOrderReference supplierOrderReference orderType { id typeOf } resourceValues { provider value }
+  trackingType additionalData { product { buyerProductDisplayName } supplier { supplierName } }
+  placedAt createdAt updatedAt
+  deliverySite { id siteName address { street city state postcode country fullAddress } }`;
 
-export const APPROVAL_FIELDS = `
-  id
-  approval_status: approvalStatus
-  supplier_name: supplierName
-  catalogue_parent_display_name: catalogueParentDisplayName
-  catalogue_parent_product_code: catalogueParentProductCode
-  reference
-  buyer_product_id: buyerProductId
-  supplier_profile_id: supplierProfileId
-  created_at: createdAt
-  updated_at: updatedAt`;
+export const APPROVAL_FIELDS = `id approvalStatus supplierName catalogueParentDisplayName catalogueParentProductCode
+  reference buyerProductId supplierProfileId createdAt updatedAt`;
 
-export const BUYER_PRODUCT_FIELDS = `
-  id
-  raw_material_name: rawMaterialName
-  measurement_unit: measurementUnit
-  product_type: productType
-  raw_material_code: rawMaterialCode
-  annual_usage: annualUsage
-  typical_order_size: typicalOrderSize
-  frequency
-  container_type: containerType
-  target_approvals: targetApprovals
-  priority_product: priorityProduct
-  active
-  document_types: documentTypes
-  resource_values: resourceValues { provider value }
-  created_at: createdAt
-  updated_at: updatedAt
-  product_id: productId`;
+export const BUYER_PRODUCT_FIELDS = `id rawMaterialName measurementUnit productType rawMaterialCode annualUsage
+  typicalOrderSize frequency containerType targetApprovals priorityProduct active documentTypes
+  resourceValues { provider value } createdAt updatedAt productId`;
 
-export const SUPPLIER_USER_FIELDS = `
-  id
-  first_name: firstName
-  last_name: lastName
-  contact_email: contactEmail
-  supplier_profile_id: supplierProfileId
-  created_at: createdAt
-  updated_at: updatedAt`;
+export const TAGGING_FIELDS =
+  "taggableType taggableId addedTagIds tags { id name category tagGroup { id name } }";
+
+const EVENT_FIELDS = "id type createdAt data";
+
+const WEBHOOK_ENDPOINT_FIELDS = `id url description enabledEvents status failingSince disabledAt disabledReason
+  createdAt updatedAt`;
+
+const DELIVERY_FIELDS = `id endpointId eventId eventType status attemptCount nextAttemptAt succeededAt
+  attempts { attempt statusCode durationMs error nextRetryAt createdAt } createdAt updatedAt`;
+
+export const SUPPLIER_USER_FIELDS =
+  "id firstName lastName contactEmail supplierProfileId createdAt updatedAt";
 
 const PAGE_PARAMETERS: QueryParameter[] = [
-  {
-    name: "limit",
-    to: "first",
-    form: "integer",
-    schema: { minimum: 1, maximum: 500, default: 100 },
-    example: 50,
-  },
+  { name: "limit", to: "first", schema: { minimum: 1, maximum: 500, default: 100 }, example: 50 },
   {
     name: "cursor",
     to: "after",
@@ -103,6 +54,9 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   "Buyer products": "Products as your organisation buys them, matched to the catalogue.",
   Orders: "Your organisation's orders.",
   "Buyer product approvals": "Which suppliers' materials are approved for your buyer products.",
+  Events: "What changed in your organisation's records, kept 30 days (docs/webhooks.md).",
+  "Webhook endpoints":
+    "URLs your organisation's events are posted to, signed under the Standard Webhooks specification.",
 };
 
 export const routes: RestRoute[] = [
@@ -111,22 +65,15 @@ export const routes: RestRoute[] = [
     method: "POST",
     path: "/suppliers/{supplier_id}/users",
     document: `mutation CreateSupplierUser($input: CreateSupplierUserInput!) {
-      result: createSupplierUser(input: $input) { ${SUPPLIER_USER_FIELDS} }
-    }`,
+      createSupplierUser(input: $input) { ${SUPPLIER_USER_FIELDS} } }`,
     pathParameters: {
       supplier_id: {
-        to: "input.supplier_id",
         description: "It appears as `supplier_profile_id` on orders and approvals.",
         example: examples.EXAMPLE_IDS.SUPPLIER_ID,
       },
     },
-    body: {
-      to: "input",
-      fields: { contact_email: { format: "email" } },
-      example: examples.createSupplierUserRequest,
-    },
-    response: { kind: "object", at: "result" },
-    success: { status: 201, description: "The supplier user, created.", example: examples.supplierUser },
+    body: { fields: { contact_email: { format: "email" } }, example: examples.createSupplierUserRequest },
+    success: { description: "The supplier user, created.", example: examples.supplierUser },
     summary: "Create a supplier user",
     tag: "Supplier users",
     description:
@@ -152,20 +99,9 @@ export const routes: RestRoute[] = [
     method: "POST",
     path: "/taggings",
     document: `mutation AttachTags($input: AttachTagsInput!) {
-      result: attachTags(input: $input) {
-        taggable_type: taggableType
-        taggable_id: taggableId
-        added_tag_ids: addedTagIds
-        tags { id name category tag_group: tagGroup { id name } }
-      }
-    }`,
-    body: {
-      to: "input",
-      fields: { tag_ids: { minItems: 1, maxItems: 100 } },
-      example: examples.attachTagsRequest,
-    },
-    response: { kind: "object", at: "result" },
-    success: { status: 201, description: "The tags now on the record.", example: examples.taggingResult },
+      attachTags(input: $input) { ${TAGGING_FIELDS} } }`,
+    body: { fields: { tag_ids: { minItems: 1, maxItems: 100 } }, example: examples.attachTagsRequest },
+    success: { description: "The tags now on the record.", example: examples.taggingResult },
     summary: "Attach tags to a record",
     tag: "Taggings",
     description:
@@ -188,13 +124,8 @@ export const routes: RestRoute[] = [
     method: "POST",
     path: "/buyer_products",
     document: `mutation CreateBuyerProduct($input: CreateBuyerProductInput!) {
-      result: createBuyerProduct(input: $input) {
-        buyerProduct { ${BUYER_PRODUCT_FIELDS} }
-        auto_match: autoMatch { matched strategy score }
-      }
-    }`,
+      createBuyerProduct(input: $input) { buyerProduct { ${BUYER_PRODUCT_FIELDS} } autoMatch { matched strategy score } } }`,
     body: {
-      to: "input",
       fields: {
         annual_usage: { minimum: 0 },
         typical_order_size: { minimum: 0 },
@@ -204,9 +135,8 @@ export const routes: RestRoute[] = [
       },
       example: examples.createBuyerProductRequest,
     },
-    response: { kind: "object", at: "result", spread: "buyerProduct" },
+    response: { spread: "buyer_product" },
     success: {
-      status: 201,
       description:
         "The buyer product, created; with a new catalogue product when no match was found (`auto_match.matched` is false).",
       example: examples.createdBuyerProduct,
@@ -238,10 +168,7 @@ When nothing matches, a catalogue product is created from the buyer product. \`a
     path: "/orders",
     document: `query ListOrders($first: Int, $after: String, $filter: OrderFilter) {
       orders(first: $first, after: $after, filter: $filter) {
-        edges { node { ${ORDER_FIELDS} } }
-        pageInfo { hasNextPage endCursor }
-      }
-    }`,
+        edges { node { ${ORDER_FIELDS} } } pageInfo { hasNextPage endCursor } } }`,
     query: [
       ...PAGE_PARAMETERS,
       {
@@ -259,14 +186,12 @@ When nothing matches, a catalogue product is created from the buyer product. \`a
       {
         name: "order_status",
         to: "filter.order_status",
-        form: "list",
         description:
           "Repeat it for several: `order_status[]=order_placed&order_status[]=in_transit`. `order_status=order_placed,in_transit` is accepted too.",
         example: ["order_placed", "in_transit"],
       },
     ],
-    response: { kind: "list", at: "orders" },
-    success: { status: 200, description: "A page of orders, newest first.", example: [examples.order] },
+    success: { description: "A page of orders, newest first.", example: [examples.order] },
     summary: "List orders",
     tag: "Orders",
     description: `Your organisation's orders, optionally filtered by creation day and status. ${PAGINATION}`,
@@ -284,17 +209,11 @@ When nothing matches, a catalogue product is created from the buyer product. \`a
     method: "PATCH",
     path: "/orders/{id}",
     document: `mutation UpdateOrder($id: UUID!, $input: UpdateOrderInput!) {
-      result: updateOrder(id: $id, input: $input) { ${ORDER_FIELDS} }
-    }`,
+      updateOrder(id: $id, input: $input) { ${ORDER_FIELDS} } }`,
     pathParameters: {
-      id: {
-        to: "id",
-        description: "An id that is not a UUID is 404.",
-        example: examples.EXAMPLE_IDS.ORDER_ID,
-      },
+      id: { description: "An id that is not a UUID is 404.", example: examples.EXAMPLE_IDS.ORDER_ID },
     },
     body: {
-      to: "input",
       fields: {
         purchase_order_reference: { acceptsNull: true },
         supplier_order_reference: { acceptsNull: true },
@@ -302,8 +221,7 @@ When nothing matches, a catalogue product is created from the buyer product. \`a
       },
       example: examples.updateOrderRequest,
     },
-    response: { kind: "object", at: "result" },
-    success: { status: 200, description: "The order, updated.", example: examples.updatedOrder },
+    success: { description: "The order, updated.", example: examples.updatedOrder },
     summary: "Update an order",
     tag: "Orders",
     description: `Changes one of your organisation's orders; every change is recorded as an order event. Absent fields are left as they are; \`purchase_order_reference\` and \`supplier_order_reference\` may be set to null to clear them; \`resource_values\` replaces the whole list. An empty body changes nothing and returns the order.
@@ -333,16 +251,12 @@ The status moves forward only: \`quote_selected\` → \`order_placed\` → \`ord
     path: "/buyer_product_approvals",
     document: `query ListBuyerProductApprovals($first: Int, $after: String, $filter: BuyerProductApprovalFilter) {
       buyerProductApprovals(first: $first, after: $after, filter: $filter) {
-        edges { node { ${APPROVAL_FIELDS} } }
-        pageInfo { hasNextPage endCursor }
-      }
-    }`,
+        edges { node { ${APPROVAL_FIELDS} } } pageInfo { hasNextPage endCursor } } }`,
     query: [
       ...PAGE_PARAMETERS,
       {
         name: "approval_status",
         to: "filter.approval_status",
-        form: "list",
         description: "Repeat it for several. `approval_status=approved,preferred` is accepted too.",
         example: ["approved", "preferred"],
       },
@@ -352,9 +266,7 @@ The status moves forward only: \`quote_selected\` → \`order_placed\` → \`ord
         example: examples.EXAMPLE_IDS.BUYER_PRODUCT_ID,
       },
     ],
-    response: { kind: "list", at: "buyerProductApprovals" },
     success: {
-      status: 200,
       description: "A page of buyer product approvals, newest first.",
       example: [examples.approval],
     },
@@ -366,40 +278,26 @@ The status moves forward only: \`quote_selected\` → \`order_placed\` → \`ord
     operationId: "getOrder",
     method: "GET",
     path: "/orders/{id}",
-    document: `query GetOrder($id: UUID!) {
-      result: order(id: $id) { ${ORDER_FIELDS} }
-    }`,
+    document: `query GetOrder($id: UUID!) { order(id: $id) { ${ORDER_FIELDS} } }`,
     pathParameters: {
-      id: {
-        to: "id",
-        description: "An id that is not a UUID is 404.",
-        example: examples.EXAMPLE_IDS.ORDER_ID,
-      },
+      id: { description: "An id that is not a UUID is 404.", example: examples.EXAMPLE_IDS.ORDER_ID },
     },
-    response: { kind: "object", at: "result" },
-    success: { status: 200, description: "The order.", example: examples.order },
+    success: { description: "The order.", example: examples.order },
     summary: "Get an order",
     tag: "Orders",
     description:
-      "One of your organisation's orders, as the list shows it: for instance after an `order.updated` event.",
+      "One of your organisation's orders, as the list shows it: read it after an `order.updated` event, for instance.",
     problems: { not_found: "The order does not exist, is not your organisation's, or its id is not a UUID." },
   },
   {
     operationId: "getBuyerProduct",
     method: "GET",
     path: "/buyer_products/{id}",
-    document: `query GetBuyerProduct($id: UUID!) {
-      result: buyerProduct(id: $id) { ${BUYER_PRODUCT_FIELDS} }
-    }`,
+    document: `query GetBuyerProduct($id: UUID!) { buyerProduct(id: $id) { ${BUYER_PRODUCT_FIELDS} } }`,
     pathParameters: {
-      id: {
-        to: "id",
-        description: "An id that is not a UUID is 404.",
-        example: examples.EXAMPLE_IDS.BUYER_PRODUCT_ID,
-      },
+      id: { description: "An id that is not a UUID is 404.", example: examples.EXAMPLE_IDS.BUYER_PRODUCT_ID },
     },
-    response: { kind: "object", at: "result" },
-    success: { status: 200, description: "The buyer product.", example: examples.buyerProduct },
+    success: { description: "The buyer product.", example: examples.buyerProduct },
     summary: "Get a buyer product",
     tag: "Buyer products",
     description: "One of your organisation's buyer products.",
@@ -411,23 +309,229 @@ The status moves forward only: \`quote_selected\` → \`order_placed\` → \`ord
     operationId: "getBuyerProductApproval",
     method: "GET",
     path: "/buyer_product_approvals/{id}",
-    document: `query GetBuyerProductApproval($id: UUID!) {
-      result: buyerProductApproval(id: $id) { ${APPROVAL_FIELDS} }
-    }`,
+    document: `query GetBuyerProductApproval($id: UUID!) { buyerProductApproval(id: $id) { ${APPROVAL_FIELDS} } }`,
     pathParameters: {
-      id: {
-        to: "id",
-        description: "An id that is not a UUID is 404.",
-        example: examples.EXAMPLE_IDS.APPROVAL_ID,
-      },
+      id: { description: "An id that is not a UUID is 404.", example: examples.EXAMPLE_IDS.APPROVAL_ID },
     },
-    response: { kind: "object", at: "result" },
-    success: { status: 200, description: "The buyer product approval.", example: examples.approval },
+    success: { description: "The buyer product approval.", example: examples.approval },
     summary: "Get a buyer product approval",
     tag: "Buyer product approvals",
     description: "One of your organisation's buyer product approvals.",
     problems: {
       not_found: "The approval does not exist, is not your organisation's, or its id is not a UUID.",
     },
+  },
+  {
+    operationId: "listEvents",
+    method: "GET",
+    path: "/events",
+    document: `query ListEvents($first: Int, $after: String, $filter: WebhookEventFilter) {
+      events(first: $first, after: $after, filter: $filter) {
+        edges { node { ${EVENT_FIELDS} } } pageInfo { hasNextPage endCursor } } }`,
+    query: [
+      ...PAGE_PARAMETERS,
+      {
+        name: "type",
+        to: "filter.type",
+        description: "Repeat it for several: `type[]=order.created&type[]=order.updated`.",
+        example: ["order.updated"],
+      },
+      {
+        name: "created_at_from",
+        to: "filter.created_at_from",
+        description: "`YYYY-MM-DD`, a whole UTC day.",
+        example: "2025-03-01",
+      },
+      {
+        name: "created_at_to",
+        to: "filter.created_at_to",
+        description: "`YYYY-MM-DD`, a whole UTC day; not before `created_at_from`.",
+        example: "2025-03-31",
+      },
+    ],
+    success: { description: "A page of events, newest first.", example: [examples.event] },
+    summary: "List events",
+    tag: "Events",
+    description: `Your organisation's events of the last 30 days: what changed in its orders, buyer products, approvals, supplier users and taggings, each with the record as the REST API shows it. After downtime, page through until you reach an event you already have. ${PAGINATION}`,
+    problemExamples: {
+      validation_failed: {
+        detail: "",
+        errors: [{ field: "type[0]", code: "invalid", message: "is not an event type" }],
+      },
+    },
+  },
+  {
+    operationId: "getEvent",
+    method: "GET",
+    path: "/events/{id}",
+    document: `query GetEvent($id: UUID!) { event(id: $id) { ${EVENT_FIELDS} } }`,
+    pathParameters: { id: { description: "An id that is not a UUID is 404.", example: examples.EVENT_ID } },
+    success: { description: "The event.", example: examples.event },
+    summary: "Get an event",
+    tag: "Events",
+    description: "One of your organisation's events, as it was delivered.",
+    problems: { not_found: "The event does not exist, is not your organisation's, or was pruned." },
+  },
+  {
+    operationId: "redeliverEvent",
+    method: "POST",
+    path: "/events/{id}/redeliver",
+    document: `mutation RedeliverEvent($id: UUID!, $input: RedeliverEventInput) {
+      redeliverEvent(id: $id, input: $input) { deliveries { ${DELIVERY_FIELDS} } } }`,
+    pathParameters: { id: { to: "id", description: "The event.", example: examples.EVENT_ID } },
+    body: { example: { endpoint_id: examples.WEBHOOK_ENDPOINT_ID } },
+    success: {
+      status: 202,
+      description: "The deliveries queued, one per endpoint.",
+      example: examples.redelivery,
+    },
+    summary: "Redeliver an event",
+    tag: "Events",
+    description:
+      "Queues the event again, as a new delivery with its own attempts: to `endpoint_id`, or, without it, to every enabled endpoint subscribed to the event's type. The event keeps its id (`webhook-id`), so receivers that drop duplicates drop it too.",
+    problems: {
+      not_found: "The event or the endpoint does not exist or is not your organisation's.",
+      endpoint_disabled: "The endpoint is disabled: enable it (`PATCH` with `status: enabled`) first.",
+    },
+    problemExamples: {
+      endpoint_disabled: {
+        detail: "The webhook endpoint is disabled; enable it (status enabled) before redelivering to it",
+      },
+    },
+  },
+  {
+    operationId: "createWebhookEndpoint",
+    method: "POST",
+    path: "/webhook_endpoints",
+    document: `mutation CreateWebhookEndpoint($input: CreateWebhookEndpointInput!) {
+      createWebhookEndpoint(input: $input) { secret endpoint { ${WEBHOOK_ENDPOINT_FIELDS} } } }`,
+    body: { fields: { url: { format: "uri" } }, example: examples.createWebhookEndpointRequest },
+    response: { spread: "endpoint" },
+    success: {
+      description: "The endpoint, with its signing secret: shown only here.",
+      example: examples.createdWebhookEndpoint,
+    },
+    summary: "Create a webhook endpoint",
+    tag: "Webhook endpoints",
+    description:
+      "Adds a URL that your organisation's events are posted to. `secret` (`whsec_…`) verifies them with the `standardwebhooks` library; it is shown only in this answer. The URL must be `https` and must not resolve to a private, loopback or link-local address.",
+    problems: {
+      validation_failed:
+        "`url` is not https, does not resolve or resolves to a private address; `enabled_events[i]` is not an event type.",
+    },
+    problemExamples: {
+      validation_failed: {
+        detail: "",
+        errors: [
+          {
+            field: "url",
+            code: "invalid",
+            message: "must not point at a private or reserved address (10.0.0.5 is private)",
+          },
+        ],
+      },
+    },
+  },
+  {
+    operationId: "listWebhookEndpoints",
+    method: "GET",
+    path: "/webhook_endpoints",
+    document: `query ListWebhookEndpoints($first: Int, $after: String) {
+      webhookEndpoints(first: $first, after: $after) {
+        edges { node { ${WEBHOOK_ENDPOINT_FIELDS} } } pageInfo { hasNextPage endCursor } } }`,
+    query: PAGE_PARAMETERS,
+    success: {
+      description: "A page of webhook endpoints, newest first.",
+      example: [examples.webhookEndpoint],
+    },
+    summary: "List webhook endpoints",
+    tag: "Webhook endpoints",
+    description: `Your organisation's webhook endpoints, never their secrets. ${PAGINATION}`,
+  },
+  {
+    operationId: "getWebhookEndpoint",
+    method: "GET",
+    path: "/webhook_endpoints/{id}",
+    document: `query GetWebhookEndpoint($id: UUID!) { webhookEndpoint(id: $id) { ${WEBHOOK_ENDPOINT_FIELDS} } }`,
+    pathParameters: {
+      id: { description: "An id that is not a UUID is 404.", example: examples.WEBHOOK_ENDPOINT_ID },
+    },
+    success: { description: "The webhook endpoint.", example: examples.webhookEndpoint },
+    summary: "Get a webhook endpoint",
+    tag: "Webhook endpoints",
+    description: "One of your organisation's webhook endpoints, with its status.",
+    problems: { not_found: "The endpoint does not exist or is not your organisation's." },
+  },
+  {
+    operationId: "updateWebhookEndpoint",
+    method: "PATCH",
+    path: "/webhook_endpoints/{id}",
+    document: `mutation UpdateWebhookEndpoint($id: UUID!, $input: UpdateWebhookEndpointInput!) {
+      updateWebhookEndpoint(id: $id, input: $input) { ${WEBHOOK_ENDPOINT_FIELDS} } }`,
+    pathParameters: {
+      id: { description: "An id that is not a UUID is 404.", example: examples.WEBHOOK_ENDPOINT_ID },
+    },
+    body: {
+      fields: { url: { format: "uri" }, description: { acceptsNull: true } },
+      example: { status: "disabled" },
+    },
+    success: { description: "The webhook endpoint, changed.", example: examples.webhookEndpoint },
+    summary: "Update a webhook endpoint",
+    tag: "Webhook endpoints",
+    description:
+      "Changes an endpoint's `url`, `enabled_events`, `description` or `status`: `disabled` stops deliveries; `enabled` starts them again, also for an endpoint disabled for failing.",
+    problems: {
+      not_found: "The endpoint does not exist or is not your organisation's.",
+      validation_failed: "As for the create, or `status` is `failing` (which only deliveries set).",
+    },
+  },
+  {
+    operationId: "deleteWebhookEndpoint",
+    method: "DELETE",
+    path: "/webhook_endpoints/{id}",
+    document: "mutation DeleteWebhookEndpoint($id: UUID!) { deleteWebhookEndpoint(id: $id) }",
+    pathParameters: {
+      id: { description: "An id that is not a UUID is 404.", example: examples.WEBHOOK_ENDPOINT_ID },
+    },
+    response: "empty",
+    success: { description: "Deleted, with its deliveries." },
+    summary: "Delete a webhook endpoint",
+    tag: "Webhook endpoints",
+    description: "Deletes an endpoint and its deliveries; nothing more is posted to it.",
+    problems: { not_found: "The endpoint does not exist or is not your organisation's." },
+  },
+  {
+    operationId: "rotateWebhookEndpointSecret",
+    method: "POST",
+    path: "/webhook_endpoints/{id}/rotate_secret",
+    document: `mutation RotateWebhookEndpointSecret($id: UUID!) {
+      rotateWebhookEndpointSecret(id: $id) { secret endpoint { ${WEBHOOK_ENDPOINT_FIELDS} } } }`,
+    pathParameters: { id: { to: "id", description: "The endpoint.", example: examples.WEBHOOK_ENDPOINT_ID } },
+    response: { spread: "endpoint" },
+    success: {
+      status: 200,
+      description: "The endpoint with its new signing secret: shown only here.",
+      example: examples.createdWebhookEndpoint,
+    },
+    summary: "Rotate a webhook endpoint's secret",
+    tag: "Webhook endpoints",
+    description:
+      "Makes a new signing secret. For 24 hours deliveries carry two signatures, one with the new secret and one with the previous, so your receiver can switch to the new one without rejecting anything.",
+    problems: { not_found: "The endpoint does not exist or is not your organisation's." },
+  },
+  {
+    operationId: "listWebhookDeliveries",
+    method: "GET",
+    path: "/webhook_endpoints/{id}/deliveries",
+    document: `query ListWebhookDeliveries($id: UUID!, $first: Int, $after: String) {
+      webhookDeliveries(endpointId: $id, first: $first, after: $after) {
+        edges { node { ${DELIVERY_FIELDS} } } pageInfo { hasNextPage endCursor } } }`,
+    pathParameters: { id: { description: "The endpoint.", example: examples.WEBHOOK_ENDPOINT_ID } },
+    query: PAGE_PARAMETERS,
+    success: { description: "A page of deliveries, newest first.", example: [examples.delivery] },
+    summary: "List an endpoint's deliveries",
+    tag: "Webhook endpoints",
+    description: `Every delivery to the endpoint with each attempt: the status code, how long it took, the error, and when the next attempt is due. ${PAGINATION}`,
+    problems: { not_found: "The endpoint does not exist or is not your organisation's." },
   },
 ];

@@ -18,7 +18,7 @@ export interface BuilderTypes {
     UUID: { Input: string; Output: string };
     DateTime: { Input: Date; Output: Date };
     Date: { Input: Date; Output: Date };
-    Decimal: { Input: never; Output: Decimal | number | string };
+    Decimal: { Input: never; Output: Decimal | string };
     JSON: { Input: unknown; Output: unknown };
   };
 }
@@ -80,13 +80,16 @@ function inFourDigitYears<External>(
 builder.addScalarType("DateTime", inFourDigitYears(GraphQLDateTime));
 builder.addScalarType("Date", inFourDigitYears(GraphQLDate));
 
+const DECIMAL = /^-?\d+(\.\d+)?$/;
+
 builder.scalarType("Decimal", {
   description:
-    "An exact decimal amount (money, quantities) as stored, written as a JSON number. Read-only in this schema.",
+    'An exact decimal amount (money, quantities) as stored, written as a string of digits ("10340.5", "0.000001") so that no digit is lost to a floating-point number. Read-only in this schema.',
   serialize: (value) => {
-    const number = Number(typeof value === "object" ? value.toString() : value);
-    if (!Number.isFinite(number)) throw new TypeError("Decimal is not a finite number");
-    return number;
+    // Prisma's Decimal writes every stored digit without an exponent; a float would round past 15 digits.
+    const text = typeof value === "object" ? value.toFixed() : String(value);
+    if (!DECIMAL.test(text)) throw new TypeError("Decimal is not a finite decimal number");
+    return text;
   },
   parseValue: () => {
     throw new GraphQLError("Decimal values cannot be written");

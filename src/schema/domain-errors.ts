@@ -47,19 +47,14 @@ export function overloadedError(): GraphQLError {
   );
 }
 
-/** The GraphQL error a resolver's failure becomes: ours when we know it, else the failure itself (INTERNAL). */
+/**
+ * The GraphQL error a failure becomes: ours when we know it, else the failure
+ * itself (INTERNAL). Resolvers' failures pass through it here; the REST
+ * adapter passes failures outside any resolver through it too.
+ */
 export function translated(error: unknown): unknown {
   if (error instanceof DomainError) return graphQLErrorFrom(error);
   return isOverloaded(error) ? overloadedError() : error;
-}
-
-/** `translated`, always as a GraphQL error: for failures outside any resolver. */
-export function graphQLErrorFor(error: unknown): GraphQLError {
-  const result = translated(error);
-  if (result instanceof GraphQLError) return result;
-  return new GraphQLError("Unexpected error", {
-    originalError: result instanceof Error ? result : undefined,
-  });
 }
 
 const isThenable = (value: unknown): value is PromiseLike<unknown> =>

@@ -7,6 +7,7 @@ import type { SqlConnection } from "../../src/db/sql-connection.js";
 import { eventually } from "../support/eventually.js";
 import { type SeededBuyer, seedBuyer } from "../support/seed.js";
 import { createTestApp, type TestApp } from "../support/test-app.js";
+import { onPostgres } from "../support/test-database.js";
 import { type Created, createBuyerProduct } from "./support.js";
 
 const PARALLEL = 8;
@@ -92,7 +93,6 @@ describe("concurrent creations of the same new product", () => {
 
 // What a creation of a new product makes others wait for. PGlite runs one
 // transaction at a time, so only PostgreSQL can show it.
-const onPostgres = (process.env.DATABASE_URL ?? "").startsWith("postgres");
 
 describe.runIf(onPostgres)("while one new product is being created", { timeout: 60_000 }, () => {
   let harness: TestApp;

@@ -1,20 +1,18 @@
 // Match keys are computed in JavaScript and stored. After an upgrade changes
 // normalisation, an operator runs `buyer-api catalogue renormalize`, and
 // products stored with old keys are found again. The real CLI, in a child process.
-import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "../../src/db/database.js";
 import { parseDatabaseUrl } from "../../src/db/database-url.js";
 import { migrateDatabase } from "../../src/db/migrations.js";
 import { findCandidates, matchKeys } from "../../src/domain/match-rules.js";
+import { runCli } from "../support/cli-process.js";
 import { seedBuyer } from "../support/seed.js";
 import { createTestDatabase } from "../support/test-database.js";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 // Each run starts Node with tsx and opens the database: seconds, not milliseconds.
 const SLOW = 90_000;
 
@@ -29,21 +27,7 @@ describe("buyer-api catalogue renormalize", () => {
   /** A product auto-match created: no text of its own, its keys come from the buyer product that made it. */
   let createdId: string;
 
-  function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-    return new Promise((resolve) => {
-      execFile(
-        process.execPath,
-        ["--import", "tsx", "src/cli/main.ts", ...args],
-        {
-          cwd: ROOT,
-          env: { ...process.env, DATABASE_URL: databaseUrl, MIGRATE_ON_START: "true", DEBUG: "" },
-        },
-        (error, stdout, stderr) => {
-          resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr });
-        },
-      );
-    });
-  }
+  const cli = (...args: string[]) => runCli(databaseUrl, ...args);
 
   async function bestMatch(name: string): Promise<string | undefined> {
     const database = await open();

@@ -1,11 +1,11 @@
 // The real CLI in a child process, as an operator runs it: output, exit codes
 // and what it leaves in the database.
-import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../support/cli-process.js";
 import { createTestDatabase } from "../support/test-database.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -14,33 +14,12 @@ const BUYER = "00000000-0000-4000-8000-000000001001";
 // Each run starts Node with tsx and opens the database: seconds, not milliseconds.
 const SLOW = 90_000;
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 describe("buyer-api CLI", () => {
   let databaseUrl: string;
   let workDir: string;
   let cleanup: () => Promise<void>;
 
-  function cli(...args: string[]): Promise<Run> {
-    return new Promise((resolve) => {
-      execFile(
-        process.execPath,
-        ["--import", "tsx", "src/cli/main.ts", ...args],
-        {
-          cwd: ROOT,
-          env: { ...process.env, DATABASE_URL: databaseUrl, MIGRATE_ON_START: "true", DEBUG: "" },
-        },
-        (error, stdout, stderr) => {
-          const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
-          resolve({ code, stdout, stderr });
-        },
-      );
-    });
-  }
+  const cli = (...args: string[]) => runCli(databaseUrl, ...args);
 
   beforeAll(async () => {
     workDir = mkdtempSync(path.join(tmpdir(), "buyer-api-cli-"));

@@ -44,7 +44,9 @@ describe("the demo server", { timeout: 180_000 }, () => {
     await new Promise<void>((resolve, reject) => {
       const collect = (chunk: Buffer) => {
         output += chunk.toString();
-        if (/orders\/[0-9a-f-]{36}'\n/.test(output)) resolve();
+        // The log line and the printed requests are two streams: wait for both.
+        if (/orders\/[0-9a-f-]{36}'\n/.test(output) && /listening on http:\/\/localhost:\d+/.test(output))
+          resolve();
       };
       child.stdout?.on("data", collect);
       child.stderr?.on("data", collect);

@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Viewer } from "../../src/auth/viewer.js";
 import { updateOrder } from "../../src/domain/order-update.js";
-import { type OrderSeed, type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
-import { createTestDatabase, type TestDatabase } from "../support/test-database.js";
+import { type OrderSeed, type SeededBuyer, seedOrders, twoBuyers } from "../support/seed.js";
+import type { TestDatabase } from "../support/test-database.js";
 
 let database: TestDatabase;
 let buyer: SeededBuyer;
@@ -12,10 +12,7 @@ let other: SeededBuyer;
 let viewer: Viewer;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  buyer = await seedBuyer(database, "Order Buyer");
-  other = await seedBuyer(database, "Other Buyer");
-  viewer = { buyerId: buyer.buyerId, apiKeyId: buyer.apiKeyId };
+  ({ database, buyer, other, viewer } = await twoBuyers("Order Buyer"));
 });
 
 afterAll(async () => {

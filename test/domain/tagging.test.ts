@@ -5,8 +5,8 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Viewer } from "../../src/auth/viewer.js";
 import { attachTags, detachTags } from "../../src/domain/tagging.js";
-import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
-import { createTestDatabase, type TestDatabase } from "../support/test-database.js";
+import { type SeededBuyer, seedOrders, twoBuyers } from "../support/seed.js";
+import type { TestDatabase } from "../support/test-database.js";
 
 let database: TestDatabase;
 let buyer: SeededBuyer;
@@ -14,10 +14,7 @@ let other: SeededBuyer;
 let viewer: Viewer;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  buyer = await seedBuyer(database, "Tagging Buyer");
-  other = await seedBuyer(database, "Other Buyer");
-  viewer = { buyerId: buyer.buyerId, apiKeyId: buyer.apiKeyId };
+  ({ database, buyer, other, viewer } = await twoBuyers("Tagging Buyer"));
 });
 
 afterAll(async () => {

@@ -19,9 +19,8 @@ import { routes } from "../../src/rest/routes.js";
 import { schema } from "../../src/schema/index.js";
 import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
 import { APP_BASE_URL, createTestApp, type TestApp } from "../support/test-app.js";
+import { onPostgres } from "../support/test-database.js";
 import { graphql } from "./helpers.js";
-
-const onPostgres = (process.env.DATABASE_URL ?? "").startsWith("postgres");
 
 /** Three levels of order pages, each sized by `$n` (issue 15's reproduction). */
 const NESTED_BY_VARIABLE = `query ($n: Int) {
@@ -55,6 +54,33 @@ describe("GraphQL operation cost", () => {
     expect(readsOrders(harness.queries)).toEqual([]);
     return response.errors?.[0];
   };
+
+  it("reports each operation's cost and the caller's remaining requests in extensions", async () => {
+    const ask = async (first: number) => {
+      const response = await harness.app.fetch("http://localhost/graphql", {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-api-key": buyer.apiKey },
+        body: JSON.stringify({
+          query: `{ orders(first: ${first}) { edges { node { id orderReference } } } }`,
+        }),
+      });
+      const body = (await response.json()) as { extensions?: Record<string, { [name: string]: number }> };
+      return { body, remainingHeader: Number(response.headers.get("ratelimit-remaining")) };
+    };
+    const small = await ask(2);
+    const large = await ask(50);
+    expect(small.body.extensions?.cost).toEqual({ requested: expect.any(Number), limit: 200_000 });
+    // A bigger page costs more: the figure is the one the limit is checked against.
+    expect(large.body.extensions?.cost?.requested).toBeGreaterThan(
+      small.body.extensions?.cost?.requested ?? 0,
+    );
+    expect(small.body.extensions?.rateLimit).toEqual({
+      limit: 100_000,
+      remaining: small.remainingHeader,
+      resetSeconds: expect.any(Number),
+    });
+    expect(large.body.extensions?.rateLimit?.remaining).toBe(small.remainingHeader - 1);
+  });
 
   it("prices page sizes passed as variables, refusing nested pages before they run", async () => {
     const error = await refusedForCost(NESTED_BY_VARIABLE, { n: 50 });

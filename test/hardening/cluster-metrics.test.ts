@@ -2,33 +2,20 @@
 // port. A Prometheus scrape reaches one of them; it must still see the whole
 // service: every scrape counts the requests both workers served.
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
-import { Agent, get } from "node:http";
+import { Agent } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually } from "../support/eventually.js";
-import { type ServerProcess, startServerProcess } from "../support/server-process.js";
-import { createTestDatabase, type TestDatabase } from "../support/test-database.js";
+import {
+  httpGet,
+  type ServerProcess,
+  startServerProcess,
+  stopServerProcess,
+} from "../support/server-process.js";
+import { createTestDatabase, onPostgres, type TestDatabase } from "../support/test-database.js";
 
 // Workers share PostgreSQL; PGlite belongs to one process. The spread over
 // workers is read from Linux's /proc.
-const onPostgres = (process.env.DATABASE_URL ?? "").startsWith("postgres");
 const TOKEN = "cluster-metrics-token-0123";
-
-function request(
-  url: string,
-  options: { agent?: Agent | false; headers?: Record<string, string> } = {},
-): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    get(url, { agent: options.agent ?? false, headers: options.headers }, (response) => {
-      let body = "";
-      response.setEncoding("utf8");
-      response.on("data", (chunk: string) => {
-        body += chunk;
-      });
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, body }));
-      response.on("error", reject);
-    }).on("error", reject);
-  });
-}
 
 /** The processes whose parent is `pid`. */
 function childrenOf(pid: number): number[] {
@@ -90,8 +77,7 @@ describe.runIf(onPostgres && process.platform === "linux")(
       });
     }, 90_000);
     afterAll(async () => {
-      server?.child.kill("SIGTERM");
-      await server?.exited;
+      await stopServerProcess(server);
       await database?.close();
     });
 
@@ -101,7 +87,7 @@ describe.runIf(onPostgres && process.platform === "linux")(
       const agent = new Agent({ keepAlive: true, maxSockets: 8 });
       for (let round = 0; round < 3; round += 1) {
         const answers = await Promise.all(
-          Array.from({ length: 8 }, () => request(`${server.baseUrl}/healthz`, { agent })),
+          Array.from({ length: 8 }, () => httpGet(`${server.baseUrl}/healthz`, { agent })),
         );
         expect(answers.map((answer) => answer.status)).toEqual(Array(8).fill(200));
       }
@@ -116,7 +102,7 @@ describe.runIf(onPostgres && process.platform === "linux")(
       agent.destroy();
 
       for (let scrape = 0; scrape < 4; scrape += 1) {
-        const metrics = await request(`${server.baseUrl}/metrics`, {
+        const metrics = await httpGet(`${server.baseUrl}/metrics`, {
           headers: { authorization: `Bearer ${TOKEN}` },
         });
         expect(metrics.status).toBe(200);
@@ -131,7 +117,7 @@ describe.runIf(onPostgres && process.platform === "linux")(
     });
 
     it("still needs the bearer token", async () => {
-      expect((await request(`${server.baseUrl}/metrics`)).status).toBe(401);
+      expect((await httpGet(`${server.baseUrl}/metrics`)).status).toBe(401);
     });
   },
 );

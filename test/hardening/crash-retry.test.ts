@@ -6,9 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SeededBuyer, seedBuyer } from "../support/seed.js";
 import { type ServerProcess, startServerProcess } from "../support/server-process.js";
-import { createTestDatabase, type TestDatabase } from "../support/test-database.js";
-
-const onPostgres = (process.env.DATABASE_URL ?? "").startsWith("postgres");
+import { createTestDatabase, onPostgres, type TestDatabase } from "../support/test-database.js";
 
 describe.runIf(onPostgres)("a retry after kill -9 between commit and response", { timeout: 120_000 }, () => {
   let database: TestDatabase;

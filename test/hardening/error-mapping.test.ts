@@ -2,7 +2,8 @@
 import { GraphQLObjectType, GraphQLSchema, GraphQLString, parse } from "graphql";
 import { compileQuery, isCompiledQuery } from "graphql-jit";
 import { describe, expect, it } from "vitest";
-import { problemFromGraphQLError } from "../../src/rest/errors.js";
+import { Prisma } from "../../src/db/generated/prisma/client.js";
+import { problemFor } from "../../src/rest/errors.js";
 import { overloadedError } from "../../src/schema/domain-errors.js";
 
 describe("REST problems from GraphQL errors", () => {
@@ -25,14 +26,27 @@ describe("REST problems from GraphQL errors", () => {
     const result = await compiled.query({}, {}, {});
     const [error] = result.errors ?? [];
     expect(error?.message).toBe("connection reset by the database");
-    expect(problemFromGraphQLError(error as NonNullable<typeof error>, {})).toBeNull();
+    expect(problemFor(error as NonNullable<typeof error>, {})).toBeNull();
   });
 
   it("OVERLOADED is 503 overloaded with Retry-After", () => {
-    expect(problemFromGraphQLError(overloadedError(), {})).toMatchObject({
+    expect(problemFor(overloadedError(), {})).toMatchObject({
       status: 503,
       code: "overloaded",
       headers: { "retry-after": "1" },
     });
+  });
+
+  it("a transaction that cannot start outside any resolver is 503 overloaded too, by the same mapping", () => {
+    const notStarted = new Prisma.PrismaClientKnownRequestError(
+      "Transaction API error: Unable to start a transaction in the given time.",
+      { code: "P2028", clientVersion: Prisma.prismaVersion.client },
+    );
+    expect(problemFor(notStarted, {})).toMatchObject({
+      status: 503,
+      code: "overloaded",
+      headers: { "retry-after": "1" },
+    });
+    expect(problemFor(new Error("connection reset by the database"), {})).toBeNull();
   });
 });

@@ -1,17 +1,16 @@
 import { spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
-import { Agent, get } from "node:http";
+import { Agent } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { projectRoot } from "../../src/project-root.js";
 import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
-import { startServerProcess } from "../support/server-process.js";
-import { createTestDatabase, type TestDatabase } from "../support/test-database.js";
+import { httpGet, startServerProcess, stopServerProcess } from "../support/server-process.js";
+import { createTestDatabase, onPostgres, type TestDatabase } from "../support/test-database.js";
 
 // Several server processes on one PostgreSQL must behave as one service.
 // PGlite belongs to one process, so these run where DATABASE_URL names PostgreSQL.
-const onPostgres = (process.env.DATABASE_URL ?? "").startsWith("postgres");
 
 describe.runIf(onPostgres)("several processes on one PostgreSQL", { timeout: 90_000 }, () => {
   let database: TestDatabase;
@@ -68,9 +67,7 @@ describe.runIf(onPostgres)("several processes on one PostgreSQL", { timeout: 90_
       }
       expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 429]);
     } finally {
-      a.child.kill("SIGTERM");
-      b.child.kill("SIGTERM");
-      await Promise.all([a.exited, b.exited]);
+      await Promise.all([stopServerProcess(a), stopServerProcess(b)]);
     }
   });
 
@@ -81,9 +78,9 @@ describe.runIf(onPostgres)("several processes on one PostgreSQL", { timeout: 90_
     // accepted (a connection still in the kernel's backlog at SIGTERM is a
     // new one, and is refused).
     const agent = new Agent({ keepAlive: true, maxSockets: 40 });
-    await Promise.all(Array.from({ length: 40 }, () => getOverAgent(`${server.baseUrl}/healthz`, agent, {})));
+    await Promise.all(Array.from({ length: 40 }, () => httpGet(`${server.baseUrl}/healthz`, { agent })));
     const inFlight = Array.from({ length: 40 }, () =>
-      getOverAgent(url, agent, { "x-api-key": buyer.apiKey }).then(
+      httpGet(url, { agent, headers: { "x-api-key": buyer.apiKey } }).then(
         (response) => ({ status: response.status, count: (JSON.parse(response.body) as unknown[]).length }),
         (error: Error) => ({ status: 0, count: 0, error: error.message }),
       ),
@@ -119,7 +116,7 @@ describe.runIf(onPostgres)("several processes on one PostgreSQL", { timeout: 90_
       const client = async () => {
         for (;;) {
           try {
-            const response = await getOverAgent(url, agent, { "x-api-key": buyer.apiKey });
+            const response = await httpGet(url, { agent, headers: { "x-api-key": buyer.apiKey } });
             if (response.status === 200 && (JSON.parse(response.body) as unknown[]).length === 1)
               completed += 1;
             else failures.push(`status ${response.status}`);
@@ -184,21 +181,3 @@ describe.runIf(onPostgres)("several processes on one PostgreSQL", { timeout: 90_
     expect(await database.prisma.buyer.count({ where: { name: { startsWith: "Load Test Buyer" } } })).toBe(0);
   });
 });
-
-function getOverAgent(
-  url: string,
-  agent: Agent,
-  headers: Record<string, string>,
-): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    get(url, { agent, headers }, (response) => {
-      let body = "";
-      response.setEncoding("utf8");
-      response.on("data", (chunk: string) => {
-        body += chunk;
-      });
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, body }));
-      response.on("error", reject);
-    }).on("error", reject);
-  });
-}

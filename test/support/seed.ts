@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { generateApiKey, hashApiKey, visibleKeyPrefix } from "../../src/auth/api-key-format.js";
+import type { Viewer } from "../../src/auth/viewer.js";
 import type { Database } from "../../src/db/database.js";
 import { normalizeProductCode, normalizeProductName } from "../../src/domain/product-identity.js";
+import { createTestDatabase, type TestDatabase } from "./test-database.js";
 
 /** A buyer with a key, a connected supplier, a delivery site, an approval and an order type. */
 export interface SeededBuyer {
@@ -317,4 +319,21 @@ export async function seedApiKey(
     },
   });
   return { apiKey, apiKeyId };
+}
+
+export interface TwoBuyers {
+  database: TestDatabase;
+  buyer: SeededBuyer;
+  /** Another organisation, whose records the buyer must not reach. */
+  other: SeededBuyer;
+  /** The buyer as the domain functions see their caller. */
+  viewer: Viewer;
+}
+
+/** A new test database with a buyer and another one: the set-up of the domain tests that call functions directly. */
+export async function twoBuyers(name: string): Promise<TwoBuyers> {
+  const database = await createTestDatabase();
+  const buyer = await seedBuyer(database, name);
+  const other = await seedBuyer(database, "Other Buyer");
+  return { database, buyer, other, viewer: { buyerId: buyer.buyerId, apiKeyId: buyer.apiKeyId } };
 }

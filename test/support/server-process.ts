@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { type Agent, get } from "node:http";
 import path from "node:path";
 import { projectRoot } from "../../src/project-root.js";
 
@@ -32,4 +33,31 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     void exited.then((code) => reject(new Error(`server exited with ${code} before listening:\n${output}`)));
   });
   return { child, baseUrl, exited, output: () => output };
+}
+
+/** Ends a server process the way an orchestrator does, and waits for it. */
+export async function stopServerProcess(server: ServerProcess | undefined): Promise<void> {
+  server?.child.kill("SIGTERM");
+  await server?.exited;
+}
+
+/**
+ * A GET over node:http rather than fetch, so that a test chooses the
+ * connections: a keep-alive `agent` holds them open, `false` opens one per request.
+ */
+export function httpGet(
+  url: string,
+  options: { agent?: Agent | false; headers?: Record<string, string> } = {},
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    get(url, { agent: options.agent ?? false, headers: options.headers }, (response) => {
+      let body = "";
+      response.setEncoding("utf8");
+      response.on("data", (chunk: string) => {
+        body += chunk;
+      });
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, body }));
+      response.on("error", reject);
+    }).on("error", reject);
+  });
 }

@@ -4,6 +4,12 @@ import { type Database, type DatabaseOptions, openDatabase } from "../../src/db/
 import { parseDatabaseUrl } from "../../src/db/database-url.js";
 import { migrateDatabase } from "../../src/db/migrations.js";
 
+/**
+ * Whether the tests run on PostgreSQL: what needs several processes on one
+ * database, or PostgreSQL's own behaviour, runs only then (PGlite belongs to one process).
+ */
+export const onPostgres = (process.env.DATABASE_URL ?? "").startsWith("postgres");
+
 export interface TestDatabase extends Database {
   /** A DATABASE_URL for child processes that should see the same data (PostgreSQL only). */
   readonly url: string;

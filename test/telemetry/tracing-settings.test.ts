@@ -1,15 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "../../src/config.js";
-
-function problemsOf(env: NodeJS.ProcessEnv): string[] {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  return [];
-}
+import { loadConfig } from "../../src/config.js";
+import { configProblems } from "../support/config-problems.js";
 
 describe("tracing configuration (standard OTEL_* variables)", () => {
   it("is off unless an OTLP endpoint or OTEL_TRACES_EXPORTER=otlp turns it on", () => {
@@ -66,7 +57,7 @@ describe("tracing configuration (standard OTEL_* variables)", () => {
   });
 
   it("names every bad OTEL_* variable, one line each, with the rest of the configuration", () => {
-    const problems = problemsOf({
+    const problems = configProblems({
       PORT: "eighty",
       OTEL_EXPORTER_OTLP_ENDPOINT: "collector:4318",
       OTEL_TRACES_EXPORTER: "jaeger",
@@ -91,19 +82,19 @@ describe("tracing configuration (standard OTEL_* variables)", () => {
   });
 
   it("checks the sampler's ratio, and the batch size against the queue", () => {
-    expect(problemsOf({ OTEL_TRACES_SAMPLER: "traceidratio", OTEL_TRACES_SAMPLER_ARG: "1.5" })).toEqual([
+    expect(configProblems({ OTEL_TRACES_SAMPLER: "traceidratio", OTEL_TRACES_SAMPLER_ARG: "1.5" })).toEqual([
       "OTEL_TRACES_SAMPLER_ARG: must be a number from 0 to 1 for traceidratio",
     ]);
-    expect(problemsOf({ OTEL_TRACES_SAMPLER: "traceidratio", OTEL_TRACES_SAMPLER_ARG: "half" })).toHaveLength(
-      1,
-    );
-    expect(problemsOf({ OTEL_BSP_MAX_QUEUE_SIZE: "10", OTEL_BSP_MAX_EXPORT_BATCH_SIZE: "20" })).toEqual([
+    expect(
+      configProblems({ OTEL_TRACES_SAMPLER: "traceidratio", OTEL_TRACES_SAMPLER_ARG: "half" }),
+    ).toHaveLength(1);
+    expect(configProblems({ OTEL_BSP_MAX_QUEUE_SIZE: "10", OTEL_BSP_MAX_EXPORT_BATCH_SIZE: "20" })).toEqual([
       "OTEL_BSP_MAX_EXPORT_BATCH_SIZE: must not exceed OTEL_BSP_MAX_QUEUE_SIZE",
     ]);
   });
 
   it("never repeats a header's value, which may be the collector's credentials", () => {
-    const problems = problemsOf({ OTEL_EXPORTER_OTLP_HEADERS: "authorization Bearer-s3cret-token" });
+    const problems = configProblems({ OTEL_EXPORTER_OTLP_HEADERS: "authorization Bearer-s3cret-token" });
     expect(problems).toEqual([
       "OTEL_EXPORTER_OTLP_HEADERS: must be a comma-separated list of name=value (values percent-encoded)",
     ]);

@@ -1,6 +1,6 @@
 import { type GraphQLSchema, getNamedType, isInputObjectType } from "graphql";
 import { type CompiledRoute, compileRoute } from "../compiled-route.js";
-import { API_PREFIX, type ProblemCode, type RestRoute } from "../route.js";
+import { API_PREFIX, type ProblemCode } from "../route.js";
 import { routes as contractRoutes, TAG_DESCRIPTIONS } from "../routes.js";
 import { PROBLEMS, problemResponses, problemSchema, problemTable, requestProblems } from "./problems.js";
 import { inputObjectSchema, inputSchema, responseSchema, SchemaRegistry } from "./schemas.js";
@@ -22,22 +22,13 @@ export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
  * what the service does rather than what someone remembered to write down.
  * It throws when a route and the schema disagree.
  */
-export function buildOpenApiDocument(
-  schema: GraphQLSchema,
-  routes: RestRoute[] = contractRoutes,
-): OpenApiDocument {
+export function buildOpenApiDocument(schema: GraphQLSchema, routes = contractRoutes): OpenApiDocument {
   const registry = new SchemaRegistry();
   const problemRef = problemSchema(schema, registry);
   const paths: Record<string, PathItem> = {};
   for (const route of routes) {
-    const item = paths[route.path] ?? {};
-    item[route.method.toLowerCase() as keyof PathItem] = buildOperation(
-      schema,
-      compileRoute(schema, route),
-      registry,
-      problemRef,
-    );
-    paths[route.path] = item;
+    const operation = buildOperation(compileRoute(schema, route), registry, problemRef);
+    paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operation };
   }
   const tags = [...new Set(routes.map((route) => route.tag))];
   return {
@@ -65,35 +56,76 @@ export function buildOpenApiDocument(
 
 /** One operation of the document, from its route table entry and the GraphQL types it feeds and reads. */
 function buildOperation(
-  schema: GraphQLSchema,
   compiled: CompiledRoute,
   registry: SchemaRegistry,
   problemRef: JsonSchema,
 ): Operation {
-  const { route } = compiled;
-  const problems = new Map<ProblemCode, string>(
+  const { route, pathTargets, query, bodyTarget } = compiled;
+  const problems = new Map(
     requestProblems(route.method, route.path).map((code) => [code, PROBLEMS[code].when]),
   );
-  for (const [code, when] of Object.entries(route.problems ?? {}) as [ProblemCode, string][]) {
+  for (const [code, when] of Object.entries(route.problems ?? {}) as [ProblemCode, string][])
     problems.set(code, when);
+  const name = route.operationId.charAt(0).toUpperCase() + route.operationId.slice(1);
+  const described = (...texts: (string | null | undefined)[]) => texts.filter(Boolean).join(" ");
+  const pathParameters = [...pathTargets].map(([name, target]): Parameter => {
+    const parameter = route.pathParameters?.[name];
+    return {
+      name,
+      in: "path",
+      required: true,
+      description: described(target.description, parameter?.description),
+      schema: { type: "string", format: "uuid" },
+      ...(parameter ? { example: parameter.example } : {}),
+    };
+  });
+  const queryParameters = query.map(
+    ({ name, target, form, description, schema, example }): Parameter => ({
+      name: form === "list" ? `${name}[]` : name,
+      in: "query",
+      required: false,
+      description: described(target.description, description),
+      schema: { ...inputSchema(target.type, { registry, limitStrings: false }), ...schema },
+      ...(form === "list" ? { style: "form", explode: true } : {}),
+      example,
+    }),
+  );
+  let requestBody: Operation["requestBody"];
+  const type = bodyTarget && getNamedType(bodyTarget.type);
+  if (route.body && bodyTarget && isInputObjectType(type)) {
+    // Body fields a path parameter fills are not the client's to send.
+    const fromPath = [...pathTargets.values()].filter(
+      ({ path }) => path.length === bodyTarget.path.length + 1,
+    );
+    const filled = new Set(fromPath.map(({ path }) => path.at(-1) ?? ""));
+    const options = { registry, limitStrings: true };
+    const object = inputObjectSchema(type, options, filled, route.body.fields ?? {});
+    requestBody = {
+      required: (object.required ?? []).length > 0,
+      ...(bodyTarget.description ? { description: bodyTarget.description } : {}),
+      content: {
+        "application/json": {
+          schema: registry.ref(`${name}Request`, object),
+          examples: { default: { value: route.body.example } },
+        },
+      },
+    };
   }
-  const requestBody = bodyOf(compiled, registry);
-  const { status, description, example } = route.success;
-  const success: Response = { description, headers: headersFor(status, route) };
-  const body = responseSchema(schema, compiled, registry);
-  if (body) {
-    const examples: Record<string, { value: unknown }> =
-      example === undefined ? {} : { default: { value: example } };
-    success.content = { "application/json": { schema: body, examples } };
-  }
+  const { status } = compiled.response;
+  const { description, example } = route.success;
+  const success: Response = { description, headers: headersFor(status, compiled) };
+  const body = responseSchema(compiled, registry);
+  const examples: Record<string, { value: unknown }> =
+    example === undefined ? {} : { default: { value: example } };
+  if (body) success.content = { "application/json": { schema: body, examples } };
   return {
     operationId: route.operationId,
     summary: route.summary,
     description: route.description,
     tags: [route.tag],
     parameters: [
-      ...pathParameters(compiled),
-      ...queryParameters(compiled, registry),
+      ...pathParameters,
+      ...queryParameters,
       ...(route.method === "POST" ? [{ $ref: "#/components/parameters/IdempotencyKey" }] : []),
       { $ref: "#/components/parameters/RequestId" },
     ],
@@ -101,76 +133,8 @@ function buildOperation(
     responses: {
       [String(status)]: success,
       ...problemResponses(problems, route.problemExamples ?? {}, problemRef, (code) =>
-        headersFor(PROBLEMS[code].status, route),
+        headersFor(PROBLEMS[code].status, compiled),
       ),
-    },
-  };
-}
-
-function pathParameters({ route, pathTargets }: CompiledRoute): Parameter[] {
-  return Object.entries(route.pathParameters ?? {}).map(([name, parameter]) => ({
-    name,
-    in: "path",
-    required: true,
-    description: [pathTargets.get(name)?.description, parameter.description].filter(Boolean).join(" "),
-    schema: { type: "string", format: "uuid" },
-    example: parameter.example,
-  }));
-}
-
-function queryParameters({ route, queryTargets }: CompiledRoute, registry: SchemaRegistry): Parameter[] {
-  return (route.query ?? []).map((parameter, index) => {
-    const target = queryTargets[index];
-    if (!target) throw new Error(`OpenAPI: ${route.operationId}'s ${parameter.name} feeds nothing`);
-    const schema = { ...inputSchema(target.type, { registry, limitStrings: false }), ...parameter.schema };
-    const isArray = schema.type === "array";
-    if (isArray !== (parameter.form === "list") || isArray !== Array.isArray(parameter.example)) {
-      throw new Error(
-        `OpenAPI: ${route.operationId}'s ${parameter.name} form or example does not fit its type`,
-      );
-    }
-    return {
-      name: isArray ? `${parameter.name}[]` : parameter.name,
-      in: "query",
-      required: false,
-      description: [target.description, parameter.description].filter(Boolean).join(" "),
-      schema,
-      ...(isArray ? { style: "form", explode: true } : {}),
-      example: parameter.example,
-    };
-  });
-}
-
-function bodyOf(
-  { route, bodyTarget, pathTargets }: CompiledRoute,
-  registry: SchemaRegistry,
-): Operation["requestBody"] {
-  if (!route.body || !bodyTarget) return undefined;
-  const type = getNamedType(bodyTarget.type);
-  if (!isInputObjectType(type))
-    throw new Error(`OpenAPI: ${route.operationId}'s body is not an input object`);
-  // Body fields a path parameter fills are not the client's to send.
-  const prefix = bodyTarget.path;
-  const filledFromPath = new Set(
-    [...pathTargets.values()]
-      .filter(({ path }) => path.length === prefix.length + 1 && prefix.every((key, i) => path[i] === key))
-      .map(({ path }) => path.at(-1) ?? ""),
-  );
-  const object = inputObjectSchema(
-    type,
-    { registry, limitStrings: true },
-    filledFromPath,
-    route.body.fields ?? {},
-  );
-  const name = `${route.operationId.charAt(0).toUpperCase()}${route.operationId.slice(1)}Request`;
-  return {
-    required: (object.required ?? []).length > 0,
-    ...(bodyTarget.description ? { description: bodyTarget.description } : {}),
-    content: {
-      "application/json": {
-        schema: registry.ref(name, object),
-        examples: { default: { value: route.body.example } },
-      },
     },
   };
 }
@@ -247,12 +211,12 @@ const REPLAYABLE = new Set([200, 201, 404, 409, 422]);
  * The headers of a response with this status. Rate-limit headers come with
  * every response to a valid key: a 401 has none, and a 500 may have lost them.
  */
-function headersFor(status: number, route: RestRoute): Response["headers"] {
+function headersFor(status: number, { route, response }: CompiledRoute): Response["headers"] {
   const names: (keyof typeof RESPONSE_HEADERS)[] = ["X-Request-Id"];
   if (status !== 401 && status !== 500)
     names.push("RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset");
   if (status === 429 || status === 503) names.push("Retry-After");
-  if (route.response.kind === "list" && status < 300) names.push("Link");
+  if (response.list && status < 300) names.push("Link");
   if (route.method === "POST" && REPLAYABLE.has(status)) names.push("Idempotent-Replayed");
   return Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
 }

@@ -1,5 +1,5 @@
 import { type GraphQLSchema, isEnumType } from "graphql";
-import type { FieldProblem } from "../../domain/errors.js";
+import { FIELD_PROBLEM_CODES } from "../../domain/errors.js";
 import { problemBody } from "../../http/problem.js";
 import { describeFieldErrors } from "../errors.js";
 import type { HttpMethod, JsonValue, ProblemCode, ProblemExample } from "../route.js";
@@ -8,6 +8,12 @@ import type { JsonSchema, Response } from "./types.js";
 
 interface ProblemEntry {
   status: number;
+  /**
+   * Which requests can meet it before or after their operation runs (docs/decisions.md §2
+   * "Order of checks"): every one, those with an id in the path, with a body, or POSTs.
+   * Without it, only the operations that list it.
+   */
+  on?: "any" | "path id" | "body" | "POST";
   /** When it happens, in general; an operation may say it more precisely. */
   when: string;
   example: ProblemExample;
@@ -16,16 +22,19 @@ interface ProblemEntry {
 export const PROBLEMS: Record<ProblemCode, ProblemEntry> = {
   invalid_json: {
     status: 400,
+    on: "body",
     when: "The body is not JSON, or not a JSON object.",
     example: { detail: "The request body is not valid JSON" },
   },
   unauthenticated: {
     status: 401,
+    on: "any",
     when: "`X-API-KEY` is missing, unknown or revoked; the body is the same for all three.",
     example: { detail: "A valid X-API-KEY header is required" },
   },
   not_found: {
     status: 404,
+    on: "path id",
     when: "The id in the path is not a UUID, or names no record of your organisation.",
     example: { detail: "No such resource" },
   },
@@ -48,77 +57,70 @@ export const PROBLEMS: Record<ProblemCode, ProblemEntry> = {
     when: "The record already exists.",
     example: { detail: "A user with this email already exists under this supplier" },
   },
+  endpoint_disabled: {
+    status: 409,
+    when: "The webhook endpoint is disabled.",
+    example: {
+      detail: "The webhook endpoint is disabled; enable it (status enabled) before redelivering to it",
+    },
+  },
   idempotency_request_in_progress: {
     status: 409,
+    on: "POST",
     when: "A request with this `Idempotency-Key` is still being processed; retry shortly.",
     example: { detail: "A request with this Idempotency-Key is still being processed; retry shortly" },
   },
   payload_too_large: {
     status: 413,
+    on: "body",
     when: "The body is larger than 1 MiB.",
     example: { detail: "The request body is larger than 1048576 bytes" },
   },
   unsupported_media_type: {
     status: 415,
+    on: "body",
     when: "A non-empty body is not `application/json`.",
     example: { detail: "The request body must be JSON with Content-Type: application/json" },
   },
   validation_failed: {
     status: 422,
+    on: "any",
     when: "Fields, query parameters or enum values are missing or invalid; `errors` names every one.",
     example: { detail: "", errors: [{ field: "limit", code: "out_of_range", message: "must be 1 to 500" }] },
   },
   idempotency_key_reused: {
     status: 422,
+    on: "POST",
     when: "This `Idempotency-Key` was used before with a different request.",
     example: { detail: "This Idempotency-Key was used with a different request" },
   },
   rate_limited: {
     status: 429,
+    on: "any",
     when: "More requests this minute than the API key may make; retry after `Retry-After` seconds.",
     example: { detail: "More than 600 requests in a minute; retry after 17 s" },
   },
   overloaded: {
     status: 503,
+    on: "any",
     when: "The database cannot take the work now (a burst of requests); nothing was done. Retry after `Retry-After` seconds.",
     example: { detail: "The service is too busy to take this request now; retry after 1 s" },
   },
   internal: {
     status: 500,
+    on: "any",
     when: "Something unexpected failed. Nothing about it is disclosed; quote `request_id` when reporting it.",
     example: { detail: "An unexpected error occurred; quote the request id when reporting it" },
   },
 };
 
-/** docs/decisions.md §2 "Problem details": the `code` of an item of `errors`. */
-const FIELD_ERROR_CODES = [
-  "required",
-  "invalid",
-  "too_long",
-  "out_of_range",
-  "too_many",
-  "duplicate",
-  "not_found",
-] as const satisfies readonly FieldProblem["code"][];
-// Fails to compile when the domain gains a field error code this list lacks.
-const everyFieldErrorCode: Exclude<FieldProblem["code"], (typeof FIELD_ERROR_CODES)[number]> extends never
-  ? true
-  : never = true;
-void everyFieldErrorCode;
-
-/**
- * The problems any request of this shape can meet before its operation runs,
- * in docs/decisions.md §2 "Order of checks": key, rate limit, path ids, body,
- * fields; and the failures that can follow any operation.
- */
+/** The problems any request of this method and path can meet, whatever its operation does. */
 export function requestProblems(method: HttpMethod, path: string): ProblemCode[] {
-  const codes: ProblemCode[] = ["unauthenticated", "rate_limited"];
-  if (path.includes("{")) codes.push("not_found");
-  if (method !== "GET") codes.push("unsupported_media_type", "payload_too_large", "invalid_json");
-  codes.push("validation_failed");
-  if (method === "POST") codes.push("idempotency_key_reused", "idempotency_request_in_progress");
-  codes.push("overloaded", "internal");
-  return codes;
+  const meets = { any: true, "path id": path.includes("{"), body: method !== "GET", POST: method === "POST" };
+  return (Object.keys(PROBLEMS) as ProblemCode[]).filter((code) => {
+    const on = PROBLEMS[code].on;
+    return on !== undefined && meets[on];
+  });
 }
 
 const EXAMPLE_REQUEST_ID = "0c2f8a4e-5d1b-4f3a-9e7c-6b1d2a3f4e5d";
@@ -154,7 +156,7 @@ export function problemSchema(schema: GraphQLSchema, registry: SchemaRegistry): 
         description:
           "The field in the REST spelling: `first_name`, `tag_ids[2]`, `resource_values[0].provider`, `limit`, `Idempotency-Key`.",
       },
-      code: { type: "string", enum: [...FIELD_ERROR_CODES], description: "What is wrong with it." },
+      code: { type: "string", enum: [...FIELD_PROBLEM_CODES], description: "What is wrong with it." },
       message: { type: "string", description: "The same in words, e.g. `is required`." },
     },
     required: ["field", "code", "message"],

@@ -4,22 +4,17 @@ import {
   type GraphQLInputObjectType,
   type GraphQLInputType,
   GraphQLNonNull,
-  type GraphQLObjectType,
   type GraphQLOutputType,
   type GraphQLScalarType,
-  type GraphQLSchema,
-  getNamedType,
   isEnumType,
   isInputObjectType,
   isListType,
   isNonNullType,
   isObjectType,
   isScalarType,
-  Kind,
-  type SelectionSetNode,
 } from "graphql";
 import { MAX_STRING_LENGTH } from "../../domain/input-checks.js";
-import { type CompiledRoute, selectedAt } from "../compiled-route.js";
+import { type CompiledRoute, type Selected, selectedAt } from "../compiled-route.js";
 import { enumSpelling, snakeCase } from "../rest-spelling.js";
 import type { BodyFieldHint } from "../route.js";
 import type { JsonSchema } from "./types.js";
@@ -147,47 +142,42 @@ export function inputObjectSchema(
   );
 }
 
-/** The schema of the response body, read off the route's selection at its response path. */
+/** The schema of the response body, read off the route's selection. */
 export function responseSchema(
-  schema: GraphQLSchema,
-  { route, operation }: CompiledRoute,
+  { route, selections, response }: CompiledRoute,
   registry: SchemaRegistry,
 ): JsonSchema | null {
-  const response = route.response;
-  if (response.kind === "empty") return null;
-  const fail = (message: string): never => {
-    throw new Error(`OpenAPI: ${route.operationId}: ${message}`);
-  };
-  const { field, selectionSet } = selectedAt(schema, operation, response.at, fail);
-  if (response.kind === "list") {
-    const node = selectedAt(schema, operation, `${response.at}.edges.node`, fail);
-    return { type: "array", items: outputSchema(node.field.type, node.selectionSet, registry) };
+  const selected = selections.get(response.at);
+  if (response.empty || !selected) return null;
+  if (response.list) {
+    const node = selectedAt(selections, `${response.at}.edges.node`);
+    return node ? { type: "array", items: outputSchema(node, registry) } : null;
   }
   // A null object is answered 404, so the body itself is never null.
-  const type = isNonNullType(field.type) ? field.type.ofType : field.type;
-  if (response.spread === undefined) return outputSchema(new GraphQLNonNull(type), selectionSet, registry);
-  const parent = getNamedType(field.type);
-  const inner = selectedAt(schema, operation, `${response.at}.${response.spread}`, fail);
-  const innerType = getNamedType(inner.field.type);
-  if (!isObjectType(parent) || !isObjectType(innerType)) return fail("only an object can be spread");
-  const lifted = objectProperties(innerType, inner.selectionSet, registry);
-  const properties = { ...lifted, ...objectProperties(parent, selectionSet, registry, response.spread) };
+  const type = isNonNullType(selected.field.type) ? selected.field.type.ofType : selected.field.type;
+  if (response.spread === undefined) return outputSchema(selected, registry, new GraphQLNonNull(type));
+  const inner = selected.children.get(response.spread);
+  const others = new Map([...selected.children].filter(([key]) => key !== response.spread));
+  const properties = {
+    ...(inner && objectProperties(inner.children, registry)),
+    ...objectProperties(others, registry),
+  };
   const name = `${route.operationId.charAt(0).toUpperCase()}${route.operationId.slice(1)}Response`;
   return registry.ref(name, { type: "object", properties, required: Object.keys(properties) });
 }
 
 function outputSchema(
-  type: GraphQLOutputType,
-  selectionSet: SelectionSetNode | undefined,
+  { field, children }: Selected,
   registry: SchemaRegistry,
+  type: GraphQLOutputType = field.type,
 ): JsonSchema {
   const inner = isNonNullType(type) ? type.ofType : type;
   let schema: JsonSchema;
   if (isListType(inner))
-    schema = { type: "array", items: outputSchema(inner.ofType, selectionSet, registry) };
+    schema = { type: "array", items: outputSchema({ field, children }, registry, inner.ofType) };
   else if (isScalarType(inner) || isEnumType(inner)) schema = leafSchema(inner, "output");
   else if (isObjectType(inner)) {
-    const properties = objectProperties(inner, selectionSet, registry);
+    const properties = objectProperties(children, registry);
     const object: JsonSchema = { type: "object", properties, required: Object.keys(properties) };
     schema = registry.ref(inner.name, described(object, inner.description));
   } else throw new Error(`OpenAPI: ${inner.name}: interfaces and unions are not supported`);
@@ -196,25 +186,15 @@ function outputSchema(
 
 /** Every selected field is present in a GraphQL result, null or not: all are required. */
 function objectProperties(
-  parent: GraphQLObjectType,
-  selectionSet: SelectionSetNode | undefined,
+  selections: Map<string, Selected>,
   registry: SchemaRegistry,
-  /** A response key left out: a field spread into its parent. */
-  skip?: string,
 ): Record<string, JsonSchema> {
   const properties: Record<string, JsonSchema> = {};
-  for (const selection of selectionSet?.selections ?? []) {
-    if (selection.kind === Kind.INLINE_FRAGMENT) {
-      Object.assign(properties, objectProperties(parent, selection.selectionSet, registry, skip));
-      continue;
-    }
-    if (selection.kind === Kind.FIELD && (selection.alias?.value ?? selection.name.value) === skip) continue;
-    const field = selection.kind === Kind.FIELD ? parent.getFields()[selection.name.value] : undefined;
-    if (!field || selection.kind !== Kind.FIELD) throw new Error("OpenAPI: a selection it cannot describe");
+  for (const [key, selected] of selections) {
+    const { field } = selected;
     // `extensions.jsonSchema` says what the GraphQL type cannot, such as the values of a string.
     const hint = field.extensions.jsonSchema as JsonSchema | undefined;
-    const schema = { ...outputSchema(field.type, selection.selectionSet, registry), ...hint };
-    properties[selection.alias?.value ?? field.name] = described(schema, field.description);
+    properties[key] = described({ ...outputSchema(selected, registry), ...hint }, field.description);
   }
   return properties;
 }
