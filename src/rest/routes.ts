@@ -473,7 +473,7 @@ The status moves forward only: \`quote_selected\` → \`order_placed\` → \`ord
     },
     body: {
       fields: { url: { format: "uri" }, description: { acceptsNull: true } },
-      example: { status: "disabled" },
+      example: { enabled_events: ["*"], description: "ERP sync, all events" },
     },
     success: { description: "The webhook endpoint, changed.", example: examples.webhookEndpoint },
     summary: "Update a webhook endpoint",
