@@ -54,7 +54,8 @@ describe.runIf(onPostgres)("a delivery in flight when its process is killed", { 
         id: endpointId,
         buyerId: buyer.buyerId,
         url: receiver.url,
-        enabledEvents: ["*"],
+        // Only the event below: the seeded records have events of their own.
+        enabledEvents: ["order.created"],
         secretCiphertext: encryptSecret(secret, endpointId, [KEY]),
       },
     });
