@@ -4,7 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { DEFAULT_WEBHOOK_CONFIG, type WebhookConfig } from "../../src/config.js";
-import { queueDeliveries } from "../../src/domain/webhook-queue.js";
+import { pruneEvents, queueDeliveries } from "../../src/domain/webhook-queue.js";
 import { encryptSecret, generateSigningSecret } from "../../src/domain/webhook-secrets.js";
 import { createLogger } from "../../src/logger.js";
 import { startWebhookWorker, type WebhookWorker } from "../../src/webhooks/worker.js";
@@ -176,5 +176,19 @@ describe("webhook delivery", { timeout: 30_000 }, () => {
       await strict.stop();
       worker = await startWebhookWorker({ database, config, logger: createLogger("silent") });
     }
+  });
+
+  it("prunes events past their retention, with their deliveries and attempts", async () => {
+    const { eventId, deliveryId } = await queueEvent();
+    await eventually(async () => expect((await delivery(deliveryId)).status).toBe("succeeded"));
+    await database.prisma.webhookEvent.update({
+      where: { id: eventId },
+      data: { createdAt: new Date(Date.now() - 31 * 86_400_000) },
+    });
+    expect(await pruneEvents(database.prisma, new Date(Date.now() - 30 * 86_400_000))).toBeGreaterThanOrEqual(
+      1,
+    );
+    expect(await database.prisma.webhookEvent.count({ where: { id: eventId } })).toBe(0);
+    expect(await database.prisma.webhookDeliveryAttempt.count({ where: { deliveryId } })).toBe(0);
   });
 });

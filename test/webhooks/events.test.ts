@@ -161,6 +161,32 @@ describe("events from the change log", { timeout: 60_000 }, () => {
     expect(event.data.object).toEqual(read.body);
   });
 
+  it("order.created and buyer_product_approval.created for records written as imports write them", async () => {
+    const [created = ""] = await seedOrders(test.database, buyer, [
+      { createdAt: new Date("2025-02-01T00:00:00Z") },
+    ]);
+    const event = await deliveredEvent("order.created", created);
+    expect(event.data.object).toEqual(
+      (await callApi(test.app, "GET", `/orders/${created}`, { key: buyer.apiKey })).body,
+    );
+    expect(event.data.previous_attributes).toBeUndefined();
+
+    const approvalId = randomUUID();
+    await test.database.prisma.buyerProductApproval.create({
+      data: {
+        id: approvalId,
+        buyerId: buyer.buyerId,
+        buyerProductId: buyer.buyerProductId,
+        supplierId: buyer.supplierId,
+        approvalStatus: "pending",
+      },
+    });
+    expect((await deliveredEvent("buyer_product_approval.created", approvalId)).data.object).toMatchObject({
+      id: approvalId,
+      approval_status: "pending",
+    });
+  });
+
   it("never crosses tenants: the other buyer's endpoint and feed see none of these events", async () => {
     const ids = new Set(receiver.received.map((message) => message.id));
     expect(otherReceiver.received.filter((message) => ids.has(message.id))).toEqual([]);
