@@ -212,8 +212,9 @@ async function main() {
               headers,
               body: JSON.stringify({ purchase_order_reference: `PO-${index}` }),
             });
-            await response.arrayBuffer();
+            const text = await response.text();
             if (response.status === 200) break;
+            if (response.status !== 503 && failures < 3) console.log(`  PATCH answered ${response.status}: ${text.slice(0, 300)}`);
             if (response.status === 503) {
               retried503 += 1;
               await new Promise((resolve) =>
