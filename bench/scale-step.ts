@@ -1,10 +1,11 @@
+import pg from "pg";
 import { type Dataset, growForScale, type ScaleInfo } from "./dataset.js";
 import { type ExplainResult, explainPages } from "./explain.js";
 import type { LoadOptions } from "./load.js";
 import type { ServerProcess } from "./processes.js";
 import { type Cell, type Ratio, ratio } from "./report.js";
 import { type Job, runRounds, warmUp } from "./run.js";
-import { SCENARIOS, type ScenarioContext } from "./scenarios.js";
+import { SCENARIOS, type ScenarioContext, sortedListScenarios } from "./scenarios.js";
 import { round } from "./stats.js";
 
 export interface ScaleResult {
@@ -16,9 +17,24 @@ export interface ScaleResult {
 
 const SCALED_SCENARIOS = ["list-orders", "list-orders-filtered"];
 
+/** The supplier with the most orders of a buyer: its `supplier:` search reads a real share of the list. */
+async function busiestSupplier(databaseUrl: string, buyerId: string): Promise<string> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ supplier_id: string }>(
+      "SELECT supplier_id FROM orders WHERE buyer_id = $1 GROUP BY supplier_id ORDER BY count(*) DESC LIMIT 1",
+      [buyerId],
+    );
+    return rows[0]?.supplier_id ?? "";
+  } finally {
+    await client.end();
+  }
+}
+
 /**
- * `--scale`: grows the table, then measures the gateway's GET /orders for the
- * measured buyer (now most of a million orders) and for a buyer with 10,000,
+ * `--scale`: grows the table, then measures the gateway's GET /orders and
+ * the sorted and searched GraphQL order lists for the measured buyer (now most of a million orders) and for a buyer with 10,000,
  * alternating in the same rounds. Index range scans should make the page
  * cost independent of how many rows lie beyond it.
  */
@@ -54,7 +70,14 @@ export async function runScaleStep(options: {
       context: { apiKey: dataset.referenceApiKey, orderIds: [], runTag: options.runTag },
     },
   ];
-  const scenarios = SCENARIOS.filter((scenario) => SCALED_SCENARIOS.includes(scenario.id));
+  const suppliers = new Map([
+    [dataset.apiKey, await busiestSupplier(options.databaseUrl, dataset.buyerId)],
+    [dataset.referenceApiKey, await busiestSupplier(options.databaseUrl, dataset.referenceBuyerId)],
+  ]);
+  const scenarios = [
+    ...SCENARIOS.filter((scenario) => SCALED_SCENARIOS.includes(scenario.id)),
+    ...sortedListScenarios((context) => suppliers.get(context.apiKey) ?? ""),
+  ];
   const explain = await explainPages({
     root: options.root,
     databaseUrl: options.databaseUrl,

@@ -10,7 +10,11 @@ export type ScenarioId =
   | "list-orders-filtered"
   | "list-approvals"
   | "update-order"
-  | "create-buyer-product";
+  | "create-buyer-product"
+  | "orders-sorted-placed"
+  | "orders-sorted-price-last"
+  | "orders-search-supplier"
+  | "orders-search-reference";
 
 export type Method = "GET" | "POST" | "PATCH";
 
@@ -274,3 +278,55 @@ export const TARGETS: Target[] = [
     supports: always,
   },
 ];
+
+const LIST_DOCUMENT = `query Orders($first: Int, $last: Int, $sortKey: OrderSortKeys!, $reverse: Boolean!, $query: String) {
+  orders(first: $first, last: $last, sortKey: $sortKey, reverse: $reverse, query: $query) {
+    nodes { id orderReference purchaseOrderReference orderStatus placedAt priceTotal supplier { name } }
+    pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
+  }
+}`;
+
+/**
+ * The sorted and searched GraphQL order lists, measured by the scale step
+ * only: `supplierOf` gives each caller a supplier of its own to search for.
+ */
+export function sortedListScenarios(supplierOf: (context: ScenarioContext) => string): Scenario[] {
+  const post = (context: ScenarioContext, variables: Record<string, unknown>): RequestPlan => ({
+    method: "POST",
+    headers: headers(context, true),
+    build: () => ({ path: "/graphql", body: json({ query: LIST_DOCUMENT, variables }) }),
+  });
+  return [
+    {
+      id: "orders-sorted-placed",
+      label: "GraphQL orders(sortKey: PLACED_AT, reverse: true, first: 100)",
+      read: true,
+      plan: (_protocol, context) => post(context, { first: PAGE, sortKey: "PLACED_AT", reverse: true }),
+    },
+    {
+      id: "orders-sorted-price-last",
+      label: "GraphQL orders(sortKey: PRICE_TOTAL, last: 100)",
+      read: true,
+      plan: (_protocol, context) => post(context, { last: PAGE, sortKey: "PRICE_TOTAL", reverse: false }),
+    },
+    {
+      id: "orders-search-supplier",
+      label: 'GraphQL orders(query: "supplier:<id> status:order_placed,in_transit", first: 100)',
+      read: true,
+      plan: (_protocol, context) =>
+        post(context, {
+          first: PAGE,
+          sortKey: "CREATED_AT",
+          reverse: false,
+          query: `supplier:${supplierOf(context)} status:order_placed,in_transit`,
+        }),
+    },
+    {
+      id: "orders-search-reference",
+      label: 'GraphQL orders(query: "reference:PO-12345*", first: 100)',
+      read: true,
+      plan: (_protocol, context) =>
+        post(context, { first: PAGE, sortKey: "CREATED_AT", reverse: false, query: "reference:PO-12345*" }),
+    },
+  ];
+}

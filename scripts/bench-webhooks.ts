@@ -214,7 +214,8 @@ async function main() {
             });
             const text = await response.text();
             if (response.status === 200) break;
-            if (response.status !== 503 && failures < 3) console.log(`  PATCH answered ${response.status}: ${text.slice(0, 300)}`);
+            if (response.status !== 503 && failures < 3)
+              console.log(`  PATCH answered ${response.status}: ${text.slice(0, 300)}`);
             if (response.status === 503) {
               retried503 += 1;
               await new Promise((resolve) =>

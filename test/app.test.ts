@@ -41,10 +41,12 @@ describe("service basics", () => {
     const response = await harness.app.fetch("http://localhost/graphql", {
       method: "POST",
       headers: { "content-type": "application/json", "x-api-key": buyer.apiKey },
-      body: JSON.stringify({ query: "{ buyerProductApprovals { edges { node { id approvalStatus } } } }" }),
+      body: JSON.stringify({
+        query: "{ buyerProductApprovals { edges { node { id: databaseId approvalStatus } } } }",
+      }),
     });
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({
+    expect(await response.json()).toMatchObject({
       data: {
         buyerProductApprovals: { edges: [{ node: { id: buyer.approvalId, approvalStatus: "APPROVED" } }] },
       },

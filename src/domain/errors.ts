@@ -1,6 +1,7 @@
 // Domain errors are plain: they say what went wrong in the caller's terms.
 // The schema layer (src/schema/domain-errors.ts) turns them into the
 // GraphQL errors that GraphQL clients and the REST adapter read.
+import type { OrderStatus } from "../db/generated/prisma/enums.js";
 
 /** Machine codes shared by GraphQL (`extensions.code`) and REST (`code`, lower-cased). */
 export type ErrorCode =
@@ -40,7 +41,7 @@ export class DomainError extends Error {
     /** For VALIDATION_FAILED: every field that is wrong. */
     readonly fieldErrors?: FieldProblem[],
     /** For INVALID_TRANSITION: the statuses the order may move to instead. */
-    readonly allowedStatuses?: string[],
+    readonly allowedStatuses?: OrderStatus[],
   ) {
     super(message);
   }
@@ -63,7 +64,7 @@ export function validationFailed(problems: FieldProblem[]): DomainError {
   return new DomainError("VALIDATION_FAILED", message, problems);
 }
 
-export function invalidTransition(message: string, allowedStatuses: string[]): DomainError {
+export function invalidTransition(message: string, allowedStatuses: OrderStatus[]): DomainError {
   return new DomainError("INVALID_TRANSITION", message, undefined, allowedStatuses);
 }
 

@@ -38,6 +38,16 @@ export class InputChecks {
     return text;
   }
 
+  /** Optional text that, when given, must not be blank: null or absent stays as given. */
+  optionalNonBlankText(
+    path: Path,
+    value: string | null | undefined,
+    max = MAX_STRING_LENGTH,
+  ): string | null | undefined {
+    if (value === null || value === undefined) return value;
+    return this.requiredText(path, value, max);
+  }
+
   nonNegativeInteger(path: Path, value: number | null | undefined): void {
     if (value !== null && value !== undefined && value < 0) {
       this.add(path, "out_of_range", "must be zero or more");

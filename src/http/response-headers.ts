@@ -6,7 +6,7 @@ const SECURITY_HEADERS: Record<string, string> = {
   "cross-origin-resource-policy": "same-origin",
 };
 
-/** JSON answers also forbid every kind of content and caching of personal data. */
+/** API answers (JSON, and the multipart and event streams of /graphql) also forbid every kind of content and caching of personal data. */
 const API_RESPONSE_HEADERS: Record<string, string> = {
   "content-security-policy": "default-src 'none'; frame-ancestors 'none'",
   "cache-control": "no-store",
@@ -20,10 +20,14 @@ export function addSecurityHeaders(response: Response): void {
   for (const [name, value] of Object.entries(SECURITY_HEADERS)) {
     if (!response.headers.has(name)) response.headers.set(name, value);
   }
-  if (/json/.test(response.headers.get("content-type") ?? "")) {
+  const contentType = response.headers.get("content-type") ?? "";
+  if (/json/.test(contentType)) {
     for (const [name, value] of Object.entries(API_RESPONSE_HEADERS)) {
       if (!response.headers.has(name)) response.headers.set(name, value);
     }
+  } else if (/^(multipart\/mixed|text\/event-stream)/i.test(contentType)) {
+    // Streams carry the same data; Yoga's own `no-cache` on event streams would still let it be stored.
+    for (const [name, value] of Object.entries(API_RESPONSE_HEADERS)) response.headers.set(name, value);
   }
 }
 

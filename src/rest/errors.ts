@@ -1,6 +1,8 @@
 import { GraphQLError } from "graphql";
+import { ORDER_STATUSES } from "../domain/contract-vocabulary.js";
 import type { FieldError, Problem } from "../http/problem.js";
 import { translated } from "../schema/domain-errors.js";
+import { graphqlEnumName } from "../schema/enum-names.js";
 import { snakeCase } from "./rest-spelling.js";
 
 /** `["input", "tagIds", 2]` → `tag_ids[2]`; the first segment is named by the route (`first` → `limit`). */
@@ -23,6 +25,9 @@ interface FieldProblemExtension {
   code: string;
   message: string;
 }
+
+/** GraphQL's OrderStatus names (in `allowedStatuses`) → the contract's spelling. */
+const CONTRACT_ORDER_STATUS = new Map(ORDER_STATUSES.map((status) => [graphqlEnumName(status), status]));
 
 const STATUS_BY_CODE: Record<string, number> = {
   UNAUTHENTICATED: 401,
@@ -55,7 +60,11 @@ export function problemFor(failure: unknown, argumentNames: Record<string, strin
   const fieldErrors = extensions.fieldErrors as FieldProblemExtension[] | undefined;
   if (fieldErrors) Object.assign(problem, fieldProblems(fieldErrors, argumentNames));
   const allowedStatuses = extensions.allowedStatuses;
-  if (Array.isArray(allowedStatuses)) problem.extensions = { allowed_statuses: allowedStatuses };
+  if (Array.isArray(allowedStatuses)) {
+    problem.extensions = {
+      allowed_statuses: allowedStatuses.map((name: string) => CONTRACT_ORDER_STATUS.get(name) ?? name),
+    };
+  }
   return problem;
 }
 

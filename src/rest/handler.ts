@@ -2,6 +2,8 @@ import {
   type ExecutionResult,
   GraphQLError,
   type GraphQLSchema,
+  getNamedType,
+  isInputObjectType,
   type OperationDefinitionNode,
 } from "graphql";
 import type { Viewer } from "../auth/viewer.js";
@@ -13,7 +15,7 @@ import { jsonResponse, type Problem, problemResponse } from "../http/problem.js"
 import type { GraphQLContext } from "../schema/context.js";
 import { type CompiledRoute, compileRoute } from "./compiled-route.js";
 import { fieldProblems, problemFor } from "./errors.js";
-import { applyEnumPlan, toGraphQLVariable, type VariableProblem } from "./rest-spelling.js";
+import { applyEnumPlan, snakeCase, toGraphQLVariable, type VariableProblem } from "./rest-spelling.js";
 import { API_PREFIX, type RestRoute } from "./route.js";
 import { routes as contractRoutes } from "./routes.js";
 import { withSharedResponsePaths } from "./shared-paths.js";
@@ -78,7 +80,7 @@ export function createRestHandler(dependencies: RestDependencies): RestHandler {
       if ("problem" in read) return fail(read.problem);
       body = read.value;
     }
-    const variables = toVariables(entry, entry.variables(params, url.searchParams, body));
+    const variables = toVariables(entry, entry.variables(params, url.searchParams, body), body);
     if ("problem" in variables) return fail(variables.problem);
 
     // A keyed request runs in the transaction that keeps its response (see respondIdempotently).
@@ -155,8 +157,9 @@ function readPathParams(entry: CompiledRoute, path: string): Record<string, stri
 function toVariables(
   entry: CompiledRoute,
   raw: Record<string, unknown>,
+  body: Record<string, unknown>,
 ): { values: Record<string, unknown> } | { problem: Problem } {
-  const problems: VariableProblem[] = [];
+  const problems: VariableProblem[] = nullProblems(entry, body);
   const values: Record<string, unknown> = {};
   for (const [name, type] of entry.variableTypes) {
     const value = toGraphQLVariable(name, raw[name], type, problems);
@@ -166,4 +169,18 @@ function toVariables(
   return {
     problem: { status: 422, code: "validation_failed", ...fieldProblems(problems, entry.argumentNames) },
   };
+}
+
+/**
+ * A partial update clears a field with null only where the contract says so
+ * (`acceptsNull`); GraphQL reads null elsewhere as "unchanged", the contract refuses it.
+ */
+function nullProblems(entry: CompiledRoute, body: Record<string, unknown>): VariableProblem[] {
+  const target = entry.bodyTarget;
+  const type = target ? getNamedType(target.type) : null;
+  if (entry.route.method !== "PATCH" || !target || !isInputObjectType(type)) return [];
+  const hints = entry.route.body?.fields ?? {};
+  return Object.keys(type.getFields())
+    .filter((name) => body[snakeCase(name)] === null && !hints[snakeCase(name)]?.acceptsNull)
+    .map((name) => ({ path: [...target.path, name], code: "invalid" as const, message: "must not be null" }));
 }

@@ -8,7 +8,7 @@ import type { GraphQLContext } from "../schema/context.js";
 import { type CompiledRoute, compileRoute } from "./compiled-route.js";
 import { applyEnumPlan } from "./rest-spelling.js";
 import type { RestRoute } from "./route.js";
-import { SUPPLIER_USER_FIELDS, TAGGING_FIELDS } from "./routes.js";
+import { BUYER_PRODUCT_FIELDS, SUPPLIER_USER_FIELDS, TAGGING_FIELDS } from "./routes.js";
 import { withSharedResponsePaths } from "./shared-paths.js";
 
 export interface RecordToRender {
@@ -21,6 +21,19 @@ export interface RecordToRender {
 
 /** Render-only operations: no REST path serves them; they are compiled and checked as routes are. */
 const RENDER_ONLY: RestRoute[] = [
+  {
+    // GET /buyer_products/{id} and the `auto_match` that POST /buyer_products answered.
+    operationId: "renderCreatedBuyerProduct",
+    method: "GET",
+    path: "/render/buyer_products/{id}",
+    document: `query RenderCreatedBuyerProduct($id: UUID!) {
+      buyerProduct(id: $id) { ${BUYER_PRODUCT_FIELDS} autoMatch { matched strategy score } } }`,
+    pathParameters: { id: { example: "" } },
+    success: { description: "" },
+    summary: "",
+    tag: "",
+    description: "",
+  },
   {
     operationId: "renderSupplierUser",
     method: "GET",
@@ -51,7 +64,7 @@ const RENDER_ONLY: RestRoute[] = [
 
 const OPERATION_FOR_RECORD: Record<string, string> = {
   order: "getOrder",
-  buyer_product: "getBuyerProduct",
+  buyer_product: "renderCreatedBuyerProduct",
   buyer_product_approval: "getBuyerProductApproval",
   supplier_user: "renderSupplierUser",
   tagging: "renderTagging",

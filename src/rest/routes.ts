@@ -7,17 +7,17 @@ import * as examples from "./route-examples.js";
 export { API_PREFIX } from "./route.js";
 
 // Selections in GraphQL's names; the adapter answers each field in snake_case.
-export const ORDER_FIELDS = `id url supplierProfileId buyerProductApprovalId priceType quantity pricePerUom taxAmount
+export const ORDER_FIELDS = `id: databaseId url supplierProfileId buyerProductApprovalId priceType quantity pricePerUom taxAmount
   taxPercentage priceTotal currency profileConnectionRelationship orderReference orderStatus
   purchaseOrderReference supplierOrderReference orderType { id typeOf } resourceValues { provider value }
   trackingType additionalData { product { buyerProductDisplayName } supplier { supplierName } }
   placedAt createdAt updatedAt
   deliverySite { id siteName address { street city state postcode country fullAddress } }`;
 
-export const APPROVAL_FIELDS = `id approvalStatus supplierName catalogueParentDisplayName catalogueParentProductCode
+export const APPROVAL_FIELDS = `id: databaseId approvalStatus supplierName catalogueParentDisplayName catalogueParentProductCode
   reference buyerProductId supplierProfileId createdAt updatedAt`;
 
-export const BUYER_PRODUCT_FIELDS = `id rawMaterialName measurementUnit productType rawMaterialCode annualUsage
+export const BUYER_PRODUCT_FIELDS = `id: databaseId rawMaterialName measurementUnit productType rawMaterialCode annualUsage
   typicalOrderSize frequency containerType targetApprovals priorityProduct active documentTypes
   resourceValues { provider value } createdAt updatedAt productId`;
 
@@ -33,7 +33,7 @@ const DELIVERY_FIELDS = `id endpointId eventId eventType status attemptCount nex
   attempts { attempt statusCode durationMs error nextRetryAt createdAt } createdAt updatedAt`;
 
 export const SUPPLIER_USER_FIELDS =
-  "id firstName lastName contactEmail supplierProfileId createdAt updatedAt";
+  "id: databaseId firstName lastName contactEmail supplierProfileId createdAt updatedAt";
 
 const PAGE_PARAMETERS: QueryParameter[] = [
   { name: "limit", to: "first", schema: { minimum: 1, maximum: 500, default: 100 }, example: 50 },

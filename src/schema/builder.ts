@@ -8,6 +8,7 @@ import { getDatamodel } from "../db/generated/pothos-types.js";
 import { isUuid } from "../domain/uuid.js";
 import type { GraphQLContext } from "./context.js";
 import { domainErrorsPlugin } from "./domain-errors.js";
+import { decodeGlobalId, globalIdsPlugin, pendingGlobalId } from "./global-ids.js";
 
 export interface BuilderTypes {
   Context: GraphQLContext;
@@ -28,7 +29,7 @@ export type SchemaTypes = PothosSchemaTypes.ExtendDefaultTypes<BuilderTypes>;
 
 /** The one schema builder: every domain type registers itself on it. */
 export const builder = new SchemaBuilder<BuilderTypes>({
-  plugins: [PrismaPlugin, domainErrorsPlugin],
+  plugins: [PrismaPlugin, domainErrorsPlugin, globalIdsPlugin],
   defaultFieldNullability: false,
   prisma: {
     client: (context) => context.prisma,
@@ -46,13 +47,18 @@ export const builder = new SchemaBuilder<BuilderTypes>({
 // Stricter than graphql-scalars' UUID, which lets `{…}` and a stray `}` through
 // (the database then refuses them): only the canonical 36-character form, in
 // either case, read as lower case so that it names the same row as the ids we write.
+// An argument also reads a global ID; the globalIds plugin checks its type.
 builder.scalarType("UUID", {
-  description: "A UUID in its canonical 36-character form; written in lower case, read in either case.",
+  description:
+    "A UUID in its canonical 36-character form; written in lower case, read in either case. An argument " +
+    "or input field that names a record also takes that record's global ID (`Node.id`); a global ID of a " +
+    "type it does not take is refused with VALIDATION_FAILED.",
   serialize: (value) => value,
   parseValue: (value) => {
-    if (typeof value !== "string" || !isUuid(value))
-      throw new GraphQLError("Not a UUID in its canonical 36-character form");
-    return value.toLowerCase();
+    if (typeof value === "string" && isUuid(value)) return value.toLowerCase();
+    const globalId = typeof value === "string" ? decodeGlobalId(value) : null;
+    if (!globalId) throw new GraphQLError("Not a UUID in its canonical 36-character form, nor a global ID");
+    return pendingGlobalId(globalId.type, globalId.uuid);
   },
 });
 // PostgreSQL has no year 0, and the contract writes four-digit years: an input

@@ -1,20 +1,26 @@
 // The two shapes every list field of this schema takes: a root field paging
 // through the buyer's rows, and a relation paged inside its parent's SQL
 // statement. Each is written once here; a type module adds one in a line.
-import type { ObjectRef } from "@pothos/core";
+import type { InputFieldMap, InputShapeFromFields, ObjectRef } from "@pothos/core";
 import type { PrismaModelTypes } from "@pothos/plugin-prisma";
 import type { Viewer } from "../auth/viewer.js";
+import type { FieldProblem } from "../domain/errors.js";
 import { batchCount } from "./batch.js";
-import type { SchemaTypes } from "./builder.js";
+import { builder, type SchemaTypes } from "./builder.js";
 import type { GraphQLContext } from "./context.js";
 import {
+  bothWaysPageArgs,
   type Connection,
+  CREATED_AT,
   type PageArgs,
   type PagePosition,
   pageArgs,
   readPage,
+  readPageArgs,
   relationPageQuery,
   rootPageQuery,
+  type SortKey,
+  throwIfProblems,
   toConnection,
   withPositionFields,
 } from "./pagination.js";
@@ -91,28 +97,77 @@ export function relationConnection<Model extends PrismaModelTypes, Shape extends
   });
 }
 
-export interface RootConnectionOptions<Node> {
+/** A list's sort keys as a GraphQL enum (`OrderSortKeys`, …), each value naming its `SortKey`. */
+export interface SortKeys {
+  ref: PothosSchemaTypes.EnumRef<SchemaTypes, string, string>;
+  keys: Record<string, SortKey>;
+}
+
+/** `<Name>SortKeys`: CREATED_AT (the default, newest first) and the list's other keys. */
+export function sortKeysEnum(name: string, keys: Record<string, SortKey>): SortKeys {
+  const ref = builder.enumType(`${name}SortKeys`, {
+    description: `How a list of ${name} items can be sorted. Each key's description says its order when \`reverse\` is false; the id breaks ties, in the same direction.`,
+    values: Object.fromEntries(
+      Object.entries({ CREATED_AT, ...keys }).map(([key, sortKey]) => [
+        key,
+        { value: key, description: sortKey.description },
+      ]),
+    ),
+  }) as unknown as PothosSchemaTypes.EnumRef<SchemaTypes, string, string>;
+  return { ref, keys: { CREATED_AT, ...keys } };
+}
+
+export interface RootConnectionOptions<Node, Extra extends InputFieldMap> {
   type: ObjectRef<SchemaTypes, Connection<Node>>;
   description: string;
   /** The Prisma model listed. */
-  model: "BuyerProduct" | "Tag" | "TagGroup" | "Supplier";
+  model: "Order" | "BuyerProductApproval" | "BuyerProduct" | "Tag" | "TagGroup" | "Supplier";
+  sort: SortKeys;
   /** The rows of the calling buyer. */
   where: (viewer: Viewer) => object;
+  /** Arguments that narrow the list (`filter`, `query`), beside the paging and sort arguments. */
+  args?: Extra;
+  /** Prisma `where` for those arguments; bad values go into `problems`, named by argument path. */
+  narrow?: (args: InputShapeFromFields<Extra>, problems: FieldProblem[]) => object;
 }
 
-/** A root list field of the buyer's rows, newest first (creation time, then id). */
-export function rootConnection<Node>(
+/**
+ * A root list field of the buyer's rows: sorted by `sortKey` (newest first
+ * when omitted) and `reverse`, paged both ways with cursors of that sort,
+ * narrowed by the list's own arguments.
+ */
+export function rootConnection<Node, Extra extends InputFieldMap = Record<string, never>>(
   t: PothosSchemaTypes.QueryFieldBuilder<SchemaTypes, Record<string, never>>,
-  { type, description, model, where }: RootConnectionOptions<Node>,
+  { type, description, model, sort, where, args, narrow }: RootConnectionOptions<Node, Extra>,
 ) {
   return t.field({
     // The rows are the nodes: Prisma loads the node type's selection (`rootPageQuery`, `nestedSelection`).
     type: type as unknown as ObjectRef<SchemaTypes, Connection<PagePosition>>,
     description,
-    args: pageArgs(t.arg),
-    resolve: async (_root, args, context, info) => {
-      const filter = where(requireViewer(context));
-      const page = readPage(args);
+    args: {
+      ...bothWaysPageArgs(t.arg),
+      sortKey: t.arg({
+        type: sort.ref,
+        required: true,
+        defaultValue: "CREATED_AT",
+        description: "What the list is sorted by; cursors belong to the sort key they were issued for.",
+      }),
+      reverse: t.arg.boolean({
+        required: true,
+        defaultValue: false,
+        description: "Reverses the sort key's order (ties included).",
+      }),
+      ...((args ?? {}) as Extra),
+    },
+    resolve: async (_root, fieldArgs, context, info) => {
+      const viewer = requireViewer(context);
+      const { sortKey, reverse } = fieldArgs as { sortKey: string; reverse: boolean };
+      const key = sort.keys[sortKey] ?? CREATED_AT;
+      const problems: FieldProblem[] = [];
+      const page = readPageArgs(fieldArgs, problems, { name: sortKey, key, reverse });
+      const narrowed = narrow?.(fieldArgs as unknown as InputShapeFromFields<Extra>, problems) ?? {};
+      throwIfProblems(problems);
+      const filter = { AND: [where(viewer), narrowed] };
       const rows = delegate<PagedDelegate>(context, model);
       return toConnection(await rows.findMany(rootPageQuery(context, info, filter, page)), page, () =>
         rows.count({ where: filter }),

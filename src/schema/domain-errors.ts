@@ -5,7 +5,10 @@
 import SchemaBuilder, { BasePlugin, type PothosOutputFieldConfig, type SchemaTypes } from "@pothos/core";
 import { defaultFieldResolver, GraphQLError, type GraphQLFieldResolver } from "graphql";
 import { Prisma } from "../db/generated/prisma/client.js";
-import { DomainError } from "../domain/errors.js";
+import type { OrderStatus } from "../db/generated/prisma/enums.js";
+import { contractSpelling } from "../domain/contract-vocabulary.js";
+import { DomainError, type ErrorCode, type FieldProblem } from "../domain/errors.js";
+import { graphqlEnumName } from "./enum-names.js";
 
 /** The GraphQL error for a domain error: its code and details in `extensions`. */
 export function graphQLErrorFrom(error: DomainError): GraphQLError {
@@ -13,7 +16,12 @@ export function graphQLErrorFrom(error: DomainError): GraphQLError {
   // Yoga answers the whole HTTP request with this status.
   if (error.code === "UNAUTHENTICATED") extensions.http = { status: 401 };
   if (error.fieldErrors) extensions.fieldErrors = error.fieldErrors;
-  if (error.allowedStatuses) extensions.allowedStatuses = error.allowedStatuses;
+  // The OrderStatus names a client passes back (the REST adapter spells them as the contract does).
+  if (error.allowedStatuses) {
+    extensions.allowedStatuses = error.allowedStatuses.map((status) =>
+      graphqlEnumName(contractSpelling(status)),
+    );
+  }
   return new GraphQLError(error.message, { extensions });
 }
 
@@ -77,10 +85,87 @@ function translatingErrors<Types extends SchemaTypes>(resolver: Resolver<Types>)
   };
 }
 
+/** The codes a mutation with `userErrors` reports there; any other error stays a top-level error. */
+export const USER_ERROR_CODES = [
+  "VALIDATION_FAILED",
+  "NOT_FOUND",
+  "INVALID_TRANSITION",
+  "ALREADY_EXISTS",
+] as const;
+export type UserErrorCode = (typeof USER_ERROR_CODES)[number];
+
+/** One refusal in a `userErrors` list. */
+export interface UserErrorShape {
+  code: UserErrorCode;
+  field: string[] | null;
+  fieldCode: FieldProblem["code"] | null;
+  message: string;
+  allowedStatuses: OrderStatus[] | null;
+}
+
+/**
+ * Field extension of a mutation that answers refusals as `{ userErrors }`:
+ * for the refusals that concern no input field of their own, the input field they are about.
+ */
+export interface UserErrorsExtension {
+  fieldOf: Partial<Record<UserErrorCode, string[]>>;
+}
+
+const isUserErrorCode = (code: ErrorCode): code is UserErrorCode =>
+  (USER_ERROR_CODES as readonly string[]).includes(code);
+
+export function userErrorsFrom(
+  error: DomainError & { code: UserErrorCode },
+  fieldOf: UserErrorsExtension["fieldOf"],
+) {
+  const base = { code: error.code, fieldCode: null, allowedStatuses: null };
+  if (error.fieldErrors?.length) {
+    return error.fieldErrors.map(
+      (problem): UserErrorShape => ({
+        ...base,
+        field: problem.path.map(String),
+        fieldCode: problem.code,
+        message: problem.message,
+      }),
+    );
+  }
+  return [
+    {
+      ...base,
+      field: fieldOf[error.code] ?? null,
+      message: error.message,
+      allowedStatuses: error.allowedStatuses ?? null,
+    } satisfies UserErrorShape,
+  ];
+}
+
+/** A mutation's refusals as its payload's `userErrors`; other failures as translated errors. */
+function answeringUserErrors<Types extends SchemaTypes>(
+  resolver: Resolver<Types>,
+  { fieldOf }: UserErrorsExtension,
+): Resolver<Types> {
+  const answer = (error: unknown) => {
+    if (error instanceof DomainError && isUserErrorCode(error.code)) {
+      return { userErrors: userErrorsFrom(error as DomainError & { code: UserErrorCode }, fieldOf) };
+    }
+    throw translated(error);
+  };
+  return (parent, args, context, info) => {
+    try {
+      const result: unknown = resolver(parent, args, context, info);
+      return isThenable(result) ? Promise.resolve(result).catch(answer) : result;
+    } catch (error) {
+      return answer(error);
+    }
+  };
+}
+
 class DomainErrorsPlugin<Types extends SchemaTypes> extends BasePlugin<Types> {
-  override wrapResolve(resolver: Resolver<Types>, _field: PothosOutputFieldConfig<Types>): Resolver<Types> {
+  override wrapResolve(resolver: Resolver<Types>, field: PothosOutputFieldConfig<Types>): Resolver<Types> {
     // Reading a property cannot throw a domain error, and graphql-jit inlines the default resolver.
-    return resolver === defaultFieldResolver ? resolver : translatingErrors(resolver);
+    if (resolver === defaultFieldResolver) return resolver;
+    const userErrors = field.extensions?.userErrors as UserErrorsExtension | undefined;
+    return userErrors ? answeringUserErrors(resolver, userErrors) : translatingErrors(resolver);
   }
 
   override wrapSubscribe(

@@ -9,15 +9,9 @@ import {
 } from "../db/generated/prisma/enums.js";
 import { contractSpelling } from "../domain/contract-vocabulary.js";
 import { builder } from "./builder.js";
+import { graphqlEnumName } from "./enum-names.js";
 
-/** "Raw Material" → RAW_MATERIAL, "ISOTank" → ISO_TANK, "mL" → ML, "quote_selected" → QUOTE_SELECTED. */
-export function graphqlEnumName(contractValue: string): string {
-  return contractValue
-    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
-    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1_$2")
-    .replace(/[^A-Za-z0-9]+/g, "_")
-    .toUpperCase();
-}
+export { graphqlEnumName };
 
 /**
  * GraphQL enums follow GraphQL naming; each value records the contract's

@@ -5,6 +5,7 @@ import "./types/approval.js";
 import "./types/buyer.js";
 import "./types/buyer-product.js";
 import "./types/match-product.js";
+import "./types/node.js";
 import "./types/order.js";
 import "./types/order-event.js";
 import "./types/order-subscription.js";

@@ -146,15 +146,6 @@ export async function materializeEvents(
         const type = `${first.recordType}.${change}`;
         const object = await render(tx, first);
         if (!object) continue;
-        if (type === "buyer_product.created") {
-          // As POST /buyer_products answered; null for products that came by import.
-          const match = await tx.buyerProductAutoMatch.findUnique({
-            where: { buyerProductId: first.recordId },
-          });
-          object.auto_match = match
-            ? { matched: match.matched, strategy: match.strategy, score: match.score }
-            : null;
-        }
         const data: Record<string, unknown> = { object };
         if (change === "updated") data.previous_attributes = previousAttributes(previous, object);
         const eventId = randomUUID();

@@ -204,7 +204,7 @@ describe("GraphQL mutations", () => {
       });
       expect(backward.errors?.[0]?.extensions).toMatchObject({
         code: "INVALID_TRANSITION",
-        allowedStatuses: expect.arrayContaining(["shipped", "delivered"]),
+        allowedStatuses: expect.arrayContaining(["SHIPPED", "DELIVERED"]),
       });
       const foreign = await graphql(harness.app, update, {
         key: other.apiKey,

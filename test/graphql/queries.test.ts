@@ -100,7 +100,7 @@ describe("GraphQL queries", () => {
           harness.app,
           `query Orders($first: Int, $after: String) {
             orders(first: $first, after: $after) {
-              edges { node { id } }
+              edges { node { id: databaseId } }
               pageInfo { hasNextPage endCursor }
             }
           }`,
@@ -117,7 +117,7 @@ describe("GraphQL queries", () => {
       const data = await graphqlData<{ all: Page<unknown>; filtered: Page<unknown> }>(
         harness.app,
         `{
-          all: orders(first: 2) { totalCount edges { node { id } } pageInfo { hasNextPage hasPreviousPage } }
+          all: orders(first: 2) { totalCount edges { node { id: databaseId } } pageInfo { hasNextPage hasPreviousPage } }
           filtered: orders(filter: { createdAtFrom: "2025-03-01", createdAtTo: "2025-03-01" }, first: 1) {
             totalCount
           }
@@ -134,8 +134,8 @@ describe("GraphQL queries", () => {
       const data = await graphqlData<{ mine: { id: string } | null; theirs: { id: string } | null }>(
         harness.app,
         `query ($mine: UUID!, $theirs: UUID!) {
-          mine: order(id: $mine) { id purchaseOrderReference }
-          theirs: order(id: $theirs) { id }
+          mine: order(id: $mine) { id: databaseId purchaseOrderReference }
+          theirs: order(id: $theirs) { id: databaseId }
         }`,
         { key: alpha.apiKey, variables: { mine: alphaOrders[0], theirs: betaOrders[0] } },
       );
@@ -156,10 +156,10 @@ describe("GraphQL queries", () => {
         harness.app,
         `query ($id: UUID!) {
           order(id: $id) {
-            approval { id approvalStatus }
-            buyerProduct { id rawMaterialName }
+            approval { id: databaseId approvalStatus }
+            buyerProduct { id: databaseId rawMaterialName }
             product { id name casNumber code productType }
-            supplier { id name relationship }
+            supplier { id: databaseId name relationship }
             tags { id name tagGroup { id } }
           }
         }`,
@@ -188,9 +188,9 @@ describe("GraphQL queries", () => {
       const query = `query ($first: Int) {
         orders(first: $first) {
           edges { node {
-            id url
-            approval { id buyerProduct { id } }
-            buyerProduct { id rawMaterialName product { name } }
+            id: databaseId url
+            approval { id: databaseId buyerProduct { id: databaseId } }
+            buyerProduct { id: databaseId rawMaterialName product { name } }
             product { id casNumber }
             supplier { name relationship users { totalCount } }
             deliverySite { siteName address { city } }
@@ -230,11 +230,11 @@ describe("GraphQL queries", () => {
           buyerProducts(first: 10) {
             totalCount
             edges { node {
-              id
+              id: databaseId
               product { id }
               tags { name }
-              approvals { totalCount edges { node { id buyerProduct { id } } } }
-              orders { totalCount edges { node { id } } }
+              approvals { totalCount edges { node { id: databaseId buyerProduct { id: databaseId } } } }
+              orders { totalCount edges { node { id: databaseId } } }
             } }
           }
         }`,
@@ -264,7 +264,7 @@ describe("GraphQL queries", () => {
         const data: { buyerProduct: { orders: Page<{ id: string }> } } = await graphqlData(
           harness.app,
           `query ($id: UUID!, $after: String) {
-            buyerProduct(id: $id) { orders(first: 2, after: $after) { edges { node { id } } pageInfo { hasNextPage endCursor } } }
+            buyerProduct(id: $id) { orders(first: 2, after: $after) { edges { node { id: databaseId } } pageInfo { hasNextPage endCursor } } }
           }`,
           { key: alpha.apiKey, variables: { id: alpha.buyerProductId, after } },
         );
@@ -287,7 +287,7 @@ describe("GraphQL queries", () => {
         `{
           buyerProductApprovals(filter: { approvalStatus: [PENDING] }) {
             totalCount
-            edges { node { id buyerProduct { id } orders(first: 1) { totalCount edges { node { id } } pageInfo { hasNextPage } } } }
+            edges { node { id: databaseId buyerProduct { id: databaseId } orders(first: 1) { totalCount edges { node { id: databaseId } } pageInfo { hasNextPage } } } }
           }
         }`,
         { key: alpha.apiKey },
@@ -304,7 +304,7 @@ describe("GraphQL queries", () => {
     it("finds one buyer product by id, and answers null for another buyer's", async () => {
       const data = await graphqlData<{ mine: { id: string } | null; theirs: { id: string } | null }>(
         harness.app,
-        `query ($mine: UUID!, $theirs: UUID!) { mine: buyerProduct(id: $mine) { id } theirs: buyerProduct(id: $theirs) { id } }`,
+        `query ($mine: UUID!, $theirs: UUID!) { mine: buyerProduct(id: $mine) { id: databaseId } theirs: buyerProduct(id: $theirs) { id: databaseId } }`,
         { key: alpha.apiKey, variables: { mine: alpha.buyerProductId, theirs: beta.buyerProductId } },
       );
       expect(data).toEqual({ mine: { id: alpha.buyerProductId }, theirs: null });
@@ -313,12 +313,12 @@ describe("GraphQL queries", () => {
 
   describe("tenancy", () => {
     const listsQuery = `{
-      orders { totalCount edges { node { id } } }
-      buyerProducts { totalCount edges { node { id } } }
-      buyerProductApprovals { totalCount edges { node { id } } }
+      orders { totalCount edges { node { id: databaseId } } }
+      buyerProducts { totalCount edges { node { id: databaseId } } }
+      buyerProductApprovals { totalCount edges { node { id: databaseId } } }
       tags { totalCount edges { node { id } } }
       tagGroups(first: 10) { totalCount edges { node { id tags { totalCount edges { node { id } } } } } }
-      suppliers { totalCount edges { node { id } } }
+      suppliers { totalCount edges { node { id: databaseId } } }
     }`;
     type Lists = Record<
       "orders" | "buyerProducts" | "buyerProductApprovals" | "tags" | "tagGroups" | "suppliers",
@@ -348,7 +348,7 @@ describe("GraphQL queries", () => {
 
     it("shows a supplier's users created by this buyer only, with the buyer's relationship", async () => {
       await connectSupplier(harness.database, beta, alpha.supplierId, "prospect");
-      const create = `mutation ($input: CreateSupplierUserInput!) { createSupplierUser(input: $input) { id } }`;
+      const create = `mutation ($input: CreateSupplierUserInput!) { createSupplierUser(input: $input) { id: databaseId } }`;
       const mine = await graphqlData<{ createSupplierUser: { id: string } }>(harness.app, create, {
         key: alpha.apiKey,
         variables: {
@@ -371,7 +371,7 @@ describe("GraphQL queries", () => {
           },
         },
       });
-      const query = `{ suppliers(first: 10) { edges { node { id relationship users { totalCount edges { node { id contactEmail } } } } } } }`;
+      const query = `{ suppliers(first: 10) { edges { node { id: databaseId relationship users { totalCount edges { node { id: databaseId contactEmail } } } } } } }`;
       const alphaView = await graphqlData<{
         suppliers: Page<{ id: string; relationship: string; users: Page<{ id: string }> }>;
       }>(harness.app, query, { key: alpha.apiKey });

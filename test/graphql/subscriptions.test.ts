@@ -72,7 +72,7 @@ async function subscribe(
 
 const ORDER_UPDATED = `subscription ($orderId: UUID, $status: OrderStatus) {
   orderUpdated(orderId: $orderId, status: $status) {
-    order { id orderStatus purchaseOrderReference }
+    order { id: databaseId orderStatus purchaseOrderReference }
     event { apiKey { prefix } changes { field from to } }
   }
 }`;

@@ -258,7 +258,7 @@ describe("generating the document", () => {
       ...listOrders,
       document: `query ListOrders($first: Int, $after: String, $filter: OrderFilter) {
         orders(first: $first, after: $after, filter: $filter) {
-          edges { node { id order_status: orderStatus } }
+          edges { node { id: databaseId order_status: orderStatus } }
           pageInfo { hasNextPage endCursor }
         }
       }`,

@@ -1,22 +1,10 @@
 -- CreateTable
-CREATE TABLE "buyer_product_auto_matches" (
-    "buyer_product_id" UUID NOT NULL,
-    "matched" BOOLEAN NOT NULL,
-    "strategy" TEXT NOT NULL,
-    "score" DOUBLE PRECISION NOT NULL,
-
-    CONSTRAINT "buyer_product_auto_matches_pkey" PRIMARY KEY ("buyer_product_id")
-);
-
--- CreateTable
 CREATE TABLE "change_log_unrendered" (
     "seq" BIGINT NOT NULL,
 
     CONSTRAINT "change_log_unrendered_pkey" PRIMARY KEY ("seq")
 );
 
--- AddForeignKey
-ALTER TABLE "buyer_product_auto_matches" ADD CONSTRAINT "buyer_product_auto_matches_buyer_product_id_fkey" FOREIGN KEY ("buyer_product_id") REFERENCES "buyer_products"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
 -- Entries of the change log that become events (docs/webhooks.md) are listed
 -- for the event materialiser in the writing transaction itself, so none is

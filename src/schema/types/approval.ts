@@ -1,12 +1,80 @@
+import { ApprovalStatus } from "../../db/generated/prisma/enums.js";
+import { batchLoad } from "../batch.js";
 import { builder } from "../builder.js";
+import { rootConnection, sortKeysEnum } from "../connection-fields.js";
 import { ApprovalStatusEnum } from "../enums.js";
-import { connectionType, readPageArgs, rootPageQuery, throwIfProblems, toConnection } from "../pagination.js";
+import { takesIdsOf } from "../global-ids.js";
+import {
+  containsWord,
+  enumWhere,
+  grammarSummary,
+  parseListQuery,
+  type QueryGrammar,
+  textWhere,
+  uuidsWhere,
+} from "../list-query.js";
+import { BY_ID, connectionType, UPDATED_AT } from "../pagination.js";
 import { requireViewer } from "../require-viewer.js";
+import { NodeRef, nodeIdFields } from "./node.js";
+
+type ApprovalStatusValue = (typeof ApprovalStatus)[keyof typeof ApprovalStatus];
+type ApprovalCounts = Record<ApprovalStatusValue, number> & { total: number };
+
+const camelCase = (name: string) =>
+  name.replace(/_([a-z])/g, (_match, letter: string) => letter.toUpperCase());
+
+const ApprovalCountsRef = builder.objectRef<ApprovalCounts>("ApprovalCounts").implement({
+  description: "How many of a buyer product's approvals are in each status.",
+  fields: (t) => ({
+    ...Object.fromEntries(
+      Object.values(ApprovalStatus).map((status) => [
+        camelCase(status),
+        t.int({
+          description: `Approvals in status ${status.toUpperCase()}.`,
+          resolve: (counts) => counts[status],
+        }),
+      ]),
+    ),
+    total: t.exposeInt("total", { description: "All of the product's approvals." }),
+  }),
+});
+
+function noApprovals(): ApprovalCounts {
+  const counts = Object.fromEntries(Object.values(ApprovalStatus).map((status) => [status, 0]));
+  return { ...(counts as Record<ApprovalStatusValue, number>), total: 0 };
+}
+
+builder.prismaObjectFields("BuyerProduct", (t) => ({
+  approvalCounts: t.field({
+    type: ApprovalCountsRef,
+    description:
+      "How many of its approvals are in each status. The counts of every product of a page come from one statement.",
+    resolve: async (product, _args, context) => {
+      const buyerId = requireViewer(context).buyerId;
+      const counts = await batchLoad(context, "BuyerProduct.approvalCounts", product.id, async (ids) => {
+        const groups = await context.prisma.buyerProductApproval.groupBy({
+          by: ["buyerProductId", "approvalStatus"],
+          where: { buyerId, buyerProductId: { in: ids } },
+          _count: { _all: true },
+        });
+        const byProduct = new Map<string, ApprovalCounts>();
+        for (const group of groups) {
+          const entry = byProduct.get(group.buyerProductId) ?? noApprovals();
+          entry[group.approvalStatus] += group._count._all;
+          entry.total += group._count._all;
+          byProduct.set(group.buyerProductId, entry);
+        }
+        return byProduct;
+      });
+      return counts ?? noApprovals();
+    },
+  }),
+}));
 
 export const BuyerProductApprovalRef = builder.prismaObject("BuyerProductApproval", {
+  interfaces: [NodeRef],
   description: "The approval of one supplier's material for one of the buyer's products.",
   fields: (t) => ({
-    id: t.expose("id", { type: "UUID", description: "The approval's id." }),
     approvalStatus: t.expose("approvalStatus", {
       type: ApprovalStatusEnum,
       description: "Where the approval stands.",
@@ -40,10 +108,12 @@ export const BuyerProductApprovalRef = builder.prismaObject("BuyerProductApprova
   }),
 });
 
+nodeIdFields("BuyerProductApproval");
+
 export const ApprovalConnectionRef = connectionType(
   "BuyerProductApproval",
   BuyerProductApprovalRef,
-  "A page of buyer product approvals, newest first.",
+  "A page of buyer product approvals, in the order of the field that answers it.",
 );
 
 const ApprovalFilterInput = builder.inputType("BuyerProductApprovalFilter", {
@@ -53,35 +123,86 @@ const ApprovalFilterInput = builder.inputType("BuyerProductApprovalFilter", {
       type: [ApprovalStatusEnum],
       description: "Only approvals in one of these statuses.",
     }),
-    buyerProductId: t.field({ type: "UUID", description: "Only approvals of this buyer product." }),
+    buyerProductId: t.field({
+      type: "UUID",
+      description: "Only approvals of this buyer product (its id or global ID).",
+      extensions: takesIdsOf("BuyerProduct"),
+    }),
+    supplierId: t.field({
+      type: ["UUID"],
+      description: "Only approvals of one of these suppliers (ids or global IDs).",
+      extensions: takesIdsOf("Supplier"),
+    }),
   }),
 });
 
-builder.queryField("buyerProductApprovals", (t) =>
-  t.field({
-    type: ApprovalConnectionRef,
-    description: "The buyer's product approvals, newest first (creation time, then id).",
-    args: {
-      first: t.arg.int({ description: "Page size, 1 to 500; 100 when omitted." }),
-      after: t.arg.string({ description: "Cursor of the last item of the previous page." }),
-      filter: t.arg({ type: ApprovalFilterInput, description: "Filters." }),
+/** `query:` on approvals; docs/graphql.md, "Searching with query", lists the same keys. */
+export const APPROVAL_QUERY: QueryGrammar = {
+  keys: {
+    reference: {
+      description: "the approval's reference: `APP-*` a prefix (any case), `APP-1` exact",
+      toWhere: (value) => textWhere(["reference"], value),
     },
-    resolve: async (_root, args, context, info) => {
-      const viewer = requireViewer(context);
-      const problems: Parameters<typeof throwIfProblems>[0] = [];
-      const page = readPageArgs(args, problems);
-      throwIfProblems(problems);
-      const statuses = args.filter?.approvalStatus;
-      const buyerProductId = args.filter?.buyerProductId;
-      const where = {
-        buyerId: viewer.buyerId,
-        ...(statuses?.length ? { approvalStatus: { in: statuses } } : {}),
-        ...(buyerProductId ? { buyerProductId } : {}),
+    supplier: {
+      description: "supplier id(s), comma separated",
+      toWhere: (value) => uuidsWhere("supplierId", value, "Supplier"),
+    },
+    product: {
+      description: "buyer product id(s), comma separated",
+      toWhere: (value) => uuidsWhere("buyerProductId", value, "BuyerProduct"),
+    },
+    status: {
+      description: "status(es), comma separated: `approved`, `SAMPLE_REQUESTED`",
+      toWhere: (value) => enumWhere("approvalStatus", Object.values(ApprovalStatus), value),
+    },
+  },
+  word: (word) => containsWord("supplierName", word),
+};
+
+builder.queryField("buyerProductApprovals", (t) =>
+  rootConnection(t, {
+    type: ApprovalConnectionRef,
+    model: "BuyerProductApproval",
+    sort: sortKeysEnum("BuyerProductApproval", {
+      UPDATED_AT,
+      SUPPLIER_NAME: {
+        field: "supplierName",
+        kind: "text",
+        nullable: true,
+        direction: "asc",
+        description: "The supplier's name, ascending; approvals without one come last.",
+      },
+      REFERENCE: {
+        field: "reference",
+        kind: "text",
+        nullable: true,
+        direction: "asc",
+        description: "The service's reference, ascending; approvals without one come last.",
+      },
+      ID: BY_ID,
+    }),
+    where: (viewer) => ({ buyerId: viewer.buyerId }),
+    description:
+      "The buyer's product approvals, newest first (creation time, then id) unless `sortKey`/`reverse` say " +
+      "otherwise. `filter` and `query` narrow the list; both may be given, and every condition must hold.",
+    args: {
+      filter: t.arg({ type: ApprovalFilterInput, description: "Filters." }),
+      query: t.arg.string({
+        description: `Search terms, e.g. \`status:approved,preferred reference:APP-*\`. Keys: ${grammarSummary(APPROVAL_QUERY)}. A bare word must appear in the supplier's name (any case).`,
+      }),
+    },
+    narrow: ({ filter, query }, problems) => {
+      const statuses = filter?.approvalStatus;
+      const buyerProductId = filter?.buyerProductId;
+      const suppliers = filter?.supplierId;
+      return {
+        AND: [
+          statuses?.length ? { approvalStatus: { in: statuses } } : {},
+          buyerProductId ? { buyerProductId } : {},
+          suppliers?.length ? { supplierId: { in: suppliers } } : {},
+          (query ? parseListQuery(query, APPROVAL_QUERY, problems) : null) ?? {},
+        ],
       };
-      const rows = await context.prisma.buyerProductApproval.findMany(
-        rootPageQuery(context, info, where, page),
-      );
-      return toConnection(rows, page, () => context.prisma.buyerProductApproval.count({ where }));
     },
   }),
 );

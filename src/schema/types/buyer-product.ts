@@ -1,19 +1,64 @@
 import { randomUUID } from "node:crypto";
+import { ProductType } from "../../db/generated/prisma/enums.js";
 import { matchOrCreateProduct } from "../../domain/auto-match.js";
 import { validationFailed } from "../../domain/errors.js";
 import { InputChecks } from "../../domain/input-checks.js";
 import { builder } from "../builder.js";
-import { rootConnection } from "../connection-fields.js";
-import { ContainerTypeEnum, DocumentTypeEnum, MeasurementUnitEnum, ProductTypeEnum } from "../enums.js";
-import { connectionType } from "../pagination.js";
+import { rootConnection, sortKeysEnum } from "../connection-fields.js";
+import type { GraphQLContext } from "../context.js";
+import {
+  ApprovalStatusEnum,
+  ContainerTypeEnum,
+  DocumentTypeEnum,
+  MeasurementUnitEnum,
+  ProductTypeEnum,
+} from "../enums.js";
+import { takesIdsOf } from "../global-ids.js";
+import {
+  containsWord,
+  enumWhere,
+  grammarSummary,
+  parseListQuery,
+  type QueryGrammar,
+  textWhere,
+  yesNo,
+} from "../list-query.js";
+import { BY_ID, connectionType, UPDATED_AT } from "../pagination.js";
 import { requireViewer } from "../require-viewer.js";
+import { NodeRef, nodeIdFields } from "./node.js";
 import { ProductRef, withOwnName } from "./product.js";
 import { checkResourceValues, ResourceValueInput, ResourceValueRef } from "./resource-value.js";
+import { answersUserErrors, UserErrorRef, type WithUserErrors } from "./user-error.js";
+
+interface AutoMatchShape {
+  matched: boolean;
+  strategy: string;
+  score: number;
+}
+
+const AutoMatchRef = builder.objectRef<AutoMatchShape>("AutoMatch").implement({
+  description: "How a new buyer product was matched to the catalogue.",
+  fields: (t) => ({
+    matched: t.exposeBoolean("matched", {
+      description: "True when an existing catalogue product was found; false when one was created.",
+    }),
+    strategy: t.exposeString("strategy", {
+      description: "The rule that matched: cas_number, code, name, synonym, similar_name, or none.",
+      // Read by the OpenAPI generator: what the String type cannot say.
+      extensions: {
+        jsonSchema: { enum: ["cas_number", "code", "name", "synonym", "similar_name", "none"] },
+      },
+    }),
+    score: t.exposeFloat("score", {
+      description: "1 for exact rules, the name similarity for similar_name, 0 for none.",
+    }),
+  }),
+});
 
 export const BuyerProductRef = builder.prismaObject("BuyerProduct", {
+  interfaces: [NodeRef],
   description: "A product as the buyer buys it, matched to a catalogue product.",
   fields: (t) => ({
-    id: t.expose("id", { type: "UUID", description: "The buyer product's id." }),
     rawMaterialName: t.exposeString("rawMaterialName", {
       nullable: true,
       description: "The buyer's name for it.",
@@ -58,6 +103,16 @@ export const BuyerProductRef = builder.prismaObject("BuyerProduct", {
       type: "UUID",
       description: "The catalogue product it was matched to.",
     }),
+    autoMatch: t.field({
+      type: AutoMatchRef,
+      nullable: true,
+      description:
+        "How it was matched to the catalogue when it was created, as createBuyerProduct answered then. Null " +
+        "for products created before the outcome was stored, and for products imported with their catalogue product.",
+      select: { autoMatchStrategy: true, autoMatchScore: true },
+      resolve: ({ autoMatchStrategy: strategy, autoMatchScore: score }) =>
+        strategy === null || score === null ? null : { matched: strategy !== "none", strategy, score },
+    }),
     createdAt: t.expose("createdAt", { type: "DateTime", description: "When it was created." }),
     updatedAt: t.expose("updatedAt", { type: "DateTime", description: "When it last changed." }),
     product: t.field({
@@ -69,18 +124,103 @@ export const BuyerProductRef = builder.prismaObject("BuyerProduct", {
   }),
 });
 
+nodeIdFields("BuyerProduct");
+
 const BuyerProductConnectionRef = connectionType(
   "BuyerProduct",
   BuyerProductRef,
-  "A page of the buyer's products, newest first.",
+  "A page of the buyer's products, in the order of the field that answers it.",
 );
+
+const BuyerProductFilterInput = builder.inputType("BuyerProductFilter", {
+  description: "Narrows a list of buyer products; every condition given must hold.",
+  fields: (t) => ({
+    productType: t.field({ type: [ProductTypeEnum], description: "Only products of one of these types." }),
+    active: t.boolean({ description: "Only products in use (true) or not in use (false)." }),
+    priorityProduct: t.boolean({ description: "Only priority products (true) or only the others (false)." }),
+    hasApprovals: t.boolean({
+      description: "Only products with at least one approval (true) or with none (false).",
+    }),
+    approvalStatus: t.field({
+      type: [ApprovalStatusEnum],
+      description: "Only products with at least one approval in one of these statuses.",
+    }),
+  }),
+});
+
+/** `query:` on buyer products; docs/graphql.md, "Searching with query", lists the same keys. */
+export const BUYER_PRODUCT_QUERY: QueryGrammar = {
+  keys: {
+    name: {
+      description: "name: `Gly*` a prefix (any case), `Glycerin` exact",
+      toWhere: (value) => textWhere(["rawMaterialName"], value),
+    },
+    code: {
+      description: "the buyer's code: `GLY-*` a prefix (any case), `GLY-1` exact",
+      toWhere: (value) => textWhere(["rawMaterialCode"], value),
+    },
+    type: {
+      description: "product type(s), comma separated: `raw_material`, `Packaging`",
+      toWhere: (value) => enumWhere("productType", Object.values(ProductType), value),
+    },
+    approvals: {
+      description: "`yes` for products with an approval, `no` for products without",
+      toWhere: (value) => {
+        const has = yesNo(value);
+        return typeof has === "string" ? has : { approvals: has ? { some: {} } : { none: {} } };
+      },
+    },
+  },
+  word: (word) => containsWord("rawMaterialName", word),
+};
 
 builder.queryField("buyerProducts", (t) =>
   rootConnection(t, {
     type: BuyerProductConnectionRef,
     model: "BuyerProduct",
+    sort: sortKeysEnum("BuyerProduct", {
+      UPDATED_AT,
+      NAME: {
+        field: "rawMaterialName",
+        kind: "text",
+        nullable: true,
+        direction: "asc",
+        description: "The buyer's name for the product, ascending; products without one come last.",
+      },
+      CODE: {
+        field: "rawMaterialCode",
+        kind: "text",
+        nullable: true,
+        direction: "asc",
+        description: "The buyer's code, ascending; products without one come last.",
+      },
+      ID: BY_ID,
+    }),
     where: (viewer) => ({ buyerId: viewer.buyerId }),
-    description: "The buyer's products, newest first (creation time, then id).",
+    description:
+      "The buyer's products, newest first (creation time, then id) unless `sortKey`/`reverse` say otherwise. " +
+      "`filter` and `query` narrow the list; both may be given, and every condition must hold.",
+    args: {
+      filter: t.arg({ type: BuyerProductFilterInput, description: "Filters." }),
+      query: t.arg.string({
+        description: `Search terms, e.g. \`glyc type:raw_material approvals:no\`. Keys: ${grammarSummary(BUYER_PRODUCT_QUERY)}. A bare word must appear in the name (any case).`,
+      }),
+    },
+    narrow: ({ filter, query }, problems) => {
+      const types = filter?.productType;
+      const statuses = filter?.approvalStatus;
+      const has = filter?.hasApprovals;
+      return {
+        AND: [
+          types?.length ? { productType: { in: types } } : {},
+          typeof filter?.active === "boolean" ? { active: filter.active } : {},
+          typeof filter?.priorityProduct === "boolean" ? { priorityProduct: filter.priorityProduct } : {},
+          typeof has === "boolean" ? { approvals: has ? { some: {} } : { none: {} } } : {},
+          statuses?.length ? { approvals: { some: { approvalStatus: { in: statuses } } } } : {},
+          (query ? parseListQuery(query, BUYER_PRODUCT_QUERY, problems) : null) ?? {},
+        ],
+      };
+    },
   }),
 );
 
@@ -89,7 +229,14 @@ builder.queryField("buyerProduct", (t) =>
     type: "BuyerProduct",
     nullable: true,
     description: "One of the buyer's products; null when the buyer has no product with this id.",
-    args: { id: t.arg({ type: "UUID", required: true, description: "The buyer product's id." }) },
+    args: {
+      id: t.arg({
+        type: "UUID",
+        required: true,
+        description: "The buyer product's id or global ID.",
+        extensions: takesIdsOf("BuyerProduct"),
+      }),
+    },
     resolve: (query, _root, { id }, context) =>
       context.prisma.buyerProduct.findFirst({
         ...query,
@@ -97,27 +244,6 @@ builder.queryField("buyerProduct", (t) =>
       }),
   }),
 );
-
-const AutoMatchRef = builder
-  .objectRef<{ matched: boolean; strategy: string; score: number }>("AutoMatch")
-  .implement({
-    description: "How a new buyer product was matched to the catalogue.",
-    fields: (t) => ({
-      matched: t.exposeBoolean("matched", {
-        description: "True when an existing catalogue product was found; false when one was created.",
-      }),
-      strategy: t.exposeString("strategy", {
-        description: "The rule that matched: cas_number, code, name, synonym, similar_name, or none.",
-        // Read by the OpenAPI generator: what the String type cannot say.
-        extensions: {
-          jsonSchema: { enum: ["cas_number", "code", "name", "synonym", "similar_name", "none"] },
-        },
-      }),
-      score: t.exposeFloat("score", {
-        description: "1 for exact rules, the name similarity for similar_name, 0 for none.",
-      }),
-    }),
-  });
 
 const CreateBuyerProductPayloadRef = builder
   .objectRef<{ buyerProductId: string; autoMatch: { matched: boolean; strategy: string; score: number } }>(
@@ -167,72 +293,119 @@ const CreateBuyerProductInput = builder.inputType("CreateBuyerProductInput", {
   }),
 });
 
+type CreateBuyerProductValues = typeof CreateBuyerProductInput.$inferInput;
+type CreatedBuyerProduct = { buyerProductId: string; autoMatch: AutoMatchShape };
+
+/** Checks, matches and creates for createBuyerProduct and buyerProductCreate alike. */
+async function createBuyerProductFrom(
+  context: GraphQLContext,
+  input: CreateBuyerProductValues,
+): Promise<CreatedBuyerProduct> {
+  const viewer = requireViewer(context);
+  const checks = new InputChecks();
+  const rawMaterialName = checks.requiredText(["input", "rawMaterialName"], input.rawMaterialName);
+  const rawMaterialCode = checks.optionalText(["input", "rawMaterialCode"], input.rawMaterialCode) || null;
+  const frequency = checks.optionalText(["input", "frequency"], input.frequency) ?? null;
+  for (const field of ["annualUsage", "typicalOrderSize", "targetApprovals"] as const) {
+    checks.nonNegativeInteger(["input", field], input[field]);
+  }
+  const documentTypes = input.documentTypes ?? [];
+  documentTypes.forEach((type, index) => {
+    if (documentTypes.indexOf(type) !== index) {
+      checks.add(["input", "documentTypes", index], "duplicate", "is listed more than once");
+    }
+  });
+  const resourceValues = checkResourceValues(checks, ["input", "resourceValues"], input.resourceValues ?? []);
+  if (checks.problems.length) throw validationFailed(checks.problems);
+
+  const id = randomUUID();
+  const autoMatch = await context.prisma.$transaction(async (tx) => {
+    const match = await matchOrCreateProduct(
+      tx,
+      { rawMaterialName, rawMaterialCode, productType: input.productType },
+      id,
+    );
+    await tx.buyerProduct.create({
+      data: {
+        id,
+        buyerId: viewer.buyerId,
+        productId: match.productId,
+        rawMaterialName,
+        measurementUnit: input.measurementUnit,
+        productType: input.productType,
+        rawMaterialCode,
+        annualUsage: input.annualUsage ?? null,
+        typicalOrderSize: input.typicalOrderSize ?? null,
+        frequency,
+        containerType: input.containerType ?? null,
+        targetApprovals: input.targetApprovals ?? null,
+        priorityProduct: input.priorityProduct ?? false,
+        active: input.active ?? true,
+        documentTypes,
+        autoMatchStrategy: match.strategy,
+        autoMatchScore: match.score,
+        resourceValues: { create: resourceValues.map((item, position) => ({ position, ...item })) },
+      },
+      select: { id: true },
+    });
+    return match;
+  });
+  return { buyerProductId: id, autoMatch };
+}
+
 builder.mutationField("createBuyerProduct", (t) =>
   t.field({
     type: CreateBuyerProductPayloadRef,
     description:
       "Creates a buyer product and auto-matches it to the catalogue. Errors: VALIDATION_FAILED " +
       "(extensions.fieldErrors) for a blank or too long text, a negative number, a repeated document type " +
-      "or bad resource values.",
+      "or bad resource values. buyerProductCreate does the same and answers these in `userErrors`.",
     args: { input: t.arg({ type: CreateBuyerProductInput, required: true, description: "The product." }) },
-    resolve: async (_root, { input }, context) => {
-      const viewer = requireViewer(context);
-      const checks = new InputChecks();
-      const rawMaterialName = checks.requiredText(["input", "rawMaterialName"], input.rawMaterialName);
-      const rawMaterialCode =
-        checks.optionalText(["input", "rawMaterialCode"], input.rawMaterialCode) || null;
-      const frequency = checks.optionalText(["input", "frequency"], input.frequency) ?? null;
-      for (const field of ["annualUsage", "typicalOrderSize", "targetApprovals"] as const) {
-        checks.nonNegativeInteger(["input", field], input[field]);
-      }
-      const documentTypes = input.documentTypes ?? [];
-      documentTypes.forEach((type, index) => {
-        if (documentTypes.indexOf(type) !== index) {
-          checks.add(["input", "documentTypes", index], "duplicate", "is listed more than once");
-        }
-      });
-      const resourceValues = checkResourceValues(
-        checks,
-        ["input", "resourceValues"],
-        input.resourceValues ?? [],
-      );
-      if (checks.problems.length) throw validationFailed(checks.problems);
+    resolve: (_root, { input }, context) => createBuyerProductFrom(context, input),
+  }),
+);
 
-      const id = randomUUID();
-      const autoMatch = await context.prisma.$transaction(async (tx) => {
-        const match = await matchOrCreateProduct(
-          tx,
-          { rawMaterialName, rawMaterialCode, productType: input.productType },
-          id,
-        );
-        await tx.buyerProduct.create({
-          data: {
-            id,
-            buyerId: viewer.buyerId,
-            productId: match.productId,
-            rawMaterialName,
-            measurementUnit: input.measurementUnit,
-            productType: input.productType,
-            rawMaterialCode,
-            annualUsage: input.annualUsage ?? null,
-            typicalOrderSize: input.typicalOrderSize ?? null,
-            frequency,
-            containerType: input.containerType ?? null,
-            targetApprovals: input.targetApprovals ?? null,
-            priorityProduct: input.priorityProduct ?? false,
-            active: input.active ?? true,
-            documentTypes,
-            resourceValues: { create: resourceValues.map((item, position) => ({ position, ...item })) },
-          },
-          select: { id: true },
-        });
-        // Kept for the buyer_product.created event, which shows it as `auto_match`.
-        await tx.buyerProductAutoMatch.create({
-          data: { buyerProductId: id, matched: match.matched, strategy: match.strategy, score: match.score },
-        });
-        return match;
-      });
-      return { buyerProductId: id, autoMatch };
-    },
+const BuyerProductCreatePayloadRef = builder
+  .objectRef<WithUserErrors<CreatedBuyerProduct>>("BuyerProductCreatePayload")
+  .implement({
+    description: "The created buyer product and how it was matched, or why it was refused.",
+    fields: (t) => ({
+      buyerProduct: t.prismaField({
+        type: "BuyerProduct",
+        nullable: true,
+        description: "The created buyer product; null when refused.",
+        resolve: (query, payload, _args, context) =>
+          payload.buyerProductId
+            ? context.prisma.buyerProduct.findUniqueOrThrow({
+                ...query,
+                where: { id: payload.buyerProductId },
+              })
+            : null,
+      }),
+      autoMatch: t.field({
+        type: AutoMatchRef,
+        nullable: true,
+        description: "The auto-match outcome; null when refused.",
+        resolve: (payload) => payload.autoMatch ?? null,
+      }),
+      userErrors: t.field({
+        type: [UserErrorRef],
+        description: "Why it was refused; empty when it was created.",
+        resolve: (payload) => payload.userErrors ?? [],
+      }),
+    }),
+  });
+
+builder.mutationField("buyerProductCreate", (t) =>
+  t.field({
+    type: BuyerProductCreatePayloadRef,
+    description:
+      "createBuyerProduct with typed errors: VALIDATION_FAILED comes in `userErrors`, one per field, not as a top-level error.",
+    args: { input: t.arg({ type: CreateBuyerProductInput, required: true, description: "The product." }) },
+    extensions: answersUserErrors(),
+    resolve: async (_root, { input }, context) => ({
+      ...(await createBuyerProductFrom(context, input)),
+      userErrors: [],
+    }),
   }),
 );

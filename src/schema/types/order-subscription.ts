@@ -2,6 +2,7 @@ import { notFound } from "../../domain/errors.js";
 import type { OrderUpdatedMessage } from "../../domain/order-notifications.js";
 import { builder } from "../builder.js";
 import { OrderStatusEnum } from "../enums.js";
+import { takesIdsOf } from "../global-ids.js";
 import { requireViewer } from "../require-viewer.js";
 
 builder.subscriptionType({
@@ -40,7 +41,11 @@ builder.subscriptionField("orderUpdated", (t) =>
       "Every change to the buyer's orders from now on, as it is committed. Errors: UNAUTHENTICATED without " +
       "a valid key; NOT_FOUND when `orderId` is not one of the buyer's orders.",
     args: {
-      orderId: t.arg({ type: "UUID", description: "Only changes to this order." }),
+      orderId: t.arg({
+        type: "UUID",
+        description: "Only changes to this order.",
+        extensions: takesIdsOf("Order"),
+      }),
       status: t.arg({
         type: OrderStatusEnum,
         description: "Only changes after which the order has this status (e.g. DELIVERED).",

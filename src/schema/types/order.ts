@@ -1,15 +1,30 @@
-import { validationFailed } from "../../domain/errors.js";
+import { OrderStatus } from "../../db/generated/prisma/enums.js";
+import { type FieldProblem, validationFailed } from "../../domain/errors.js";
 import { InputChecks } from "../../domain/input-checks.js";
+import { nextOrderStatuses } from "../../domain/order-status.js";
 import { updateOrder } from "../../domain/order-update.js";
 import { builder } from "../builder.js";
-import { relationConnection } from "../connection-fields.js";
+import { relationConnection, rootConnection, sortKeysEnum } from "../connection-fields.js";
+import type { GraphQLContext } from "../context.js";
 import { OrderStatusEnum, PriceTypeEnum } from "../enums.js";
-import { connectionType, readPageArgs, rootPageQuery, throwIfProblems, toConnection } from "../pagination.js";
+import { takesIdsOf } from "../global-ids.js";
+import {
+  dayWhere,
+  enumWhere,
+  grammarSummary,
+  parseListQuery,
+  type QueryGrammar,
+  textWhere,
+  uuidsWhere,
+} from "../list-query.js";
+import { BY_ID, connectionType, UPDATED_AT } from "../pagination.js";
 import { requireViewer } from "../require-viewer.js";
 import { OrderEventConnectionRef } from "./order-event.js";
 import { ProductRef, withOwnName } from "./product.js";
 import { checkResourceValues, ResourceValueInput, ResourceValueRef } from "./resource-value.js";
 import "./supplier.js";
+import { NodeRef, nodeIdFields } from "./node.js";
+import { answersUserErrors, UserErrorRef, type WithUserErrors } from "./user-error.js";
 
 // A UUID no row has, for selections that need a buyer when there is none.
 const NO_BUYER = "00000000-0000-0000-0000-000000000000";
@@ -97,9 +112,9 @@ const OrderAdditionalDataRef = builder
   });
 
 export const OrderRef = builder.prismaObject("Order", {
+  interfaces: [NodeRef],
   description: "An order the buyer placed with a supplier.",
   fields: (t) => ({
-    id: t.expose("id", { type: "UUID", description: "The order's id." }),
     url: t.string({
       description: "Link to the order in the web application.",
       resolve: (order, _args, context) => `${context.appBaseUrl}/orders/${order.id}`,
@@ -137,6 +152,14 @@ export const OrderRef = builder.prismaObject("Order", {
       description: "Reference assigned by the service.",
     }),
     orderStatus: t.expose("orderStatus", { type: OrderStatusEnum, description: "Where the order is." }),
+    allowedNextStatuses: t.field({
+      type: [OrderStatusEnum],
+      description:
+        "The statuses updateOrder may move the order to now, in stage order; empty once it is DELIVERED. " +
+        "Setting the current status again is always accepted and changes nothing.",
+      select: { orderStatus: true },
+      resolve: (order) => nextOrderStatuses(order.orderStatus),
+    }),
     purchaseOrderReference: t.exposeString("purchaseOrderReference", {
       nullable: true,
       description: "The buyer's purchase order reference.",
@@ -181,6 +204,8 @@ export const OrderRef = builder.prismaObject("Order", {
   }),
 });
 
+nodeIdFields("Order");
+
 builder.prismaObjectFields("Order", (t) => ({
   product: t.field({
     type: ProductRef,
@@ -205,13 +230,24 @@ builder.queryField("order", (t) =>
     type: "Order",
     nullable: true,
     description: "One of the buyer's orders; null when the buyer has no order with this id.",
-    args: { id: t.arg({ type: "UUID", required: true, description: "The order's id." }) },
+    args: {
+      id: t.arg({
+        type: "UUID",
+        required: true,
+        description: "The order's id or global ID.",
+        extensions: takesIdsOf("Order"),
+      }),
+    },
     resolve: (query, _root, { id }, context) =>
       context.prisma.order.findFirst({ ...query, where: { id, buyerId: requireViewer(context).buyerId } }),
   }),
 );
 
-export const OrderConnectionRef = connectionType("Order", OrderRef, "A page of orders, newest first.");
+export const OrderConnectionRef = connectionType(
+  "Order",
+  OrderRef,
+  "A page of orders, in the order of the field that answers it.",
+);
 
 const OrderFilterInput = builder.inputType("OrderFilter", {
   description: "Narrows a list of orders. Dates are whole UTC days, both ends included.",
@@ -219,71 +255,186 @@ const OrderFilterInput = builder.inputType("OrderFilter", {
     createdAtFrom: t.field({ type: "Date", description: "Only orders created on or after this day." }),
     createdAtTo: t.field({ type: "Date", description: "Only orders created on or before this day." }),
     orderStatus: t.field({ type: [OrderStatusEnum], description: "Only orders with one of these statuses." }),
+    supplierId: t.field({
+      type: ["UUID"],
+      description: "Only orders placed with one of these suppliers (ids or global IDs).",
+      extensions: takesIdsOf("Supplier"),
+    }),
+    placedAtFrom: t.field({ type: "Date", description: "Only orders placed on or after this day." }),
+    placedAtTo: t.field({ type: "Date", description: "Only orders placed on or before this day." }),
   }),
 });
 
 const ONE_DAY_MS = 86_400_000;
 
-builder.queryField("orders", (t) =>
-  t.field({
-    type: OrderConnectionRef,
-    description: "The buyer's orders, newest first (creation time, then id).",
-    args: {
-      first: t.arg.int({ description: "Page size, 1 to 500; 100 when omitted." }),
-      after: t.arg.string({ description: "Cursor of the last item of the previous page." }),
-      filter: t.arg({ type: OrderFilterInput, description: "Filters." }),
+/** Prisma `where` for a day range of a filter; a range that ends before it starts is a problem of `from`. */
+function dayFilter(
+  field: string,
+  from: Date | null | undefined,
+  to: Date | null | undefined,
+  fromPath: string,
+  problems: FieldProblem[],
+): object {
+  if (from && to && from > to) {
+    problems.push({
+      path: ["filter", fromPath],
+      code: "invalid",
+      message: "must not be later than the end date",
+    });
+  }
+  if (!from && !to) return {};
+  return {
+    [field]: { ...(from ? { gte: from } : {}), ...(to ? { lt: new Date(to.getTime() + ONE_DAY_MS) } : {}) },
+  };
+}
+
+const ORDER_SORT_KEYS = sortKeysEnum("Order", {
+  UPDATED_AT,
+  PLACED_AT: {
+    field: "placedAt",
+    kind: "time",
+    nullable: true,
+    direction: "desc",
+    description: "Time placed, newest first; orders not placed yet come before every placed order.",
+  },
+  ORDER_REFERENCE: {
+    field: "orderReference",
+    kind: "text",
+    nullable: true,
+    direction: "asc",
+    description: "The service's order reference, ascending; orders without one come last.",
+  },
+  PURCHASE_ORDER_REFERENCE: {
+    field: "purchaseOrderReference",
+    kind: "text",
+    nullable: true,
+    direction: "asc",
+    description: "The buyer's purchase order reference, ascending; orders without one come last.",
+  },
+  PRICE_TOTAL: {
+    field: "priceTotal",
+    kind: "decimal",
+    nullable: false,
+    direction: "desc",
+    description: "Total price, highest first (amounts compared as numbers, whatever the currency).",
+  },
+  ID: BY_ID,
+});
+
+const REFERENCES = ["orderReference", "purchaseOrderReference"];
+
+/** `query:` on orders; docs/graphql.md, "Searching with query", lists the same keys. */
+export const ORDER_QUERY: QueryGrammar = {
+  keys: {
+    reference: {
+      description: "order or purchase order reference: `PO-1*` a prefix (any case), `PO-17` exact",
+      toWhere: (value) => textWhere(REFERENCES, value),
     },
-    resolve: async (_root, args, context, info) => {
-      const viewer = requireViewer(context);
-      const problems: Parameters<typeof throwIfProblems>[0] = [];
-      const page = readPageArgs(args, problems);
-      const from = args.filter?.createdAtFrom ?? null;
-      const to = args.filter?.createdAtTo ?? null;
-      if (from && to && from > to) {
-        problems.push({
-          path: ["filter", "createdAtFrom"],
-          code: "invalid",
-          message: "must not be later than the end date",
-        });
-      }
-      throwIfProblems(problems);
-      const statuses = args.filter?.orderStatus;
-      const where = {
-        buyerId: viewer.buyerId,
-        ...(statuses?.length ? { orderStatus: { in: statuses } } : {}),
-        ...(from || to
-          ? {
-              createdAt: {
-                ...(from ? { gte: from } : {}),
-                ...(to ? { lt: new Date(to.getTime() + ONE_DAY_MS) } : {}),
-              },
-            }
-          : {}),
+    supplier: {
+      description: "supplier id(s), comma separated",
+      toWhere: (value) => uuidsWhere("supplierId", value, "Supplier"),
+    },
+    status: {
+      description: "status(es), comma separated, as REST or GraphQL spells them: `shipped`, `IN_TRANSIT`",
+      toWhere: (value) => enumWhere("orderStatus", Object.values(OrderStatus), value),
+    },
+    placed: {
+      description: "day placed: `2025-01-31`, `2025-01-01..2025-01-31`, `2025-01-01..`",
+      toWhere: (value) => dayWhere("placedAt", value),
+    },
+    created: { description: "day created, as for placed", toWhere: (value) => dayWhere("createdAt", value) },
+  },
+  word: (word) => textWhere(REFERENCES, word.endsWith("*") ? word : `${word}*`),
+};
+
+builder.queryField("orders", (t) =>
+  rootConnection(t, {
+    type: OrderConnectionRef,
+    model: "Order",
+    sort: ORDER_SORT_KEYS,
+    where: (viewer) => ({ buyerId: viewer.buyerId }),
+    description:
+      "The buyer's orders, newest first (creation time, then id) unless `sortKey`/`reverse` say otherwise. " +
+      "`filter` and `query` narrow the list; both may be given, and every condition must hold.",
+    args: {
+      filter: t.arg({ type: OrderFilterInput, description: "Filters." }),
+      query: t.arg.string({
+        description: `Search terms, e.g. \`reference:PO-1* status:shipped,delivered\`. Keys: ${grammarSummary(ORDER_QUERY)}. A bare word is \`reference:\` with that word as a prefix.`,
+      }),
+    },
+    narrow: ({ filter, query }, problems) => {
+      const statuses = filter?.orderStatus;
+      const suppliers = filter?.supplierId;
+      return {
+        AND: [
+          dayFilter("createdAt", filter?.createdAtFrom, filter?.createdAtTo, "createdAtFrom", problems),
+          dayFilter("placedAt", filter?.placedAtFrom, filter?.placedAtTo, "placedAtFrom", problems),
+          statuses?.length ? { orderStatus: { in: statuses } } : {},
+          suppliers?.length ? { supplierId: { in: suppliers } } : {},
+          (query ? parseListQuery(query, ORDER_QUERY, problems) : null) ?? {},
+        ],
       };
-      const rows = await context.prisma.order.findMany(rootPageQuery(context, info, where, page));
-      return toConnection(rows, page, () => context.prisma.order.count({ where }));
     },
   }),
 );
 
 const UpdateOrderInput = builder.inputType("UpdateOrderInput", {
-  description: "Changes to an order. Absent fields are left as they are.",
+  description:
+    "Changes to an order. An absent field is left as it is; so is a field set to null (in GraphQL), except " +
+    "the two references, where null clears the reference.",
   fields: (t) => ({
     orderStatus: t.field({
       type: OrderStatusEnum,
-      description: "The new status; it may only move forward (see OrderStatus).",
+      description:
+        "The new status; it may only move forward (see OrderStatus and Order.allowedNextStatuses).",
     }),
     purchaseOrderReference: t.string({
-      description: "The buyer's purchase order reference; null clears it.",
+      description: "The buyer's purchase order reference; trimmed, not blank; null clears it.",
     }),
-    supplierOrderReference: t.string({ description: "The supplier's order reference; null clears it." }),
-    placedAt: t.field({ type: "DateTime", description: "When the order was placed." }),
+    supplierOrderReference: t.string({
+      description: "The supplier's order reference; trimmed, not blank; null clears it.",
+    }),
+    placedAt: t.field({
+      type: "DateTime",
+      description: "When the order was placed.",
+    }),
     resourceValues: t.field({
       type: [ResourceValueInput],
-      description: "Replaces all of the order's external identifiers (at most 50).",
+      description: "Replaces all of the order's external identifiers (at most 50; [] removes them all).",
     }),
   }),
 });
+
+type UpdateOrderValues = typeof UpdateOrderInput.$inferInput;
+
+/** Checks and applies an update for updateOrder and orderUpdate alike. */
+async function applyOrderUpdate(
+  context: GraphQLContext,
+  id: string,
+  input: UpdateOrderValues,
+): Promise<void> {
+  const viewer = requireViewer(context);
+  const checks = new InputChecks();
+  const purchaseOrderReference = checks.optionalNonBlankText(
+    ["input", "purchaseOrderReference"],
+    input.purchaseOrderReference,
+  );
+  const supplierOrderReference = checks.optionalNonBlankText(
+    ["input", "supplierOrderReference"],
+    input.supplierOrderReference,
+  );
+  const resourceValues = input.resourceValues
+    ? checkResourceValues(checks, ["input", "resourceValues"], input.resourceValues)
+    : undefined;
+  if (checks.problems.length) throw validationFailed(checks.problems);
+  await updateOrder(context.prisma, viewer, id, {
+    orderStatus: input.orderStatus ?? undefined,
+    purchaseOrderReference,
+    supplierOrderReference,
+    placedAt: input.placedAt ?? undefined,
+    resourceValues,
+  });
+}
 
 builder.mutationField("updateOrder", (t) =>
   t.prismaField({
@@ -293,37 +444,64 @@ builder.mutationField("updateOrder", (t) =>
       "as an order event and announced to `orderUpdated` subscribers. Errors: VALIDATION_FAILED " +
       "(extensions.fieldErrors) for blank or too long references or bad resource values; NOT_FOUND when the " +
       "buyer has no such order; INVALID_TRANSITION (extensions.allowedStatuses) when the status may not move " +
-      "there.",
+      "there. orderUpdate does the same and answers these in `userErrors`.",
     args: {
-      id: t.arg({ type: "UUID", required: true, description: "The order's id." }),
+      id: t.arg({
+        type: "UUID",
+        required: true,
+        description: "The order's id or global ID.",
+        extensions: takesIdsOf("Order"),
+      }),
       input: t.arg({ type: UpdateOrderInput, required: true, description: "The changes." }),
     },
     resolve: async (query, _root, { id, input }, context) => {
-      const viewer = requireViewer(context);
-      const checks = new InputChecks();
-      for (const field of ["orderStatus", "placedAt", "resourceValues"] as const) {
-        if (input[field] === null) checks.add(["input", field], "invalid", "must not be null");
-      }
-      const purchaseOrderReference = checks.optionalText(
-        ["input", "purchaseOrderReference"],
-        input.purchaseOrderReference,
-      );
-      const supplierOrderReference = checks.optionalText(
-        ["input", "supplierOrderReference"],
-        input.supplierOrderReference,
-      );
-      const resourceValues = input.resourceValues
-        ? checkResourceValues(checks, ["input", "resourceValues"], input.resourceValues)
-        : undefined;
-      if (checks.problems.length) throw validationFailed(checks.problems);
-      await updateOrder(context.prisma, viewer, id, {
-        orderStatus: input.orderStatus ?? undefined,
-        purchaseOrderReference,
-        supplierOrderReference,
-        placedAt: input.placedAt ?? undefined,
-        resourceValues,
-      });
+      await applyOrderUpdate(context, id, input);
       return context.prisma.order.findUniqueOrThrow({ ...query, where: { id } });
+    },
+  }),
+);
+
+const OrderUpdatePayloadRef = builder
+  .objectRef<WithUserErrors<{ orderId: string }>>("OrderUpdatePayload")
+  .implement({
+    description: "The updated order, or why the update was refused.",
+    fields: (t) => ({
+      order: t.prismaField({
+        type: "Order",
+        nullable: true,
+        description: "The order as it is now; null when the update was refused.",
+        resolve: (query, payload, _args, context) =>
+          payload.orderId
+            ? context.prisma.order.findUniqueOrThrow({ ...query, where: { id: payload.orderId } })
+            : null,
+      }),
+      userErrors: t.field({
+        type: [UserErrorRef],
+        description: "Why the update was refused; empty when it was made.",
+        resolve: (payload) => payload.userErrors ?? [],
+      }),
+    }),
+  });
+
+builder.mutationField("orderUpdate", (t) =>
+  t.field({
+    type: OrderUpdatePayloadRef,
+    description:
+      "updateOrder with typed errors: VALIDATION_FAILED, NOT_FOUND (field `id`) and INVALID_TRANSITION " +
+      "(field `input.orderStatus`, with allowedStatuses) come in `userErrors`, not as top-level errors.",
+    args: {
+      id: t.arg({
+        type: "UUID",
+        required: true,
+        description: "The order's id or global ID.",
+        extensions: takesIdsOf("Order"),
+      }),
+      input: t.arg({ type: UpdateOrderInput, required: true, description: "The changes." }),
+    },
+    extensions: answersUserErrors({ NOT_FOUND: ["id"], INVALID_TRANSITION: ["input", "orderStatus"] }),
+    resolve: async (_root, { id, input }, context) => {
+      await applyOrderUpdate(context, id, input);
+      return { orderId: id, userErrors: [] };
     },
   }),
 );

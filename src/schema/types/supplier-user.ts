@@ -3,13 +3,17 @@ import { Prisma } from "../../db/generated/prisma/client.js";
 import { alreadyExists, notFound, validationFailed } from "../../domain/errors.js";
 import { InputChecks } from "../../domain/input-checks.js";
 import { builder } from "../builder.js";
+import type { GraphQLContext } from "../context.js";
+import { takesIdsOf } from "../global-ids.js";
 import { connectionType } from "../pagination.js";
 import { requireViewer } from "../require-viewer.js";
+import { NodeRef, nodeIdFields } from "./node.js";
+import { answersUserErrors, UserErrorRef, type WithUserErrors } from "./user-error.js";
 
 export const SupplierUserRef = builder.prismaObject("SupplierUser", {
+  interfaces: [NodeRef],
   description: "A person at a supplier.",
   fields: (t) => ({
-    id: t.expose("id", { type: "UUID", description: "The user's id." }),
     firstName: t.exposeString("firstName", { nullable: true, description: "First name." }),
     lastName: t.exposeString("lastName", { nullable: true, description: "Last name." }),
     contactEmail: t.exposeString("contactEmail", { description: "Email address." }),
@@ -22,6 +26,8 @@ export const SupplierUserRef = builder.prismaObject("SupplierUser", {
   }),
 });
 
+nodeIdFields("SupplierUser");
+
 export const SupplierUserConnectionRef = connectionType(
   "SupplierUser",
   SupplierUserRef,
@@ -31,7 +37,12 @@ export const SupplierUserConnectionRef = connectionType(
 const CreateSupplierUserInput = builder.inputType("CreateSupplierUserInput", {
   description: "A new user under a supplier the buyer is connected to.",
   fields: (t) => ({
-    supplierId: t.field({ type: "UUID", required: true, description: "The supplier." }),
+    supplierId: t.field({
+      type: "UUID",
+      required: true,
+      description: "The supplier: its id or global ID.",
+      extensions: takesIdsOf("Supplier"),
+    }),
     firstName: t.string({
       required: true,
       description: "First name; trimmed, not blank, at most 255 characters.",
@@ -47,6 +58,49 @@ const CreateSupplierUserInput = builder.inputType("CreateSupplierUserInput", {
   }),
 });
 
+type CreateSupplierUserValues = typeof CreateSupplierUserInput.$inferInput;
+
+/** Checks and creates for createSupplierUser and supplierUserCreate alike; `query` selects the row returned. */
+async function createSupplierUserFrom<Query extends { select?: object; include?: object }>(
+  context: GraphQLContext,
+  input: CreateSupplierUserValues,
+  query: Query,
+) {
+  const viewer = requireViewer(context);
+  const checks = new InputChecks();
+  const firstName = checks.requiredText(["input", "firstName"], input.firstName);
+  const lastName = checks.requiredText(["input", "lastName"], input.lastName);
+  const contactEmail = checks.requiredText(["input", "contactEmail"], input.contactEmail);
+  checks.email(["input", "contactEmail"], contactEmail);
+  if (checks.problems.length) throw validationFailed(checks.problems);
+
+  const connection = await context.prisma.supplierConnection.findUnique({
+    where: { buyerId_supplierId: { buyerId: viewer.buyerId, supplierId: input.supplierId } },
+    select: { supplierId: true },
+  });
+  if (!connection) throw notFound("Supplier");
+
+  try {
+    return await context.prisma.supplierUser.create({
+      ...query,
+      data: {
+        id: randomUUID(),
+        supplierId: input.supplierId,
+        firstName,
+        lastName,
+        contactEmail,
+        contactEmailKey: contactEmail.toLowerCase(),
+        createdByBuyerId: viewer.buyerId,
+      },
+    });
+  } catch (error) {
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
+      throw alreadyExists("A user with this email already exists under this supplier");
+    }
+    throw error;
+  }
+}
+
 builder.mutationField("createSupplierUser", (t) =>
   t.prismaField({
     type: "SupplierUser",
@@ -54,42 +108,52 @@ builder.mutationField("createSupplierUser", (t) =>
       "Creates a user under a supplier the buyer is connected to. Errors: VALIDATION_FAILED " +
       "(extensions.fieldErrors) for a blank or too long name or an invalid email; NOT_FOUND when the " +
       "supplier is unknown or not connected to the buyer; ALREADY_EXISTS when the supplier already has " +
-      "a user with this email (compared case-insensitively).",
+      "a user with this email (compared case-insensitively). supplierUserCreate does the same and answers " +
+      "these in `userErrors`.",
     args: { input: t.arg({ type: CreateSupplierUserInput, required: true, description: "The user." }) },
-    resolve: async (query, _root, { input }, context) => {
-      const viewer = requireViewer(context);
-      const checks = new InputChecks();
-      const firstName = checks.requiredText(["input", "firstName"], input.firstName);
-      const lastName = checks.requiredText(["input", "lastName"], input.lastName);
-      const contactEmail = checks.requiredText(["input", "contactEmail"], input.contactEmail);
-      checks.email(["input", "contactEmail"], contactEmail);
-      if (checks.problems.length) throw validationFailed(checks.problems);
+    resolve: (query, _root, { input }, context) => createSupplierUserFrom(context, input, query),
+  }),
+);
 
-      const connection = await context.prisma.supplierConnection.findUnique({
-        where: { buyerId_supplierId: { buyerId: viewer.buyerId, supplierId: input.supplierId } },
-        select: { supplierId: true },
-      });
-      if (!connection) throw notFound("Supplier");
+const SupplierUserCreatePayloadRef = builder
+  .objectRef<WithUserErrors<{ supplierUserId: string }>>("SupplierUserCreatePayload")
+  .implement({
+    description: "The created supplier user, or why it was refused.",
+    fields: (t) => ({
+      supplierUser: t.prismaField({
+        type: "SupplierUser",
+        nullable: true,
+        description: "The created user; null when refused.",
+        resolve: (query, payload, _args, context) =>
+          payload.supplierUserId
+            ? context.prisma.supplierUser.findUniqueOrThrow({
+                ...query,
+                where: { id: payload.supplierUserId },
+              })
+            : null,
+      }),
+      userErrors: t.field({
+        type: [UserErrorRef],
+        description: "Why it was refused; empty when it was created.",
+        resolve: (payload) => payload.userErrors ?? [],
+      }),
+    }),
+  });
 
-      try {
-        return await context.prisma.supplierUser.create({
-          ...query,
-          data: {
-            id: randomUUID(),
-            supplierId: input.supplierId,
-            firstName,
-            lastName,
-            contactEmail,
-            contactEmailKey: contactEmail.toLowerCase(),
-            createdByBuyerId: viewer.buyerId,
-          },
-        });
-      } catch (error) {
-        if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
-          throw alreadyExists("A user with this email already exists under this supplier");
-        }
-        throw error;
-      }
+builder.mutationField("supplierUserCreate", (t) =>
+  t.field({
+    type: SupplierUserCreatePayloadRef,
+    description:
+      "createSupplierUser with typed errors: VALIDATION_FAILED, NOT_FOUND (field `input.supplierId`) and " +
+      "ALREADY_EXISTS (field `input.contactEmail`) come in `userErrors`, not as top-level errors.",
+    args: { input: t.arg({ type: CreateSupplierUserInput, required: true, description: "The user." }) },
+    extensions: answersUserErrors({
+      NOT_FOUND: ["input", "supplierId"],
+      ALREADY_EXISTS: ["input", "contactEmail"],
+    }),
+    resolve: async (_root, { input }, context) => {
+      const user = await createSupplierUserFrom(context, input, { select: { id: true } });
+      return { supplierUserId: user.id, userErrors: [] };
     },
   }),
 );

@@ -1,15 +1,17 @@
 import { builder } from "../builder.js";
-import { relationConnection, rootConnection } from "../connection-fields.js";
-import { connectionType } from "../pagination.js";
+import { relationConnection, rootConnection, sortKeysEnum } from "../connection-fields.js";
+import { NAME_QUERY_DESCRIPTION, nameGrammar, parseListQuery } from "../list-query.js";
+import { BY_ID, byName, connectionType, UPDATED_AT } from "../pagination.js";
+import { NodeRef, nodeIdFields } from "./node.js";
 import { SupplierUserConnectionRef } from "./supplier-user.js";
 
 // A UUID no row has: selections are planned before a resolver can refuse a request without a key.
 const NO_BUYER = "00000000-0000-0000-0000-000000000000";
 
 export const SupplierRef = builder.prismaObject("Supplier", {
+  interfaces: [NodeRef],
   description: "A supplier the buyer is connected to.",
   fields: (t) => ({
-    id: t.expose("id", { type: "UUID", description: "The supplier's id (`supplier_profile_id` in REST)." }),
     name: t.exposeString("name", { description: "The supplier's name." }),
     relationship: t.string({
       nullable: true,
@@ -32,17 +34,28 @@ export const SupplierRef = builder.prismaObject("Supplier", {
   }),
 });
 
+nodeIdFields("Supplier");
+
 const SupplierConnectionRef = connectionType(
   "Supplier",
   SupplierRef,
-  "A page of the suppliers the buyer is connected to, newest first.",
+  "A page of the suppliers the buyer is connected to, in the order of the field that answers it.",
 );
 
 builder.queryField("suppliers", (t) =>
   rootConnection(t, {
     type: SupplierConnectionRef,
     model: "Supplier",
+    sort: sortKeysEnum("Supplier", {
+      NAME: byName("Name, ascending."),
+      UPDATED_AT,
+      ID: BY_ID,
+    }),
+    args: { query: t.arg.string({ description: NAME_QUERY_DESCRIPTION }) },
+    narrow: ({ query }, problems) =>
+      (query ? parseListQuery(query, nameGrammar("name"), problems) : null) ?? {},
     where: (viewer) => ({ connections: { some: { buyerId: viewer.buyerId } } }),
-    description: "The suppliers the buyer is connected to, newest first (creation time, then id).",
+    description:
+      "The suppliers the buyer is connected to, newest first (creation time, then id) unless `sortKey`/`reverse` say otherwise; `query` searches by name.",
   }),
 );

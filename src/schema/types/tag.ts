@@ -2,10 +2,14 @@ import { type DomainError, notFound, validationFailed } from "../../domain/error
 import { InputChecks } from "../../domain/input-checks.js";
 import { attachTags, detachTags, MAX_TAGS_PER_CALL } from "../../domain/tagging.js";
 import { builder } from "../builder.js";
-import { relationConnection, rootConnection } from "../connection-fields.js";
-import { connectionType } from "../pagination.js";
+import { relationConnection, rootConnection, sortKeysEnum } from "../connection-fields.js";
+import type { GraphQLContext } from "../context.js";
+import { takesIdsOf } from "../global-ids.js";
+import { NAME_QUERY_DESCRIPTION, nameGrammar, parseListQuery } from "../list-query.js";
+import { BY_ID, byName, connectionType, UPDATED_AT } from "../pagination.js";
 import { requireViewer } from "../require-viewer.js";
 import { tagsOf } from "../tag-loader.js";
+import { answersUserErrors, UserErrorRef, type WithUserErrors } from "./user-error.js";
 
 const TagGroupRef = builder.prismaObject("TagGroup", {
   description: "A named group of the buyer's tags.",
@@ -31,6 +35,9 @@ export const TagRef = builder.prismaObject("Tag", {
     tagGroup: t.relation("tagGroup", { description: "The group the tag belongs to." }),
   }),
 });
+
+/** Every record a buyer can tag. */
+const TAGGABLE_IDS = takesIdsOf("Order", "BuyerProduct", "BuyerProductApproval", "SupplierUser");
 
 const TaggingResultRef = builder
   .objectRef<{ taggableType: string; taggableId: string; addedTagIds: string[] }>("TaggingResult")
@@ -94,7 +101,12 @@ builder.queryField("taggedRecord", (t) =>
 const AttachTagsInput = builder.inputType("AttachTagsInput", {
   description: "Tags to attach to one of the buyer's records.",
   fields: (t) => ({
-    taggableId: t.field({ type: "UUID", required: true, description: "The record to tag." }),
+    taggableId: t.field({
+      type: "UUID",
+      required: true,
+      description: "The record to tag: its id or global ID.",
+      extensions: TAGGABLE_IDS,
+    }),
     tagIds: t.field({
       type: ["UUID"],
       required: true,
@@ -126,40 +138,57 @@ function taggingRefusal(
   );
 }
 
+type TagsValues = typeof AttachTagsInput.$inferInput;
+type TaggingResultShape = typeof TaggingResultRef.$inferType;
+type DetachTagsResultShape = typeof DetachTagsResultRef.$inferType;
+
+async function attachTagsFrom(context: GraphQLContext, input: TagsValues): Promise<TaggingResultShape> {
+  const viewer = requireViewer(context);
+  checkTagIds(input.tagIds);
+  const outcome = await attachTags(context.prisma, viewer, input.taggableId, input.tagIds);
+  if (outcome.kind !== "attached") throw taggingRefusal(outcome);
+  return {
+    taggableType: outcome.taggableType,
+    taggableId: input.taggableId,
+    addedTagIds: outcome.addedTagIds,
+  };
+}
+
 builder.mutationField("attachTags", (t) =>
   t.field({
     type: TaggingResultRef,
-    description: "Attaches tags to a record. Attaching a tag that is already there is not an error.",
+    description:
+      "Attaches tags to a record. Attaching a tag that is already there is not an error. tagsAttach does " +
+      "the same and answers refusals in `userErrors`.",
     args: {
       input: t.arg({ type: AttachTagsInput, required: true, description: "The record and the tags." }),
     },
-    resolve: async (_root, { input }, context) => {
-      const viewer = requireViewer(context);
-      checkTagIds(input.tagIds);
-      const outcome = await attachTags(context.prisma, viewer, input.taggableId, input.tagIds);
-      if (outcome.kind !== "attached") throw taggingRefusal(outcome);
-      return {
-        taggableType: outcome.taggableType,
-        taggableId: input.taggableId,
-        addedTagIds: outcome.addedTagIds,
-      };
-    },
+    resolve: (_root, { input }, context) => attachTagsFrom(context, input),
   }),
 );
 
-const TagConnectionRef = connectionType("Tag", TagRef, "A page of the buyer's tags, newest first.");
+const TagConnectionRef = connectionType(
+  "Tag",
+  TagRef,
+  "A page of the buyer's tags, in the order of the field that answers it.",
+);
 const TagGroupConnectionRef = connectionType(
   "TagGroup",
   TagGroupRef,
-  "A page of the buyer's tag groups, newest first.",
+  "A page of the buyer's tag groups, in the order of the field that answers it.",
 );
 
 builder.queryField("tags", (t) =>
   rootConnection(t, {
     type: TagConnectionRef,
     model: "Tag",
+    sort: sortKeysEnum("Tag", { NAME: byName("Name, ascending."), UPDATED_AT, ID: BY_ID }),
+    args: { query: t.arg.string({ description: NAME_QUERY_DESCRIPTION }) },
+    narrow: ({ query }, problems) =>
+      (query ? parseListQuery(query, nameGrammar("name"), problems) : null) ?? {},
     where: (viewer) => ({ buyerId: viewer.buyerId }),
-    description: "The buyer's tags, newest first (creation time, then id).",
+    description:
+      "The buyer's tags, newest first (creation time, then id) unless `sortKey`/`reverse` say otherwise; `query` searches by name.",
   }),
 );
 
@@ -167,8 +196,17 @@ builder.queryField("tagGroups", (t) =>
   rootConnection(t, {
     type: TagGroupConnectionRef,
     model: "TagGroup",
+    sort: sortKeysEnum("TagGroup", {
+      NAME: byName("Name, ascending."),
+      UPDATED_AT,
+      ID: BY_ID,
+    }),
+    args: { query: t.arg.string({ description: NAME_QUERY_DESCRIPTION }) },
+    narrow: ({ query }, problems) =>
+      (query ? parseListQuery(query, nameGrammar("name"), problems) : null) ?? {},
     where: (viewer) => ({ buyerId: viewer.buyerId }),
-    description: "The buyer's tag groups, newest first (creation time, then id).",
+    description:
+      "The buyer's tag groups, newest first (creation time, then id) unless `sortKey`/`reverse` say otherwise; `query` searches by name.",
   }),
 );
 
@@ -195,7 +233,12 @@ const DetachTagsResultRef = builder
 const DetachTagsInput = builder.inputType("DetachTagsInput", {
   description: "Tags to remove from one of the buyer's records.",
   fields: (t) => ({
-    taggableId: t.field({ type: "UUID", required: true, description: "The record." }),
+    taggableId: t.field({
+      type: "UUID",
+      required: true,
+      description: "The record: its id or global ID.",
+      extensions: TAGGABLE_IDS,
+    }),
     tagIds: t.field({
       type: ["UUID"],
       required: true,
@@ -204,27 +247,104 @@ const DetachTagsInput = builder.inputType("DetachTagsInput", {
   }),
 });
 
+async function detachTagsFrom(context: GraphQLContext, input: TagsValues): Promise<DetachTagsResultShape> {
+  const viewer = requireViewer(context);
+  checkTagIds(input.tagIds);
+  const outcome = await detachTags(context.prisma, viewer, input.taggableId, input.tagIds);
+  if (outcome.kind !== "detached") throw taggingRefusal(outcome);
+  return {
+    taggableType: outcome.taggableType,
+    taggableId: input.taggableId,
+    removedTagIds: outcome.removedTagIds,
+  };
+}
+
 builder.mutationField("detachTags", (t) =>
   t.field({
     type: DetachTagsResultRef,
     description:
       "Removes tags from a record. Removing a tag that is not there is not an error. " +
       "Errors: NOT_FOUND when the record is not one of the buyer's; VALIDATION_FAILED " +
-      "(extensions.fieldErrors) when tagIds is empty, too long, or names a tag that is not the buyer's.",
+      "(extensions.fieldErrors) when tagIds is empty, too long, or names a tag that is not the buyer's. " +
+      "tagsDetach does the same and answers these in `userErrors`.",
     args: {
       input: t.arg({ type: DetachTagsInput, required: true, description: "The record and the tags." }),
     },
-    resolve: async (_root, { input }, context) => {
-      const viewer = requireViewer(context);
-      checkTagIds(input.tagIds);
-      const outcome = await detachTags(context.prisma, viewer, input.taggableId, input.tagIds);
-      if (outcome.kind !== "detached") throw taggingRefusal(outcome);
-      return {
-        taggableType: outcome.taggableType,
-        taggableId: input.taggableId,
-        removedTagIds: outcome.removedTagIds,
-      };
+    resolve: (_root, { input }, context) => detachTagsFrom(context, input),
+  }),
+);
+
+const TagsAttachPayloadRef = builder
+  .objectRef<WithUserErrors<{ result: TaggingResultShape }>>("TagsAttachPayload")
+  .implement({
+    description: "The tags on the record after attaching, or why the call was refused.",
+    fields: (t) => ({
+      result: t.field({
+        type: TaggingResultRef,
+        nullable: true,
+        description: "The tags on the record now; null when refused.",
+        resolve: (payload) => payload.result ?? null,
+      }),
+      userErrors: t.field({
+        type: [UserErrorRef],
+        description: "Why the call was refused; empty when it was made.",
+        resolve: (payload) => payload.userErrors ?? [],
+      }),
+    }),
+  });
+
+const TagsDetachPayloadRef = builder
+  .objectRef<WithUserErrors<{ result: DetachTagsResultShape }>>("TagsDetachPayload")
+  .implement({
+    description: "The tags on the record after detaching, or why the call was refused.",
+    fields: (t) => ({
+      result: t.field({
+        type: DetachTagsResultRef,
+        nullable: true,
+        description: "The tags still on the record; null when refused.",
+        resolve: (payload) => payload.result ?? null,
+      }),
+      userErrors: t.field({
+        type: [UserErrorRef],
+        description: "Why the call was refused; empty when it was made.",
+        resolve: (payload) => payload.userErrors ?? [],
+      }),
+    }),
+  });
+
+const TAGGING_USER_ERRORS = answersUserErrors({ NOT_FOUND: ["input", "taggableId"] });
+
+builder.mutationField("tagsAttach", (t) =>
+  t.field({
+    type: TagsAttachPayloadRef,
+    description:
+      "attachTags with typed errors: VALIDATION_FAILED (per tag id) and NOT_FOUND (field `input.taggableId`) " +
+      "come in `userErrors`, not as top-level errors.",
+    args: {
+      input: t.arg({ type: AttachTagsInput, required: true, description: "The record and the tags." }),
     },
+    extensions: TAGGING_USER_ERRORS,
+    resolve: async (_root, { input }, context) => ({
+      result: await attachTagsFrom(context, input),
+      userErrors: [],
+    }),
+  }),
+);
+
+builder.mutationField("tagsDetach", (t) =>
+  t.field({
+    type: TagsDetachPayloadRef,
+    description:
+      "detachTags with typed errors: VALIDATION_FAILED (per tag id) and NOT_FOUND (field `input.taggableId`) " +
+      "come in `userErrors`, not as top-level errors.",
+    args: {
+      input: t.arg({ type: DetachTagsInput, required: true, description: "The record and the tags." }),
+    },
+    extensions: TAGGING_USER_ERRORS,
+    resolve: async (_root, { input }, context) => ({
+      result: await detachTagsFrom(context, input),
+      userErrors: [],
+    }),
   }),
 );
 

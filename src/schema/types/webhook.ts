@@ -14,6 +14,7 @@ import { builder } from "../builder.js";
 import type { GraphQLContext } from "../context.js";
 import { connectionType, readPageArgs, rootPageQuery, throwIfProblems, toConnection } from "../pagination.js";
 import { requireViewer } from "../require-viewer.js";
+import { answersUserErrors, UserErrorRef, type WithUserErrors } from "./user-error.js";
 
 const EVENT_TYPES_SCHEMA = { enum: [...WEBHOOK_EVENT_TYPES] };
 const ENABLED_EVENTS_SCHEMA = { type: "array", items: { enum: ["*", ...WEBHOOK_EVENT_TYPES] } };
@@ -370,6 +371,116 @@ const UpdateWebhookEndpointInput = builder.inputType("UpdateWebhookEndpointInput
   }),
 });
 
+/** Checks and creates for createWebhookEndpoint and webhookEndpointCreate alike. */
+async function createEndpointFrom(
+  context: GraphQLContext,
+  input: { url: string; enabledEvents: string[]; description?: string | null },
+): Promise<{ endpoint: { id: string }; secret: string }> {
+  const viewer = requireViewer(context);
+  const fields = await checkEndpointFields(input, context.webhooks, { required: true, base: ["input"] });
+  const id = randomUUID();
+  const secret = generateSigningSecret();
+  await context.prisma.webhookEndpoint.create({
+    data: {
+      id,
+      buyerId: viewer.buyerId,
+      url: fields.url ?? "",
+      enabledEvents: fields.enabledEvents ?? [],
+      description: fields.description ?? null,
+      secretCiphertext: encryptSecret(secret, id, context.webhooks.secretKeys),
+    },
+  });
+  return { endpoint: { id }, secret };
+}
+
+/** Checks and changes for updateWebhookEndpoint and webhookEndpointUpdate alike; returns the id. */
+async function updateEndpointFrom(
+  context: GraphQLContext,
+  id: string,
+  input: {
+    url?: string | null;
+    enabledEvents?: string[] | null;
+    description?: string | null;
+    status?: "enabled" | "failing" | "disabled" | null;
+  },
+): Promise<string> {
+  const endpoint = await ownEndpoint(context, id);
+  const fields = await checkEndpointFields(
+    { url: input.url, enabledEvents: input.enabledEvents, description: input.description },
+    context.webhooks,
+    { required: false, base: ["input"] },
+  );
+  if (input.status === "failing") {
+    throw validationFailed([
+      { path: ["input", "status"], code: "invalid", message: "must be enabled or disabled" },
+    ]);
+  }
+  const status =
+    input.status === "enabled"
+      ? { status: "enabled" as const, failingSince: null, disabledAt: null, disabledReason: null }
+      : input.status === "disabled" && endpoint.status !== "disabled"
+        ? { status: "disabled" as const, disabledAt: new Date(), disabledReason: "requested" }
+        : {};
+  await context.prisma.webhookEndpoint.update({ where: { id: endpoint.id }, data: { ...fields, ...status } });
+  return endpoint.id;
+}
+
+async function deleteEndpointFrom(context: GraphQLContext, id: string): Promise<string> {
+  const endpoint = await ownEndpoint(context, id);
+  await context.prisma.webhookEndpoint.delete({ where: { id: endpoint.id } });
+  return endpoint.id;
+}
+
+async function rotateSecretFrom(
+  context: GraphQLContext,
+  id: string,
+): Promise<{ endpoint: { id: string }; secret: string }> {
+  const endpoint = await ownEndpoint(context, id);
+  const secret = generateSigningSecret();
+  await context.prisma.webhookEndpoint.update({
+    where: { id: endpoint.id },
+    data: {
+      secretCiphertext: encryptSecret(secret, endpoint.id, context.webhooks.secretKeys),
+      previousSecretCiphertext: endpoint.secretCiphertext,
+      previousSecretExpiresAt: new Date(Date.now() + PREVIOUS_SECRET_OVERLAP_MS),
+    },
+  });
+  return { endpoint: { id: endpoint.id }, secret };
+}
+
+async function redeliverFrom(
+  context: GraphQLContext,
+  id: string,
+  endpointId: string | null,
+): Promise<{ deliveryIds: string[] }> {
+  const viewer = requireViewer(context);
+  const event = await context.prisma.webhookEvent.findFirst({ where: { id, buyerId: viewer.buyerId } });
+  if (!event) throw notFound("Event");
+  let endpointIds: string[];
+  if (endpointId) {
+    const endpoint = await ownEndpoint(context, endpointId);
+    if (endpoint.status === "disabled") {
+      throw new DomainError(
+        "ENDPOINT_DISABLED",
+        "The webhook endpoint is disabled; enable it (status enabled) before redelivering to it",
+      );
+    }
+    endpointIds = [endpoint.id];
+  } else {
+    const endpoints = await context.prisma.webhookEndpoint.findMany({
+      where: { buyerId: viewer.buyerId, status: { not: "disabled" } },
+      select: { id: true, enabledEvents: true },
+    });
+    endpointIds = endpoints
+      .filter((endpoint) => endpointReceives(endpoint.enabledEvents, event.type))
+      .map((endpoint) => endpoint.id);
+  }
+  const deliveryIds = await context.prisma.$transaction((tx) =>
+    queueDeliveries(tx, { buyerId: viewer.buyerId, eventId: event.id, endpointIds }),
+  );
+  return { deliveryIds };
+}
+
 builder.mutationField("createWebhookEndpoint", (t) =>
   t.field({
     type: WebhookEndpointSecretRef,
@@ -379,23 +490,7 @@ builder.mutationField("createWebhookEndpoint", (t) =>
     args: {
       input: t.arg({ type: CreateWebhookEndpointInput, required: true, description: "The endpoint." }),
     },
-    resolve: async (_root, { input }, context) => {
-      const viewer = requireViewer(context);
-      const fields = await checkEndpointFields(input, context.webhooks, { required: true, base: ["input"] });
-      const id = randomUUID();
-      const secret = generateSigningSecret();
-      await context.prisma.webhookEndpoint.create({
-        data: {
-          id,
-          buyerId: viewer.buyerId,
-          url: fields.url ?? "",
-          enabledEvents: fields.enabledEvents ?? [],
-          description: fields.description ?? null,
-          secretCiphertext: encryptSecret(secret, id, context.webhooks.secretKeys),
-        },
-      });
-      return { endpoint: { id }, secret };
-    },
+    resolve: (_root, { input }, context) => createEndpointFrom(context, input),
   }),
 );
 
@@ -409,30 +504,11 @@ builder.mutationField("updateWebhookEndpoint", (t) =>
       id: t.arg({ type: "UUID", required: true, description: "The endpoint's id." }),
       input: t.arg({ type: UpdateWebhookEndpointInput, required: true, description: "The changes." }),
     },
-    resolve: async (query, _root, { id, input }, context) => {
-      const endpoint = await ownEndpoint(context, id);
-      const fields = await checkEndpointFields(
-        { url: input.url, enabledEvents: input.enabledEvents, description: input.description },
-        context.webhooks,
-        { required: false, base: ["input"] },
-      );
-      if (input.status === "failing") {
-        throw validationFailed([
-          { path: ["input", "status"], code: "invalid", message: "must be enabled or disabled" },
-        ]);
-      }
-      const status =
-        input.status === "enabled"
-          ? { status: "enabled" as const, failingSince: null, disabledAt: null, disabledReason: null }
-          : input.status === "disabled" && endpoint.status !== "disabled"
-            ? { status: "disabled" as const, disabledAt: new Date(), disabledReason: "requested" }
-            : {};
-      return context.prisma.webhookEndpoint.update({
+    resolve: async (query, _root, { id, input }, context) =>
+      context.prisma.webhookEndpoint.findUniqueOrThrow({
         ...query,
-        where: { id: endpoint.id },
-        data: { ...fields, ...status },
-      });
-    },
+        where: { id: await updateEndpointFrom(context, id, input) },
+      }),
   }),
 );
 
@@ -442,11 +518,7 @@ builder.mutationField("deleteWebhookEndpoint", (t) =>
     description:
       "Deletes a webhook endpoint and its deliveries; returns its id. NOT_FOUND when it is not the buyer's.",
     args: { id: t.arg({ type: "UUID", required: true, description: "The endpoint's id." }) },
-    resolve: async (_root, { id }, context) => {
-      const endpoint = await ownEndpoint(context, id);
-      await context.prisma.webhookEndpoint.delete({ where: { id: endpoint.id } });
-      return endpoint.id;
-    },
+    resolve: (_root, { id }, context) => deleteEndpointFrom(context, id),
   }),
 );
 
@@ -458,19 +530,7 @@ builder.mutationField("rotateWebhookEndpointSecret", (t) =>
       "new and the previous secret, so receivers can switch without losing any. NOT_FOUND when the " +
       "endpoint is not the buyer's.",
     args: { id: t.arg({ type: "UUID", required: true, description: "The endpoint's id." }) },
-    resolve: async (_root, { id }, context) => {
-      const endpoint = await ownEndpoint(context, id);
-      const secret = generateSigningSecret();
-      await context.prisma.webhookEndpoint.update({
-        where: { id: endpoint.id },
-        data: {
-          secretCiphertext: encryptSecret(secret, endpoint.id, context.webhooks.secretKeys),
-          previousSecretCiphertext: endpoint.secretCiphertext,
-          previousSecretExpiresAt: new Date(Date.now() + PREVIOUS_SECRET_OVERLAP_MS),
-        },
-      });
-      return { endpoint: { id: endpoint.id }, secret };
-    },
+    resolve: (_root, { id }, context) => rotateSecretFrom(context, id),
   }),
 );
 
@@ -511,33 +571,169 @@ builder.mutationField("redeliverEvent", (t) =>
       id: t.arg({ type: "UUID", required: true, description: "The event's id." }),
       input: t.arg({ type: RedeliverEventInput, description: "Where to send it." }),
     },
-    resolve: async (_root, { id, input }, context) => {
-      const viewer = requireViewer(context);
-      const event = await context.prisma.webhookEvent.findFirst({ where: { id, buyerId: viewer.buyerId } });
-      if (!event) throw notFound("Event");
-      let endpointIds: string[];
-      if (input?.endpointId) {
-        const endpoint = await ownEndpoint(context, input.endpointId);
-        if (endpoint.status === "disabled") {
-          throw new DomainError(
-            "ENDPOINT_DISABLED",
-            "The webhook endpoint is disabled; enable it (status enabled) before redelivering to it",
-          );
-        }
-        endpointIds = [endpoint.id];
-      } else {
-        const endpoints = await context.prisma.webhookEndpoint.findMany({
-          where: { buyerId: viewer.buyerId, status: { not: "disabled" } },
-          select: { id: true, enabledEvents: true },
-        });
-        endpointIds = endpoints
-          .filter((endpoint) => endpointReceives(endpoint.enabledEvents, event.type))
-          .map((endpoint) => endpoint.id);
-      }
-      const deliveryIds = await context.prisma.$transaction((tx) =>
-        queueDeliveries(tx, { buyerId: viewer.buyerId, eventId: event.id, endpointIds }),
-      );
-      return { deliveryIds };
+    resolve: (_root, { id, input }, context) => redeliverFrom(context, id, input?.endpointId ?? null),
+  }),
+);
+
+// The same mutations with typed errors: refusals come in the payload's `userErrors`.
+
+const WebhookEndpointSecretPayloadRef = builder
+  .objectRef<WithUserErrors<{ endpointId: string; secret: string }>>("WebhookEndpointSecretPayload")
+  .implement({
+    description: "An endpoint and its signing secret (shown only here), or why it was refused.",
+    fields: (t) => ({
+      endpoint: t.prismaField({
+        type: "WebhookEndpoint",
+        nullable: true,
+        description: "The endpoint; null when refused.",
+        resolve: (query, payload, _args, context) =>
+          payload.endpointId
+            ? context.prisma.webhookEndpoint.findUniqueOrThrow({
+                ...query,
+                where: { id: payload.endpointId },
+              })
+            : null,
+      }),
+      secret: t.string({
+        nullable: true,
+        description: "The signing secret; null when refused.",
+        resolve: (payload) => payload.secret ?? null,
+      }),
+      userErrors: t.field({
+        type: [UserErrorRef],
+        description: "Why it was refused; empty when it was done.",
+        resolve: (payload) => payload.userErrors ?? [],
+      }),
+    }),
+  });
+
+const WebhookEndpointPayloadRef = builder
+  .objectRef<WithUserErrors<{ endpointId: string }>>("WebhookEndpointPayload")
+  .implement({
+    description: "The endpoint changed or deleted, or why it was refused.",
+    fields: (t) => ({
+      endpointId: t.field({
+        type: "UUID",
+        nullable: true,
+        description: "The endpoint's id; null when refused.",
+        resolve: (payload) => payload.endpointId ?? null,
+      }),
+      endpoint: t.prismaField({
+        type: "WebhookEndpoint",
+        nullable: true,
+        description: "The endpoint as it is now; null when refused or deleted.",
+        resolve: (query, payload, _args, context) =>
+          payload.endpointId
+            ? context.prisma.webhookEndpoint.findUnique({ ...query, where: { id: payload.endpointId } })
+            : null,
+      }),
+      userErrors: t.field({
+        type: [UserErrorRef],
+        description: "Why it was refused; empty when it was done.",
+        resolve: (payload) => payload.userErrors ?? [],
+      }),
+    }),
+  });
+
+const EventRedeliverPayloadRef = builder
+  .objectRef<WithUserErrors<{ deliveryIds: string[] }>>("EventRedeliverPayload")
+  .implement({
+    description: "The deliveries queued, or why it was refused.",
+    fields: (t) => ({
+      deliveries: t.prismaField({
+        type: ["WebhookDelivery"],
+        nullable: true,
+        description: "One new delivery per endpoint; null when refused.",
+        resolve: (query, payload, _args, context) =>
+          payload.deliveryIds
+            ? context.prisma.webhookDelivery.findMany({
+                ...query,
+                where: { id: { in: payload.deliveryIds } },
+                orderBy: { id: "asc" },
+              })
+            : null,
+      }),
+      userErrors: t.field({
+        type: [UserErrorRef],
+        description: "Why it was refused; empty when it was done.",
+        resolve: (payload) => payload.userErrors ?? [],
+      }),
+    }),
+  });
+
+builder.mutationField("webhookEndpointCreate", (t) =>
+  t.field({
+    type: WebhookEndpointSecretPayloadRef,
+    description: "createWebhookEndpoint with typed errors: VALIDATION_FAILED comes in `userErrors`.",
+    args: {
+      input: t.arg({ type: CreateWebhookEndpointInput, required: true, description: "The endpoint." }),
     },
+    extensions: answersUserErrors(),
+    resolve: async (_root, { input }, context) => {
+      const { endpoint, secret } = await createEndpointFrom(context, input);
+      return { endpointId: endpoint.id, secret, userErrors: [] };
+    },
+  }),
+);
+
+builder.mutationField("webhookEndpointUpdate", (t) =>
+  t.field({
+    type: WebhookEndpointPayloadRef,
+    description:
+      "updateWebhookEndpoint with typed errors: VALIDATION_FAILED and NOT_FOUND (field `id`) come in `userErrors`.",
+    args: {
+      id: t.arg({ type: "UUID", required: true, description: "The endpoint's id." }),
+      input: t.arg({ type: UpdateWebhookEndpointInput, required: true, description: "The changes." }),
+    },
+    extensions: answersUserErrors({ NOT_FOUND: ["id"] }),
+    resolve: async (_root, { id, input }, context) => ({
+      endpointId: await updateEndpointFrom(context, id, input),
+      userErrors: [],
+    }),
+  }),
+);
+
+builder.mutationField("webhookEndpointDelete", (t) =>
+  t.field({
+    type: WebhookEndpointPayloadRef,
+    description: "deleteWebhookEndpoint with typed errors: NOT_FOUND (field `id`) comes in `userErrors`.",
+    args: { id: t.arg({ type: "UUID", required: true, description: "The endpoint's id." }) },
+    extensions: answersUserErrors({ NOT_FOUND: ["id"] }),
+    resolve: async (_root, { id }, context) => ({
+      endpointId: await deleteEndpointFrom(context, id),
+      userErrors: [],
+    }),
+  }),
+);
+
+builder.mutationField("webhookEndpointSecretRotate", (t) =>
+  t.field({
+    type: WebhookEndpointSecretPayloadRef,
+    description:
+      "rotateWebhookEndpointSecret with typed errors: NOT_FOUND (field `id`) comes in `userErrors`.",
+    args: { id: t.arg({ type: "UUID", required: true, description: "The endpoint's id." }) },
+    extensions: answersUserErrors({ NOT_FOUND: ["id"] }),
+    resolve: async (_root, { id }, context) => {
+      const { endpoint, secret } = await rotateSecretFrom(context, id);
+      return { endpointId: endpoint.id, secret, userErrors: [] };
+    },
+  }),
+);
+
+builder.mutationField("eventRedeliver", (t) =>
+  t.field({
+    type: EventRedeliverPayloadRef,
+    description:
+      "redeliverEvent with typed errors: NOT_FOUND (field `id`) comes in `userErrors`; ENDPOINT_DISABLED stays " +
+      "a top-level error.",
+    args: {
+      id: t.arg({ type: "UUID", required: true, description: "The event's id." }),
+      input: t.arg({ type: RedeliverEventInput, description: "Where to send it." }),
+    },
+    extensions: answersUserErrors({ NOT_FOUND: ["id"] }),
+    resolve: async (_root, { id, input }, context) => ({
+      ...(await redeliverFrom(context, id, input?.endpointId ?? null)),
+      userErrors: [],
+    }),
   }),
 );

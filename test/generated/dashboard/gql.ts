@@ -14,10 +14,18 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
-    "\n  query OrdersTable($first: Int) {\n    orders(first: $first) {\n      totalCount\n      edges { node { id orderReference orderStatus priceTotal currency placedAt } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": typeof types.OrdersTableDocument,
+    "\n  query OrdersTable($first: Int, $after: String) {\n    orders(first: $first, after: $after) {\n      totalCount\n      edges { node { id orderReference orderStatus priceTotal currency placedAt supplier { name } } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": typeof types.OrdersTableDocument,
+    "\n  query OrderDetail($id: UUID!) {\n    order(id: $id) {\n      id orderReference orderStatus purchaseOrderReference priceTotal quantity currency\n      supplier { name }\n      buyerProduct { rawMaterialName }\n      events(first: 10) { edges { node { createdAt changes { field from to } } } }\n    }\n  }\n": typeof types.OrderDetailDocument,
+    "\n  mutation UpdateOrder($id: UUID!, $input: UpdateOrderInput!) {\n    updateOrder(id: $id, input: $input) { id orderStatus purchaseOrderReference updatedAt }\n  }\n": typeof types.UpdateOrderDocument,
+    "\n  query ProductsWithApprovals($first: Int) {\n    buyerProducts(first: $first) {\n      totalCount\n      edges { node { id rawMaterialName approvals(first: 5) { totalCount edges { node { id approvalStatus supplierName } } } } }\n    }\n  }\n": typeof types.ProductsWithApprovalsDocument,
+    "\n  subscription OrderUpdates($orderId: UUID) {\n    orderUpdated(orderId: $orderId) {\n      order { id orderStatus purchaseOrderReference }\n      event { changes { field from to } }\n    }\n  }\n": typeof types.OrderUpdatesDocument,
 };
 const documents: Documents = {
-    "\n  query OrdersTable($first: Int) {\n    orders(first: $first) {\n      totalCount\n      edges { node { id orderReference orderStatus priceTotal currency placedAt } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": types.OrdersTableDocument,
+    "\n  query OrdersTable($first: Int, $after: String) {\n    orders(first: $first, after: $after) {\n      totalCount\n      edges { node { id orderReference orderStatus priceTotal currency placedAt supplier { name } } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": types.OrdersTableDocument,
+    "\n  query OrderDetail($id: UUID!) {\n    order(id: $id) {\n      id orderReference orderStatus purchaseOrderReference priceTotal quantity currency\n      supplier { name }\n      buyerProduct { rawMaterialName }\n      events(first: 10) { edges { node { createdAt changes { field from to } } } }\n    }\n  }\n": types.OrderDetailDocument,
+    "\n  mutation UpdateOrder($id: UUID!, $input: UpdateOrderInput!) {\n    updateOrder(id: $id, input: $input) { id orderStatus purchaseOrderReference updatedAt }\n  }\n": types.UpdateOrderDocument,
+    "\n  query ProductsWithApprovals($first: Int) {\n    buyerProducts(first: $first) {\n      totalCount\n      edges { node { id rawMaterialName approvals(first: 5) { totalCount edges { node { id approvalStatus supplierName } } } } }\n    }\n  }\n": types.ProductsWithApprovalsDocument,
+    "\n  subscription OrderUpdates($orderId: UUID) {\n    orderUpdated(orderId: $orderId) {\n      order { id orderStatus purchaseOrderReference }\n      event { changes { field from to } }\n    }\n  }\n": types.OrderUpdatesDocument,
 };
 
 /**
@@ -37,7 +45,23 @@ export function graphql(source: string): unknown;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query OrdersTable($first: Int) {\n    orders(first: $first) {\n      totalCount\n      edges { node { id orderReference orderStatus priceTotal currency placedAt } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n"): (typeof documents)["\n  query OrdersTable($first: Int) {\n    orders(first: $first) {\n      totalCount\n      edges { node { id orderReference orderStatus priceTotal currency placedAt } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n"];
+export function graphql(source: "\n  query OrdersTable($first: Int, $after: String) {\n    orders(first: $first, after: $after) {\n      totalCount\n      edges { node { id orderReference orderStatus priceTotal currency placedAt supplier { name } } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n"): (typeof documents)["\n  query OrdersTable($first: Int, $after: String) {\n    orders(first: $first, after: $after) {\n      totalCount\n      edges { node { id orderReference orderStatus priceTotal currency placedAt supplier { name } } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query OrderDetail($id: UUID!) {\n    order(id: $id) {\n      id orderReference orderStatus purchaseOrderReference priceTotal quantity currency\n      supplier { name }\n      buyerProduct { rawMaterialName }\n      events(first: 10) { edges { node { createdAt changes { field from to } } } }\n    }\n  }\n"): (typeof documents)["\n  query OrderDetail($id: UUID!) {\n    order(id: $id) {\n      id orderReference orderStatus purchaseOrderReference priceTotal quantity currency\n      supplier { name }\n      buyerProduct { rawMaterialName }\n      events(first: 10) { edges { node { createdAt changes { field from to } } } }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UpdateOrder($id: UUID!, $input: UpdateOrderInput!) {\n    updateOrder(id: $id, input: $input) { id orderStatus purchaseOrderReference updatedAt }\n  }\n"): (typeof documents)["\n  mutation UpdateOrder($id: UUID!, $input: UpdateOrderInput!) {\n    updateOrder(id: $id, input: $input) { id orderStatus purchaseOrderReference updatedAt }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ProductsWithApprovals($first: Int) {\n    buyerProducts(first: $first) {\n      totalCount\n      edges { node { id rawMaterialName approvals(first: 5) { totalCount edges { node { id approvalStatus supplierName } } } } }\n    }\n  }\n"): (typeof documents)["\n  query ProductsWithApprovals($first: Int) {\n    buyerProducts(first: $first) {\n      totalCount\n      edges { node { id rawMaterialName approvals(first: 5) { totalCount edges { node { id approvalStatus supplierName } } } } }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription OrderUpdates($orderId: UUID) {\n    orderUpdated(orderId: $orderId) {\n      order { id orderStatus purchaseOrderReference }\n      event { changes { field from to } }\n    }\n  }\n"): (typeof documents)["\n  subscription OrderUpdates($orderId: UUID) {\n    orderUpdated(orderId: $orderId) {\n      order { id orderStatus purchaseOrderReference }\n      event { changes { field from to } }\n    }\n  }\n"];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};

@@ -1,0 +1,285 @@
+// The `query:` argument of the root lists: a small search grammar, written
+// once here and given meaning per list by a table of keys.
+//
+//   query   = term { " " term }
+//   term    = key ":" value | word
+//   value   = bare | '"' { any character but '"' } '"'
+//   bare    = one or more characters other than space and '"'
+//
+// Terms are ANDed. A key may appear once; a key's value may list several
+// alternatives separated by commas (`status:shipped,delivered`), ORed. Each
+// list says which keys it knows and what a bare word searches. Every mistake
+// is reported as VALIDATION_FAILED on `query` with the position it was found
+// at (1-based), never silently ignored.
+import { contractSpelling } from "../domain/contract-vocabulary.js";
+import type { FieldProblem } from "../domain/errors.js";
+import { isUuid } from "../domain/uuid.js";
+import { graphqlEnumName } from "./enums.js";
+import { decodeGlobalId, type NodeTypeName } from "./global-ids.js";
+
+/** The longest query accepted: a search box, not a document. */
+export const MAX_QUERY_LENGTH = 500;
+/** How many terms one query may hold, so that a query stays one cheap statement. */
+export const MAX_QUERY_TERMS = 10;
+
+export interface QueryTerm {
+  /** Lower-cased key, or null for a bare word. */
+  key: string | null;
+  value: string;
+  /** 1-based position of the term in the query. */
+  position: number;
+}
+
+/** What a key means on one list: a Prisma `where` for its value, or a complaint about it. */
+export interface QueryKey {
+  /** One line for the docs and the error that lists the known keys. */
+  description: string;
+  toWhere: (value: string) => object | string;
+}
+
+export interface QueryGrammar {
+  keys: Record<string, QueryKey>;
+  /** What a bare word matches; null when this list takes no bare words. */
+  word: ((word: string) => object | string) | null;
+}
+
+export class QuerySyntaxError extends Error {
+  constructor(
+    readonly position: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Splits a query into terms; throws QuerySyntaxError for an unclosed quote or an empty value. */
+export function tokenize(query: string): QueryTerm[] {
+  const terms: QueryTerm[] = [];
+  let index = 0;
+  while (index < query.length) {
+    if (/\s/.test(query[index] ?? "")) {
+      index += 1;
+      continue;
+    }
+    const start = index;
+    const keyMatch = /^([A-Za-z_]+):/.exec(query.slice(index));
+    let key: string | null = null;
+    if (keyMatch?.[1]) {
+      key = keyMatch[1].toLowerCase();
+      index += keyMatch[0].length;
+    }
+    let value: string;
+    if (query[index] === '"') {
+      const close = query.indexOf('"', index + 1);
+      if (close === -1) throw new QuerySyntaxError(index + 1, 'has a quote (") that is never closed');
+      value = query.slice(index + 1, close);
+      index = close + 1;
+      if (index < query.length && !/\s/.test(query[index] ?? "")) {
+        throw new QuerySyntaxError(index + 1, "needs a space after a closing quote");
+      }
+    } else {
+      const end = query.slice(index).search(/[\s"]/);
+      const stop = end === -1 ? query.length : index + end;
+      if (query[stop] === '"') {
+        throw new QuerySyntaxError(stop + 1, "has a quote inside a word; quote the whole value");
+      }
+      value = query.slice(index, stop);
+      index = stop;
+    }
+    if (value.trim() === "") {
+      throw new QuerySyntaxError(
+        start + 1,
+        key ? `has no value after "${key}:"` : "has an empty quoted word",
+      );
+    }
+    terms.push({ key, value, position: start + 1 });
+  }
+  return terms;
+}
+
+/**
+ * The Prisma `where` a query means on a list, or null when it cannot be read;
+ * then `problems` says why, on the argument `query`.
+ */
+export function parseListQuery(
+  query: string,
+  grammar: QueryGrammar,
+  problems: FieldProblem[],
+): object | null {
+  const problem = (message: string) => {
+    problems.push({ path: ["query"], code: "invalid", message });
+    return null;
+  };
+  if (query.length > MAX_QUERY_LENGTH) return problem(`must be at most ${MAX_QUERY_LENGTH} characters`);
+  let terms: QueryTerm[];
+  try {
+    terms = tokenize(query);
+  } catch (error) {
+    if (error instanceof QuerySyntaxError)
+      return problem(`${error.message} (at character ${error.position})`);
+    throw error;
+  }
+  if (terms.length > MAX_QUERY_TERMS) return problem(`must hold at most ${MAX_QUERY_TERMS} terms`);
+  const known = Object.keys(grammar.keys);
+  const seen = new Set<string>();
+  const conditions: object[] = [];
+  for (const term of terms) {
+    const at = ` (at character ${term.position})`;
+    let condition: object | string;
+    if (term.key === null) {
+      if (!grammar.word) return problem(`takes only key:value terms (${known.join(", ")})${at}`);
+      condition = grammar.word(term.value);
+    } else {
+      const key = grammar.keys[term.key];
+      if (!key) return problem(`has an unknown key "${term.key}"; known keys: ${known.join(", ")}${at}`);
+      if (seen.has(term.key)) {
+        return problem(`has "${term.key}:" twice; list alternatives with commas instead${at}`);
+      }
+      seen.add(term.key);
+      condition = key.toWhere(term.value);
+    }
+    if (typeof condition === "string") {
+      return problem(`${term.key ? `"${term.key}:"` : `the word "${term.value}"`} ${condition}${at}`);
+    }
+    conditions.push(condition);
+  }
+  return { AND: conditions };
+}
+
+/** A value's comma-separated alternatives; empty alternatives are a mistake, not skipped. */
+export function alternatives(value: string): string[] | null {
+  const parts = value.split(",").map((part) => part.trim());
+  return parts.every((part) => part !== "") ? parts : null;
+}
+
+/**
+ * `PO-1*` → { startsWith: "PO-1" }; `PO-1` → { equals: "PO-1" }. A `*`
+ * anywhere but at the end is refused: only prefixes are indexed.
+ */
+export function textMatch(value: string): { startsWith: string } | { equals: string } | string {
+  const star = value.indexOf("*");
+  if (star === -1) return { equals: value };
+  if (star !== value.length - 1) return "may use * only at the end of a value (a prefix)";
+  if (star === 0) return "needs at least one character before *";
+  return { startsWith: value.slice(0, -1) };
+}
+
+/** `2025-01-01`, `2025-01-01..2025-03-31`, `2025-01-01..` or `..2025-03-31`: whole UTC days, both ends included. */
+export function dayRange(value: string): { gte?: Date; lt?: Date } | string {
+  const [from, to, ...rest] = value.includes("..") ? value.split("..") : [value, value];
+  if (rest.length > 0 || from === undefined || to === undefined || (from === "" && to === "")) {
+    return "must be a day (YYYY-MM-DD) or a range FROM..TO";
+  }
+  const day = (text: string) => {
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(text) || text.startsWith("0000")) return null;
+    const date = new Date(`${text}T00:00:00.000Z`);
+    return Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== text ? null : date;
+  };
+  const start = from === "" ? undefined : day(from);
+  const end = to === "" ? undefined : day(to);
+  if (start === null || end === null) return "must be a day (YYYY-MM-DD) or a range FROM..TO";
+  if (start && end && start > end) return "has a range that ends before it starts";
+  return {
+    ...(start ? { gte: start } : {}),
+    ...(end ? { lt: new Date(end.getTime() + 86_400_000) } : {}),
+  };
+}
+
+/** `field` within the days of `value` (see `dayRange`). */
+export function dayWhere(field: string, value: string): object | string {
+  const range = dayRange(value);
+  return typeof range === "string" ? range : { [field]: range };
+}
+
+/** `field` equal to one of the comma-separated ids of `value`. */
+export function uuidsWhere(field: string, value: string, type: NodeTypeName): object | string {
+  // Each id as a UUID or as a global ID of `type` (docs/graphql.md "Global IDs").
+  const ids = alternatives(value)?.map((id) => {
+    if (isUuid(id)) return id.toLowerCase();
+    const globalId = decodeGlobalId(id);
+    return globalId?.type === type ? globalId.uuid : null;
+  });
+  if (!ids?.every((id) => id !== null)) {
+    return `must be one or more UUIDs or global IDs of a ${type}, comma separated`;
+  }
+  return { [field]: { in: ids } };
+}
+
+/**
+ * `field` equal to one of the comma-separated enum values of `value`, spelled
+ * as REST spells them (`in_transit`, `Raw Material`) or as GraphQL does
+ * (`IN_TRANSIT`, `RAW_MATERIAL`), in any case.
+ */
+export function enumWhere(field: string, stored: string[], value: string): object | string {
+  const byName = new Map<string, string>();
+  for (const storedValue of stored) {
+    byName.set(contractSpelling(storedValue).toLowerCase(), storedValue);
+    byName.set(graphqlEnumName(contractSpelling(storedValue)).toLowerCase(), storedValue);
+  }
+  const names = alternatives(value);
+  const values = names?.map((name) => byName.get(name.toLowerCase()));
+  if (!values || values.some((found) => found === undefined)) {
+    return `must be one or more of ${stored.map((storedValue) => contractSpelling(storedValue)).join(", ")}, comma separated`;
+  }
+  return { [field]: { in: values } };
+}
+
+/** `key:` names of a grammar, for argument descriptions. */
+export function grammarSummary(grammar: QueryGrammar): string {
+  return Object.entries(grammar.keys)
+    .map(([key, { description }]) => `\`${key}:\` ${description}`)
+    .join("; ");
+}
+
+/**
+ * Prisma hands `startsWith`/`contains` to LIKE as they are: `%` and `_` would
+ * match anything. Escaped with LIKE's default escape character, they match
+ * only themselves.
+ */
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, "\\$&");
+}
+
+/** `PO-1*` a case-insensitive prefix, `PO-17` exact: on any of `fields`. */
+export function textWhere(fields: string[], value: string): object | string {
+  const match = textMatch(value);
+  if (typeof match === "string") return match;
+  const condition =
+    "startsWith" in match
+      ? { startsWith: escapeLike(match.startsWith), mode: "insensitive" as const }
+      : match;
+  return fields.length === 1
+    ? { [fields[0] as string]: condition }
+    : { OR: fields.map((field) => ({ [field]: condition })) };
+}
+
+/** A bare word: `field` contains it, in any case (a trigram index serves it). */
+export function containsWord(field: string, word: string): object | string {
+  const text = word.endsWith("*") ? word.slice(0, -1) : word;
+  if (text.includes("*")) return "may use * only at the end";
+  return { [field]: { contains: escapeLike(text), mode: "insensitive" } };
+}
+
+/** `yes`/`no` (also `true`/`false`). */
+export function yesNo(value: string): boolean | string {
+  const lower = value.toLowerCase();
+  if (lower === "yes" || lower === "true") return true;
+  if (lower === "no" || lower === "false") return false;
+  return "must be yes or no";
+}
+
+/** The grammar of a list searched by name alone: `name:Gly*` and bare words. */
+export function nameGrammar(field: string): QueryGrammar {
+  return {
+    keys: {
+      name: {
+        description: "name: `Gly*` a prefix (any case), `Glycerin` exact",
+        toWhere: (value) => textWhere([field], value),
+      },
+    },
+    word: (word) => containsWord(field, word),
+  };
+}
+
+export const NAME_QUERY_DESCRIPTION =
+  "Search terms: `name:Gly*` a name prefix (any case), `name:Glycerin` an exact name, or bare words the name contains (any case).";
