@@ -130,4 +130,31 @@ describe("webhook endpoints over GraphQL", () => {
     );
     expect(list.webhookEndpoints.edges).toEqual([]);
   });
+
+  it("webhookEndpointCreate answers refusals in userErrors, and the secret once on success", async () => {
+    const mutation = `mutation($input: CreateWebhookEndpointInput!) {
+      webhookEndpointCreate(input: $input) { secret endpoint { id } userErrors { code field fieldCode } } }`;
+    const refused = await graphqlData<{
+      webhookEndpointCreate: {
+        secret: null;
+        endpoint: null;
+        userErrors: { code: string; field: string[] }[];
+      };
+    }>(test.app, mutation, {
+      key: buyer.apiKey,
+      variables: { input: { url: "https://127.0.0.1/x", enabledEvents: ["*"] } },
+    });
+    expect(refused.webhookEndpointCreate).toEqual({
+      secret: null,
+      endpoint: null,
+      userErrors: [{ code: "VALIDATION_FAILED", field: ["input", "url"], fieldCode: "INVALID" }],
+    });
+    const created = await graphqlData<{ webhookEndpointCreate: { secret: string; userErrors: unknown[] } }>(
+      test.app,
+      mutation,
+      { key: buyer.apiKey, variables: { input: { url: "https://93.184.215.14/x", enabledEvents: ["*"] } } },
+    );
+    expect(created.webhookEndpointCreate.secret).toMatch(/^whsec_/);
+    expect(created.webhookEndpointCreate.userErrors).toEqual([]);
+  });
 });
