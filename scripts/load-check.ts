@@ -64,6 +64,7 @@ try {
       PORT: String(PORT),
       LOG_LEVEL: "warn",
       NODE_ENV: "production",
+      WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString("base64"),
       RATE_LIMIT_PER_MINUTE: "10000000",
     },
     stdio: ["ignore", "inherit", "inherit"],

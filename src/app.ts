@@ -4,8 +4,9 @@ import path from "node:path";
 import { createServerAdapter } from "@whatwg-node/server";
 import { printSchema } from "graphql";
 import type { Viewer } from "./auth/viewer.js";
-import { type AppConfig, DEFAULT_RESPONSE_CACHE_MAX_BYTES } from "./config.js";
+import { type AppConfig, DEFAULT_RESPONSE_CACHE_MAX_BYTES, DEFAULT_WEBHOOK_CONFIG } from "./config.js";
 import type { Database } from "./db/database.js";
+import type { Prisma, PrismaClient } from "./db/generated/prisma/client.js";
 import { createOrderUpdateFeed } from "./domain/order-notifications.js";
 import { limitSubscriptionsPerKey } from "./graphql/subscription-limit.js";
 import { createGraphQLServer } from "./graphql/yoga.js";
@@ -27,6 +28,7 @@ import type { Logger } from "./logger.js";
 import { projectRoot } from "./project-root.js";
 import { createRestHandler } from "./rest/handler.js";
 import { buildOpenApiDocument, OPENAPI_PATH } from "./rest/openapi/document.js";
+import { createRecordRenderer } from "./rest/record-renderer.js";
 import { API_PREFIX } from "./rest/route.js";
 import { routes } from "./rest/routes.js";
 import type { GraphQLContext } from "./schema/context.js";
@@ -44,6 +46,7 @@ export interface AppOptions {
         | "trustProxy"
         | "authFailuresPerMinute"
         | "responseCacheMaxBytes"
+        | "webhooks"
       >
     >;
   database: Database;
@@ -115,6 +118,7 @@ export function createApp({ config, database, logger, tracing, demoApiKey, clust
     requestId,
     appBaseUrl: config.appBaseUrl,
     orderUpdates: subscriptionsFor(viewer),
+    webhooks: config.webhooks ?? DEFAULT_WEBHOOK_CONFIG,
   });
 
   const yoga = createGraphQLServer({
@@ -329,11 +333,26 @@ export function createApp({ config, database, logger, tracing, demoApiKey, clust
   const adapter = createServerAdapter<ServerContext>((request, context) =>
     withTracing(tracing, (traced, span) => handle(traced, context, span))(request),
   );
+  // Events show records as the REST single reads do (src/rest/record-renderer.ts);
+  // the webhook worker renders inside its own transaction, as the record's buyer.
+  const renderRecord = createRecordRenderer(schema, routes);
+  const renderEventRecord = (
+    tx: Prisma.TransactionClient,
+    record: { recordType: string; recordId: string; buyerId: string; changedAt: Date },
+  ) =>
+    renderRecord(
+      {
+        ...contextFor({ buyerId: record.buyerId, apiKeyId: "" }, "webhook-events"),
+        prisma: tx as PrismaClient,
+      },
+      record,
+    );
+
   // `app.dispose()` ends open subscription streams, which would otherwise keep
   // their connections, and a graceful shutdown, waiting.
   adapter.disposableStack.defer(() => orderUpdates.close());
 
-  return adapter;
+  return Object.assign(adapter, { renderEventRecord });
 }
 
 export type App = ReturnType<typeof createApp>;

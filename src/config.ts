@@ -80,6 +80,103 @@ export const DEFAULT_GRAPHQL_CONFIG: GraphQLConfig = {
   persistedDocuments: { manifest: new Map(), only: false },
 };
 
+/** Webhook endpoints and their deliveries (docs/webhooks.md). */
+export interface WebhookConfig {
+  /** Endpoint URLs may be plain `http` (tests and the demo). */
+  allowHttp: boolean;
+  /** Endpoint URLs may resolve to loopback, private, link-local or other non-public addresses. */
+  allowPrivateNetworks: boolean;
+  /** Encrypts signing secrets at rest: the first key encrypts, every key decrypts (rotation). */
+  secretKeys: Buffer[];
+  /** True when no WEBHOOK_SECRET_KEY was set and the fixed development key is used (never in production). */
+  usingDevelopmentKey: boolean;
+  /** Delay before each retry after a failed attempt; the last entry is the last retry. */
+  retryScheduleMs: number[];
+  /** Each delay is moved by up to this share either way, so retries of many deliveries spread out. */
+  retryJitter: number;
+  /** An attempt that has not answered 2xx within this long failed. */
+  deliveryTimeoutMs: number;
+  /** A claimed delivery whose process died is taken up again after this long. */
+  leaseMs: number;
+  /** An endpoint failing (a delivery ran out of retries) for this long without a success is disabled. */
+  disableFailingAfterMs: number;
+  /** Events (and their deliveries) older than this are pruned. */
+  eventRetentionMs: number;
+  /** Whether `npm start` runs the delivery worker in this process. */
+  workerEnabled: boolean;
+  /** How often an idle worker looks for due work. */
+  pollIntervalMs: number;
+  /** Deliveries one process attempts at once. */
+  concurrency: number;
+}
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+const DURATION_UNITS: Record<string, number> = { ms: 1, s: SECOND, m: MINUTE, h: HOUR, d: DAY };
+
+/** About 3 days in all, growing roughly exponentially (docs/webhooks.md, "Retries"). */
+export const DEFAULT_RETRY_SCHEDULE = "5s,5m,30m,2h,5h,10h,14h,20h,20h";
+
+/**
+ * Used only when WEBHOOK_SECRET_KEY is unset outside production, so that tests
+ * and the demo run without set-up. Known to everyone: never protects anything.
+ */
+export const DEVELOPMENT_WEBHOOK_SECRET_KEY = createHash("sha256")
+  .update("buyer-api development webhook secret key: public, never for production")
+  .digest();
+
+export const DEFAULT_WEBHOOK_CONFIG: WebhookConfig = {
+  allowHttp: false,
+  allowPrivateNetworks: false,
+  secretKeys: [DEVELOPMENT_WEBHOOK_SECRET_KEY],
+  usingDevelopmentKey: true,
+  retryScheduleMs: parseDurationList(DEFAULT_RETRY_SCHEDULE) ?? [],
+  retryJitter: 0.2,
+  deliveryTimeoutMs: 10 * SECOND,
+  leaseMs: 2 * MINUTE,
+  disableFailingAfterMs: 5 * DAY,
+  eventRetentionMs: 30 * DAY,
+  workerEnabled: true,
+  pollIntervalMs: SECOND,
+  concurrency: 10,
+};
+
+/** `250ms`, `5s`, `30m`, `2h`, `3d` → milliseconds; null when it is not one. */
+export function parseDuration(text: string): number | null {
+  const match = /^(\d+)(ms|s|m|h|d)$/.exec(text.trim());
+  if (!match) return null;
+  return Number(match[1]) * (DURATION_UNITS[match[2] ?? ""] ?? 0);
+}
+
+/** A comma-separated list of durations; null when any item is not one. */
+export function parseDurationList(text: string): number[] | null {
+  const items = text.split(",").map(parseDuration);
+  return items.every((item): item is number => item !== null) ? items : null;
+}
+
+const duration = (defaultValue: string) =>
+  z
+    .string()
+    .default(defaultValue)
+    .transform((text, context) => {
+      const value = parseDuration(text);
+      if (value === null || value <= 0) {
+        context.addIssue({ code: "custom", message: "must be a duration such as 500ms, 10s, 5m, 2h or 30d" });
+        return z.NEVER;
+      }
+      return value;
+    });
+
+/** A 256-bit key, written as 64 hex digits or as base64. */
+function readSecretKey(text: string): Buffer | null {
+  const trimmed = text.trim();
+  const key = /^[0-9a-f]{64}$/i.test(trimmed) ? Buffer.from(trimmed, "hex") : Buffer.from(trimmed, "base64");
+  return key.length === 32 ? key : null;
+}
+
 /** PostgreSQL connections per server process. */
 export const DEFAULT_DATABASE_POOL_SIZE = 10;
 
@@ -176,6 +273,32 @@ const envSchema = z.object({
     .int("must be a whole number")
     .min(1000, "must be at least 1000")
     .default(30_000),
+  NODE_ENV: z.string().optional(),
+  WEBHOOK_ALLOW_HTTP: booleanFlag.default(false),
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: booleanFlag.default(false),
+  WEBHOOK_SECRET_KEY: z.string().optional(),
+  WEBHOOK_SECRET_KEY_PREVIOUS: z.string().optional(),
+  WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .default(DEFAULT_RETRY_SCHEDULE)
+    .transform((text, context) => {
+      const value = parseDurationList(text);
+      if (value === null || value.length === 0 || value.length > 50) {
+        context.addIssue({
+          code: "custom",
+          message: "must be 1 to 50 comma-separated durations such as 5s,5m,30m,2h",
+        });
+        return z.NEVER;
+      }
+      return value;
+    }),
+  WEBHOOK_TIMEOUT: duration("10s"),
+  WEBHOOK_LEASE: duration("2m"),
+  WEBHOOK_DISABLE_FAILING_AFTER: duration("5d"),
+  WEBHOOK_EVENT_RETENTION: duration("30d"),
+  WEBHOOK_WORKER_ENABLED: booleanFlag.default(true),
+  WEBHOOK_POLL_INTERVAL: duration("1s"),
+  WEBHOOK_CONCURRENCY: limit(DEFAULT_WEBHOOK_CONFIG.concurrency),
 });
 
 export interface AppConfig {
@@ -207,6 +330,7 @@ export interface AppConfig {
   responseCacheMaxBytes: number;
   /** OpenTelemetry tracing from the standard OTEL_* variables; null when off. */
   tracing: TracingSettings | null;
+  webhooks: WebhookConfig;
 }
 
 /** One line per bad variable: which one and why. */
@@ -246,6 +370,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       "WEB_CONCURRENCY: the embedded database (PGlite) serves one process; use 1, or PostgreSQL for more",
     );
   }
+  const secretKeys: Buffer[] = [];
+  if (parsed.success) {
+    const { WEBHOOK_SECRET_KEY: current, WEBHOOK_SECRET_KEY_PREVIOUS: previous, NODE_ENV } = parsed.data;
+    if (current === undefined) {
+      if (NODE_ENV === "production") {
+        problems.push(
+          "WEBHOOK_SECRET_KEY: must be set in production (32 random bytes as base64: openssl rand -base64 32)",
+        );
+      }
+    } else {
+      const key = readSecretKey(current);
+      if (key) secretKeys.push(key);
+      else problems.push("WEBHOOK_SECRET_KEY: must be 32 bytes, as base64 or 64 hex digits");
+    }
+    for (const text of (previous ?? "").split(",").filter((item) => item.trim() !== "")) {
+      const key = readSecretKey(text);
+      if (key) secretKeys.push(key);
+      else
+        problems.push("WEBHOOK_SECRET_KEY_PREVIOUS: each key must be 32 bytes, as base64 or 64 hex digits");
+    }
+  }
   if (!parsed.success || !database || problems.length > 0) throw new ConfigError(problems);
   const values = parsed.data;
   return {
@@ -266,6 +411,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     metricsToken: values.METRICS_TOKEN ?? null,
     responseCacheMaxBytes: values.RESPONSE_CACHE_MAX_BYTES,
     tracing: tracing.settings,
+    webhooks: {
+      allowHttp: values.WEBHOOK_ALLOW_HTTP,
+      allowPrivateNetworks: values.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+      secretKeys:
+        values.WEBHOOK_SECRET_KEY === undefined
+          ? [DEVELOPMENT_WEBHOOK_SECRET_KEY, ...secretKeys]
+          : secretKeys,
+      usingDevelopmentKey: values.WEBHOOK_SECRET_KEY === undefined,
+      retryScheduleMs: values.WEBHOOK_RETRY_SCHEDULE,
+      retryJitter: DEFAULT_WEBHOOK_CONFIG.retryJitter,
+      deliveryTimeoutMs: values.WEBHOOK_TIMEOUT,
+      leaseMs: values.WEBHOOK_LEASE,
+      disableFailingAfterMs: values.WEBHOOK_DISABLE_FAILING_AFTER,
+      eventRetentionMs: values.WEBHOOK_EVENT_RETENTION,
+      workerEnabled: values.WEBHOOK_WORKER_ENABLED,
+      pollIntervalMs: values.WEBHOOK_POLL_INTERVAL,
+      concurrency: values.WEBHOOK_CONCURRENCY,
+    },
     graphql: {
       graphiql: values.GRAPHIQL_ENABLED,
       introspection: values.GRAPHQL_INTROSPECTION,

@@ -5,6 +5,7 @@ import { registerDb } from "./commands/db.js";
 import { registerDemo } from "./commands/demo.js";
 import { registerImport } from "./commands/import.js";
 import { registerKeys } from "./commands/keys.js";
+import { registerWebhooks } from "./commands/webhooks.js";
 import { reportFailure } from "./context.js";
 
 export function buildProgram(): Command {
@@ -22,6 +23,7 @@ export function buildProgram(): Command {
   registerDemo(program);
   registerDb(program);
   registerCatalogue(program);
+  registerWebhooks(program);
   return program;
 }
 

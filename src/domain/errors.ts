@@ -11,6 +11,7 @@ export type ErrorCode =
   | "INVALID_TRANSITION"
   | "ALREADY_EXISTS"
   | "PRECONDITION_FAILED"
+  | "ENDPOINT_DISABLED"
   | "INTERNAL";
 
 /** What can be wrong with one input field; the REST reference lists them. */

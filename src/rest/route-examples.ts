@@ -72,6 +72,15 @@ export const createdBuyerProduct: JsonValue = {
   auto_match: { matched: true, strategy: "cas_number", score: 1 },
 };
 
+export const buyerProduct: JsonValue = {
+  id: BUYER_PRODUCT_ID,
+  ...createBuyerProductRequest,
+  active: true,
+  created_at: "2025-03-04T09:31:00.120Z",
+  updated_at: "2025-03-04T09:31:00.120Z",
+  product_id: "4a3b2c1d-0e9f-4a8b-b7c6-d5e4f3a2b1c0",
+};
+
 export const order: Record<string, JsonValue> = {
   id: ORDER_ID,
   url: `https://app.example.com/orders/${ORDER_ID}`,
@@ -136,4 +145,88 @@ export const approval: JsonValue = {
   supplier_profile_id: SUPPLIER_ID,
   created_at: "2025-02-11T05:20:31.004Z",
   updated_at: "2025-02-18T22:47:09.612Z",
+};
+
+export const EVENT_ID = "0b8f6a3e-2c4d-4e1f-9a7b-5c6d7e8f9a0b";
+export const WEBHOOK_ENDPOINT_ID = "5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a";
+
+export const event: JsonValue = {
+  id: EVENT_ID,
+  type: "order.updated",
+  created_at: "2025-03-05T14:02:44.907Z",
+  data: {
+    object: updatedOrder,
+    previous_attributes: {
+      order_status: "order_confirmed",
+      supplier_order_reference: null,
+      updated_at: "2025-03-03T10:42:18.531Z",
+    },
+  },
+};
+
+export const createWebhookEndpointRequest: JsonValue = {
+  url: "https://erp.example.com/hooks/buyer-api",
+  enabled_events: ["order.created", "order.updated"],
+  description: "ERP order sync",
+};
+
+export const webhookEndpoint: JsonValue = {
+  id: WEBHOOK_ENDPOINT_ID,
+  url: "https://erp.example.com/hooks/buyer-api",
+  description: "ERP order sync",
+  enabled_events: ["order.created", "order.updated"],
+  status: "enabled",
+  failing_since: null,
+  disabled_at: null,
+  disabled_reason: null,
+  created_at: "2025-03-01T08:00:00.000Z",
+  updated_at: "2025-03-01T08:00:00.000Z",
+};
+
+export const createdWebhookEndpoint: JsonValue = {
+  ...(webhookEndpoint as Record<string, JsonValue>),
+  secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+};
+
+export const delivery: JsonValue = {
+  id: "7c6b5a49-3827-4165-a4b3-c2d1e0f9a8b7",
+  endpoint_id: WEBHOOK_ENDPOINT_ID,
+  event_id: EVENT_ID,
+  event_type: "order.updated",
+  status: "pending",
+  attempt_count: 2,
+  next_attempt_at: "2025-03-05T14:33:10.000Z",
+  succeeded_at: null,
+  attempts: [
+    {
+      attempt: 1,
+      status_code: 503,
+      duration_ms: 42,
+      error: "HTTP 503",
+      next_retry_at: "2025-03-05T14:02:50.000Z",
+      created_at: "2025-03-05T14:02:45.101Z",
+    },
+    {
+      attempt: 2,
+      status_code: null,
+      duration_ms: 10001,
+      error: "no answer within 10000 ms",
+      next_retry_at: "2025-03-05T14:33:10.000Z",
+      created_at: "2025-03-05T14:03:00.433Z",
+    },
+  ],
+  created_at: "2025-03-05T14:02:45.000Z",
+  updated_at: "2025-03-05T14:03:10.434Z",
+};
+
+export const redelivery: JsonValue = {
+  deliveries: [
+    {
+      ...(delivery as Record<string, JsonValue>),
+      status: "pending",
+      attempt_count: 0,
+      next_attempt_at: "2025-03-06T09:00:00.000Z",
+      attempts: [],
+    },
+  ],
 };

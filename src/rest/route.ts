@@ -89,6 +89,7 @@ export type ProblemCode =
   | "method_not_allowed"
   | "invalid_transition"
   | "already_exists"
+  | "endpoint_disabled"
   | "idempotency_request_in_progress"
   | "precondition_failed"
   | "payload_too_large"

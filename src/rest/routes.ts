@@ -7,21 +7,32 @@ import * as examples from "./route-examples.js";
 export { API_PREFIX } from "./route.js";
 
 // Selections in GraphQL's names; the adapter answers each field in snake_case.
-const ORDER_FIELDS = `id: databaseId url supplierProfileId buyerProductApprovalId priceType quantity pricePerUom taxAmount
+export const ORDER_FIELDS = `id: databaseId url supplierProfileId buyerProductApprovalId priceType quantity pricePerUom taxAmount
   taxPercentage priceTotal currency profileConnectionRelationship orderReference orderStatus
   purchaseOrderReference supplierOrderReference orderType { id typeOf } resourceValues { provider value }
   trackingType additionalData { product { buyerProductDisplayName } supplier { supplierName } }
   placedAt createdAt updatedAt
   deliverySite { id siteName address { street city state postcode country fullAddress } }`;
 
-const APPROVAL_FIELDS = `id: databaseId approvalStatus supplierName catalogueParentDisplayName catalogueParentProductCode
+export const APPROVAL_FIELDS = `id: databaseId approvalStatus supplierName catalogueParentDisplayName catalogueParentProductCode
   reference buyerProductId supplierProfileId createdAt updatedAt`;
 
-const BUYER_PRODUCT_FIELDS = `id: databaseId rawMaterialName measurementUnit productType rawMaterialCode annualUsage
+export const BUYER_PRODUCT_FIELDS = `id: databaseId rawMaterialName measurementUnit productType rawMaterialCode annualUsage
   typicalOrderSize frequency containerType targetApprovals priorityProduct active documentTypes
   resourceValues { provider value } createdAt updatedAt productId`;
 
-const SUPPLIER_USER_FIELDS =
+export const TAGGING_FIELDS =
+  "taggableType taggableId addedTagIds tags { id name category tagGroup { id name } }";
+
+const EVENT_FIELDS = "id type createdAt data";
+
+const WEBHOOK_ENDPOINT_FIELDS = `id url description enabledEvents status failingSince disabledAt disabledReason
+  createdAt updatedAt`;
+
+const DELIVERY_FIELDS = `id endpointId eventId eventType status attemptCount nextAttemptAt succeededAt
+  attempts { attempt statusCode durationMs error nextRetryAt createdAt } createdAt updatedAt`;
+
+export const SUPPLIER_USER_FIELDS =
   "id: databaseId firstName lastName contactEmail supplierProfileId createdAt updatedAt";
 
 const PAGE_PARAMETERS: QueryParameter[] = [
@@ -43,6 +54,9 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   "Buyer products": "Products as your organisation buys them, matched to the catalogue.",
   Orders: "Your organisation's orders.",
   "Buyer product approvals": "Which suppliers' materials are approved for your buyer products.",
+  Events: "What changed in your organisation's records, kept 30 days (docs/webhooks.md).",
+  "Webhook endpoints":
+    "URLs your organisation's events are posted to, signed under the Standard Webhooks specification.",
 };
 
 export const routes: RestRoute[] = [
@@ -85,7 +99,7 @@ export const routes: RestRoute[] = [
     method: "POST",
     path: "/taggings",
     document: `mutation AttachTags($input: AttachTagsInput!) {
-      attachTags(input: $input) { taggableType taggableId addedTagIds tags { id name category tagGroup { id name } } } }`,
+      attachTags(input: $input) { ${TAGGING_FIELDS} } }`,
     body: { fields: { tag_ids: { minItems: 1, maxItems: 100 } }, example: examples.attachTagsRequest },
     success: { description: "The tags now on the record.", example: examples.taggingResult },
     summary: "Attach tags to a record",
@@ -261,5 +275,265 @@ The status moves forward only: \`quote_selected\` → \`order_placed\` → \`ord
     summary: "List buyer product approvals",
     tag: "Buyer product approvals",
     description: `Your organisation's buyer product approvals, optionally filtered by status and buyer product. ${PAGINATION}`,
+  },
+  {
+    operationId: "getOrder",
+    method: "GET",
+    path: "/orders/{id}",
+    document: `query GetOrder($id: UUID!) { order(id: $id) { ${ORDER_FIELDS} } }`,
+    pathParameters: {
+      id: { description: "An id that is not a UUID is 404.", example: examples.EXAMPLE_IDS.ORDER_ID },
+    },
+    success: { description: "The order.", example: examples.order },
+    summary: "Get an order",
+    tag: "Orders",
+    description:
+      "One of your organisation's orders, as the list shows it: read it after an `order.updated` event, for instance.",
+    problems: { not_found: "The order does not exist, is not your organisation's, or its id is not a UUID." },
+  },
+  {
+    operationId: "getBuyerProduct",
+    method: "GET",
+    path: "/buyer_products/{id}",
+    document: `query GetBuyerProduct($id: UUID!) { buyerProduct(id: $id) { ${BUYER_PRODUCT_FIELDS} } }`,
+    pathParameters: {
+      id: { description: "An id that is not a UUID is 404.", example: examples.EXAMPLE_IDS.BUYER_PRODUCT_ID },
+    },
+    success: { description: "The buyer product.", example: examples.buyerProduct },
+    summary: "Get a buyer product",
+    tag: "Buyer products",
+    description: "One of your organisation's buyer products.",
+    problems: {
+      not_found: "The buyer product does not exist, is not your organisation's, or its id is not a UUID.",
+    },
+  },
+  {
+    operationId: "getBuyerProductApproval",
+    method: "GET",
+    path: "/buyer_product_approvals/{id}",
+    document: `query GetBuyerProductApproval($id: UUID!) { buyerProductApproval(id: $id) { ${APPROVAL_FIELDS} } }`,
+    pathParameters: {
+      id: { description: "An id that is not a UUID is 404.", example: examples.EXAMPLE_IDS.APPROVAL_ID },
+    },
+    success: { description: "The buyer product approval.", example: examples.approval },
+    summary: "Get a buyer product approval",
+    tag: "Buyer product approvals",
+    description: "One of your organisation's buyer product approvals.",
+    problems: {
+      not_found: "The approval does not exist, is not your organisation's, or its id is not a UUID.",
+    },
+  },
+  {
+    operationId: "listEvents",
+    method: "GET",
+    path: "/events",
+    document: `query ListEvents($first: Int, $after: String, $filter: WebhookEventFilter) {
+      events(first: $first, after: $after, filter: $filter) {
+        edges { node { ${EVENT_FIELDS} } } pageInfo { hasNextPage endCursor } } }`,
+    query: [
+      ...PAGE_PARAMETERS,
+      {
+        name: "type",
+        to: "filter.type",
+        description: "Repeat it for several: `type[]=order.created&type[]=order.updated`.",
+        example: ["order.updated"],
+      },
+      {
+        name: "created_at_from",
+        to: "filter.created_at_from",
+        description: "`YYYY-MM-DD`, a whole UTC day.",
+        example: "2025-03-01",
+      },
+      {
+        name: "created_at_to",
+        to: "filter.created_at_to",
+        description: "`YYYY-MM-DD`, a whole UTC day; not before `created_at_from`.",
+        example: "2025-03-31",
+      },
+    ],
+    success: { description: "A page of events, newest first.", example: [examples.event] },
+    summary: "List events",
+    tag: "Events",
+    description: `Your organisation's events of the last 30 days: what changed in its orders, buyer products, approvals, supplier users and taggings, each with the record as the REST API shows it. After downtime, page through until you reach an event you already have. ${PAGINATION}`,
+    problemExamples: {
+      validation_failed: {
+        detail: "",
+        errors: [{ field: "type[0]", code: "invalid", message: "is not an event type" }],
+      },
+    },
+  },
+  {
+    operationId: "getEvent",
+    method: "GET",
+    path: "/events/{id}",
+    document: `query GetEvent($id: UUID!) { event(id: $id) { ${EVENT_FIELDS} } }`,
+    pathParameters: { id: { description: "An id that is not a UUID is 404.", example: examples.EVENT_ID } },
+    success: { description: "The event.", example: examples.event },
+    summary: "Get an event",
+    tag: "Events",
+    description: "One of your organisation's events, as it was delivered.",
+    problems: { not_found: "The event does not exist, is not your organisation's, or was pruned." },
+  },
+  {
+    operationId: "redeliverEvent",
+    method: "POST",
+    path: "/events/{id}/redeliver",
+    document: `mutation RedeliverEvent($id: UUID!, $input: RedeliverEventInput) {
+      redeliverEvent(id: $id, input: $input) { deliveries { ${DELIVERY_FIELDS} } } }`,
+    pathParameters: { id: { to: "id", description: "The event.", example: examples.EVENT_ID } },
+    body: { example: { endpoint_id: examples.WEBHOOK_ENDPOINT_ID } },
+    success: {
+      status: 202,
+      description: "The deliveries queued, one per endpoint.",
+      example: examples.redelivery,
+    },
+    summary: "Redeliver an event",
+    tag: "Events",
+    description:
+      "Queues the event again, as a new delivery with its own attempts: to `endpoint_id`, or, without it, to every enabled endpoint subscribed to the event's type. The event keeps its id (`webhook-id`), so receivers that drop duplicates drop it too.",
+    problems: {
+      not_found: "The event or the endpoint does not exist or is not your organisation's.",
+      endpoint_disabled: "The endpoint is disabled: enable it (`PATCH` with `status: enabled`) first.",
+    },
+    problemExamples: {
+      endpoint_disabled: {
+        detail: "The webhook endpoint is disabled; enable it (status enabled) before redelivering to it",
+      },
+    },
+  },
+  {
+    operationId: "createWebhookEndpoint",
+    method: "POST",
+    path: "/webhook_endpoints",
+    document: `mutation CreateWebhookEndpoint($input: CreateWebhookEndpointInput!) {
+      createWebhookEndpoint(input: $input) { secret endpoint { ${WEBHOOK_ENDPOINT_FIELDS} } } }`,
+    body: { fields: { url: { format: "uri" } }, example: examples.createWebhookEndpointRequest },
+    response: { spread: "endpoint" },
+    success: {
+      description: "The endpoint, with its signing secret: shown only here.",
+      example: examples.createdWebhookEndpoint,
+    },
+    summary: "Create a webhook endpoint",
+    tag: "Webhook endpoints",
+    description:
+      "Adds a URL that your organisation's events are posted to. `secret` (`whsec_…`) verifies them with the `standardwebhooks` library; it is shown only in this answer. The URL must be `https` and must not resolve to a private, loopback or link-local address.",
+    problems: {
+      validation_failed:
+        "`url` is not https, does not resolve or resolves to a private address; `enabled_events[i]` is not an event type.",
+    },
+    problemExamples: {
+      validation_failed: {
+        detail: "",
+        errors: [
+          {
+            field: "url",
+            code: "invalid",
+            message: "must not point at a private or reserved address (10.0.0.5 is private)",
+          },
+        ],
+      },
+    },
+  },
+  {
+    operationId: "listWebhookEndpoints",
+    method: "GET",
+    path: "/webhook_endpoints",
+    document: `query ListWebhookEndpoints($first: Int, $after: String) {
+      webhookEndpoints(first: $first, after: $after) {
+        edges { node { ${WEBHOOK_ENDPOINT_FIELDS} } } pageInfo { hasNextPage endCursor } } }`,
+    query: PAGE_PARAMETERS,
+    success: {
+      description: "A page of webhook endpoints, newest first.",
+      example: [examples.webhookEndpoint],
+    },
+    summary: "List webhook endpoints",
+    tag: "Webhook endpoints",
+    description: `Your organisation's webhook endpoints, never their secrets. ${PAGINATION}`,
+  },
+  {
+    operationId: "getWebhookEndpoint",
+    method: "GET",
+    path: "/webhook_endpoints/{id}",
+    document: `query GetWebhookEndpoint($id: UUID!) { webhookEndpoint(id: $id) { ${WEBHOOK_ENDPOINT_FIELDS} } }`,
+    pathParameters: {
+      id: { description: "An id that is not a UUID is 404.", example: examples.WEBHOOK_ENDPOINT_ID },
+    },
+    success: { description: "The webhook endpoint.", example: examples.webhookEndpoint },
+    summary: "Get a webhook endpoint",
+    tag: "Webhook endpoints",
+    description: "One of your organisation's webhook endpoints, with its status.",
+    problems: { not_found: "The endpoint does not exist or is not your organisation's." },
+  },
+  {
+    operationId: "updateWebhookEndpoint",
+    method: "PATCH",
+    path: "/webhook_endpoints/{id}",
+    document: `mutation UpdateWebhookEndpoint($id: UUID!, $input: UpdateWebhookEndpointInput!) {
+      updateWebhookEndpoint(id: $id, input: $input) { ${WEBHOOK_ENDPOINT_FIELDS} } }`,
+    pathParameters: {
+      id: { description: "An id that is not a UUID is 404.", example: examples.WEBHOOK_ENDPOINT_ID },
+    },
+    body: {
+      fields: { url: { format: "uri" }, description: { acceptsNull: true } },
+      example: { enabled_events: ["*"], description: "ERP sync, all events" },
+    },
+    success: { description: "The webhook endpoint, changed.", example: examples.webhookEndpoint },
+    summary: "Update a webhook endpoint",
+    tag: "Webhook endpoints",
+    description:
+      "Changes an endpoint's `url`, `enabled_events`, `description` or `status`: `disabled` stops deliveries; `enabled` starts them again, also for an endpoint disabled for failing.",
+    problems: {
+      not_found: "The endpoint does not exist or is not your organisation's.",
+      validation_failed: "As for the create, or `status` is `failing` (which only deliveries set).",
+    },
+  },
+  {
+    operationId: "deleteWebhookEndpoint",
+    method: "DELETE",
+    path: "/webhook_endpoints/{id}",
+    document: "mutation DeleteWebhookEndpoint($id: UUID!) { deleteWebhookEndpoint(id: $id) }",
+    pathParameters: {
+      id: { description: "An id that is not a UUID is 404.", example: examples.WEBHOOK_ENDPOINT_ID },
+    },
+    response: "empty",
+    success: { description: "Deleted, with its deliveries." },
+    summary: "Delete a webhook endpoint",
+    tag: "Webhook endpoints",
+    description: "Deletes an endpoint and its deliveries; nothing more is posted to it.",
+    problems: { not_found: "The endpoint does not exist or is not your organisation's." },
+  },
+  {
+    operationId: "rotateWebhookEndpointSecret",
+    method: "POST",
+    path: "/webhook_endpoints/{id}/rotate_secret",
+    document: `mutation RotateWebhookEndpointSecret($id: UUID!) {
+      rotateWebhookEndpointSecret(id: $id) { secret endpoint { ${WEBHOOK_ENDPOINT_FIELDS} } } }`,
+    pathParameters: { id: { to: "id", description: "The endpoint.", example: examples.WEBHOOK_ENDPOINT_ID } },
+    response: { spread: "endpoint" },
+    success: {
+      status: 200,
+      description: "The endpoint with its new signing secret: shown only here.",
+      example: examples.createdWebhookEndpoint,
+    },
+    summary: "Rotate a webhook endpoint's secret",
+    tag: "Webhook endpoints",
+    description:
+      "Makes a new signing secret. For 24 hours deliveries carry two signatures, one with the new secret and one with the previous, so your receiver can switch to the new one without rejecting anything.",
+    problems: { not_found: "The endpoint does not exist or is not your organisation's." },
+  },
+  {
+    operationId: "listWebhookDeliveries",
+    method: "GET",
+    path: "/webhook_endpoints/{id}/deliveries",
+    document: `query ListWebhookDeliveries($id: UUID!, $first: Int, $after: String) {
+      webhookDeliveries(endpointId: $id, first: $first, after: $after) {
+        edges { node { ${DELIVERY_FIELDS} } } pageInfo { hasNextPage endCursor } } }`,
+    pathParameters: { id: { description: "The endpoint.", example: examples.WEBHOOK_ENDPOINT_ID } },
+    query: PAGE_PARAMETERS,
+    success: { description: "A page of deliveries, newest first.", example: [examples.delivery] },
+    summary: "List an endpoint's deliveries",
+    tag: "Webhook endpoints",
+    description: `Every delivery to the endpoint with each attempt: the status code, how long it took, the error, and when the next attempt is due. ${PAGINATION}`,
+    problems: { not_found: "The endpoint does not exist or is not your organisation's." },
   },
 ];

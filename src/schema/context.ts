@@ -1,4 +1,5 @@
 import type { Viewer } from "../auth/viewer.js";
+import type { WebhookConfig } from "../config.js";
 import type { PrismaClient } from "../db/generated/prisma/client.js";
 import type { OrderUpdateFeed } from "../domain/order-notifications.js";
 import type { OrderPrecondition } from "../domain/order-update.js";
@@ -22,4 +23,6 @@ export interface GraphQLContext {
   orderUpdates: OrderUpdateFeed;
   /** Set by the REST adapter on writes. */
   write?: WriteCondition;
+  /** URL policy and the key that encrypts signing secrets, for webhook endpoints. */
+  webhooks: Pick<WebhookConfig, "allowHttp" | "allowPrivateNetworks" | "secretKeys">;
 }

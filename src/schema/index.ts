@@ -13,6 +13,7 @@ import "./types/product.js";
 import "./types/supplier.js";
 import "./types/supplier-user.js";
 import "./types/tag.js";
+import "./types/webhook.js";
 import "./types/links.js";
 import "./types/viewer-query.js";
 

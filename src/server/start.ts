@@ -6,6 +6,7 @@ import { openDatabaseForUse } from "../db/startup.js";
 import type { ClusterMetrics } from "../http/metrics.js";
 import { createLogger } from "../logger.js";
 import { startTracing } from "../telemetry/tracing.js";
+import { startWebhookWorker } from "../webhooks/worker.js";
 import { createHttpServer } from "./http-server.js";
 
 /**
@@ -39,6 +40,14 @@ export async function startServer(
     server.listen(config.port, config.host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
+  const webhooks = config.webhooks.workerEnabled
+    ? await startWebhookWorker({ database, config: config.webhooks, logger, render: app.renderEventRecord })
+    : null;
+  if (config.webhooks.usingDevelopmentKey) {
+    logger.warn(
+      "WEBHOOK_SECRET_KEY is not set: webhook signing secrets are encrypted with the public development key",
+    );
+  }
   logger.info(
     { port, database: database.target.description, url: `http://localhost:${port}` },
     `listening on http://localhost:${port}`,
@@ -50,6 +59,7 @@ export async function startServer(
     stopping = true;
     logger.info({ signal }, "shutting down: draining in-flight requests");
     await drain();
+    await webhooks?.stop();
     await database.close();
     await tracing?.shutdown();
     logger.info("stopped");

@@ -16,7 +16,7 @@ const SRC = path.join(projectRoot(), "src");
 const FLOORS: readonly (readonly string[])[] = [
   ["cli"],
   ["server"],
-  ["app"],
+  ["app", "webhooks"],
   ["rest", "graphql"],
   ["http"],
   ["schema", "import"],

@@ -53,10 +53,15 @@ describe("mutations with userErrors", () => {
       .sort();
     expect(withUserErrors).toEqual([
       "buyerProductCreate",
+      "eventRedeliver",
       "orderUpdate",
       "supplierUserCreate",
       "tagsAttach",
       "tagsDetach",
+      "webhookEndpointCreate",
+      "webhookEndpointDelete",
+      "webhookEndpointSecretRotate",
+      "webhookEndpointUpdate",
     ]);
     expect(Object.keys(fields).length).toBe(withUserErrors.length * 2);
   });

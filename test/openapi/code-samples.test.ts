@@ -13,7 +13,8 @@ import { promisify } from "node:util";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app.js";
-import { DEFAULT_GRAPHQL_CONFIG } from "../../src/config.js";
+import { DEFAULT_GRAPHQL_CONFIG, DEFAULT_WEBHOOK_CONFIG } from "../../src/config.js";
+import { encryptSecret, generateSigningSecret } from "../../src/domain/webhook-secrets.js";
 import {
   type CodeSample,
   SAMPLE_KEY_VARIABLE,
@@ -25,7 +26,12 @@ import { projectRoot } from "../../src/project-root.js";
 import { OPENAPI_PATH } from "../../src/rest/openapi/document.js";
 import type { OpenApiDocument, Operation } from "../../src/rest/openapi/types.js";
 import { API_PREFIX } from "../../src/rest/route.js";
-import { attachTagsRequest, EXAMPLE_IDS } from "../../src/rest/route-examples.js";
+import {
+  attachTagsRequest,
+  EVENT_ID,
+  EXAMPLE_IDS,
+  WEBHOOK_ENDPOINT_ID,
+} from "../../src/rest/route-examples.js";
 import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
 import { APP_BASE_URL } from "../support/test-app.js";
 import { createTestDatabase, type TestDatabase } from "../support/test-database.js";
@@ -45,6 +51,10 @@ interface SampledCase {
 interface Tenant {
   buyer: SeededBuyer;
   orderId: string;
+  eventId: string;
+  endpointId: string;
+  /** The endpoint the delete sample deletes, so the samples after it still find theirs. */
+  deletedEndpointId: string;
 }
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
@@ -63,16 +73,40 @@ describe("the request samples in the reference", { timeout: 240_000 }, () => {
     const [orderId = ""] = await seedOrders(database, buyer, [
       { createdAt: new Date("2025-02-01T10:00:00.000Z"), orderStatus: "order_placed" },
     ]);
-    return { buyer, orderId };
+    const endpoint = async () => {
+      const id = crypto.randomUUID();
+      await database.prisma.webhookEndpoint.create({
+        data: {
+          id,
+          buyerId: buyer.buyerId,
+          url: "https://93.184.215.14/hooks",
+          enabledEvents: ["*"],
+          secretCiphertext: encryptSecret(generateSigningSecret(), id, DEFAULT_WEBHOOK_CONFIG.secretKeys),
+        },
+      });
+      return id;
+    };
+    const eventId = crypto.randomUUID();
+    await database.prisma.webhookEvent.create({
+      data: { id: eventId, buyerId: buyer.buyerId, type: "order.updated", data: { object: { id: orderId } } },
+    });
+    return { buyer, orderId, eventId, endpointId: await endpoint(), deletedEndpointId: await endpoint() };
   };
 
   /** The sample as a reader runs it: with their own records' ids where the sample shows example ones. */
-  const withIdsOf = ({ buyer, orderId }: Tenant, source: string): string => {
+  const withIdsOf = (tenant: Tenant, source: string, operationId: string): string => {
+    const { buyer, orderId } = tenant;
     const exampleTagIds = (attachTagsRequest as { tag_ids: string[] }).tag_ids;
     const ids = new Map<string, string>([
       [EXAMPLE_IDS.SUPPLIER_ID, buyer.supplierId],
       [EXAMPLE_IDS.BUYER_PRODUCT_ID, buyer.buyerProductId],
       [EXAMPLE_IDS.ORDER_ID, orderId],
+      [EXAMPLE_IDS.APPROVAL_ID, buyer.approvalId],
+      [EVENT_ID, tenant.eventId],
+      [
+        WEBHOOK_ENDPOINT_ID,
+        operationId === "deleteWebhookEndpoint" ? tenant.deletedEndpointId : tenant.endpointId,
+      ],
       ...exampleTagIds.map((id, index): [string, string] => [id, buyer.tagIds[index] ?? ""]),
     ]);
     return source.replace(UUID, (id) => ids.get(id) ?? id);
@@ -83,7 +117,13 @@ describe("the request samples in the reference", { timeout: 240_000 }, () => {
     forCurl = await tenant("Curl Samples");
     forTypeScript = await tenant("TypeScript Samples");
     const app = createApp({
-      config: { appBaseUrl: APP_BASE_URL, rateLimitPerMinute: 100_000, graphql: DEFAULT_GRAPHQL_CONFIG },
+      config: {
+        appBaseUrl: APP_BASE_URL,
+        rateLimitPerMinute: 100_000,
+        graphql: DEFAULT_GRAPHQL_CONFIG,
+        // The webhook samples' host cannot be resolved here (no DNS); the address rules have their own tests.
+        webhooks: { ...DEFAULT_WEBHOOK_CONFIG, allowPrivateNetworks: true },
+      },
       database,
       logger: createLogger("silent"),
     });
@@ -110,7 +150,8 @@ describe("the request samples in the reference", { timeout: 240_000 }, () => {
   });
 
   it("are on every operation, one curl and one TypeScript, in a document that stays valid OpenAPI 3.1", async () => {
-    expect(cases).toHaveLength(6);
+    expect(cases).toHaveLength(Object.values(document.paths).flatMap((item) => Object.keys(item)).length);
+    expect(cases.length).toBeGreaterThan(6);
     for (const sample of cases) {
       expect(sample.curl, sample.name).toMatch(/^curl /);
       expect(sample.curl, sample.name).toContain(`X-API-KEY: $${SAMPLE_KEY_VARIABLE}`);
@@ -132,7 +173,7 @@ describe("the request samples in the reference", { timeout: 240_000 }, () => {
     const statuses: Record<string, number> = {};
     for (const sample of cases) {
       // Only the status is written out, after whatever the sample asks of curl.
-      const command = withIdsOf(forCurl, sample.curl).replace(
+      const command = withIdsOf(forCurl, sample.curl, sample.name).replace(
         /^curl /,
         "curl -o /dev/null -w '%{http_code}' ",
       );
@@ -154,7 +195,7 @@ describe("the request samples in the reference", { timeout: 240_000 }, () => {
       );
       const files = cases.map((sample) => {
         const file = path.join(folder, `${sample.name}.ts`);
-        writeFileSync(file, withIdsOf(forTypeScript, sample.typeScript));
+        writeFileSync(file, withIdsOf(forTypeScript, sample.typeScript, sample.name));
         return file;
       });
       writeFileSync(

@@ -71,7 +71,7 @@ describe("the contract check on REST responses", () => {
       /must answer 404/,
     );
     const allow = problemHeaders();
-    allow.set("allow", "PATCH");
+    allow.set("allow", "PATCH, GET, HEAD");
     const methodNotAllowed = {
       ...notFound,
       status: 405,

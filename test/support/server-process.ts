@@ -3,6 +3,9 @@ import { type Agent, get } from "node:http";
 import path from "node:path";
 import { projectRoot } from "../../src/project-root.js";
 
+/** The WEBHOOK_SECRET_KEY of server processes started here. */
+export const TEST_WEBHOOK_SECRET_KEY = Buffer.alloc(32, 5).toString("base64");
+
 export interface ServerProcess {
   child: ChildProcess;
   baseUrl: string;
@@ -15,7 +18,16 @@ export interface ServerProcess {
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   const child = spawn(process.execPath, ["--import", "tsx", path.join(projectRoot(), "src", "server.ts")], {
     cwd: projectRoot(),
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", NODE_ENV: "production", ...env },
+    env: {
+      ...process.env,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "info",
+      NODE_ENV: "production",
+      // Production needs a key for webhook signing secrets; any fixed one serves a test.
+      WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY,
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

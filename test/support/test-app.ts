@@ -1,5 +1,10 @@
 import { type App, createApp } from "../../src/app.js";
-import { DEFAULT_GRAPHQL_CONFIG, type GraphQLConfig } from "../../src/config.js";
+import {
+  DEFAULT_GRAPHQL_CONFIG,
+  DEFAULT_WEBHOOK_CONFIG,
+  type GraphQLConfig,
+  type WebhookConfig,
+} from "../../src/config.js";
 import { createLogger } from "../../src/logger.js";
 import { assertMatchesContract } from "./contract.js";
 import { createTestDatabase, type TestDatabase } from "./test-database.js";
@@ -18,7 +23,11 @@ export interface TestApp {
 
 /** One app over one fresh database per test file; requests go through `app.fetch` as a client's would. */
 export async function createTestApp(
-  options: { rateLimitPerMinute?: number; graphql?: Partial<GraphQLConfig> } = {},
+  options: {
+    rateLimitPerMinute?: number;
+    graphql?: Partial<GraphQLConfig>;
+    webhooks?: Partial<WebhookConfig>;
+  } = {},
 ): Promise<TestApp> {
   const queries: string[] = [];
   const database = await createTestDatabase({ onQuery: (sql) => queries.push(sql) });
@@ -27,6 +36,7 @@ export async function createTestApp(
       appBaseUrl: APP_BASE_URL,
       rateLimitPerMinute: options.rateLimitPerMinute ?? 100_000,
       graphql: { ...DEFAULT_GRAPHQL_CONFIG, ...options.graphql },
+      webhooks: { ...DEFAULT_WEBHOOK_CONFIG, ...options.webhooks },
     },
     database,
     logger: createLogger(process.env.TEST_LOG_LEVEL ?? "silent"),

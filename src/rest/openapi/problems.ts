@@ -57,6 +57,13 @@ export const PROBLEMS: Record<ProblemCode, ProblemEntry> = {
     when: "The record already exists.",
     example: { detail: "A user with this email already exists under this supplier" },
   },
+  endpoint_disabled: {
+    status: 409,
+    when: "The webhook endpoint is disabled.",
+    example: {
+      detail: "The webhook endpoint is disabled; enable it (status enabled) before redelivering to it",
+    },
+  },
   idempotency_request_in_progress: {
     status: 409,
     on: "POST",

@@ -206,3 +206,17 @@ builder.queryField("buyerProductApprovals", (t) =>
     },
   }),
 );
+
+builder.queryField("buyerProductApproval", (t) =>
+  t.prismaField({
+    type: "BuyerProductApproval",
+    nullable: true,
+    description: "One of the buyer's approvals; null when the buyer has no approval with this id.",
+    args: { id: t.arg({ type: "UUID", required: true, description: "The approval's id." }) },
+    resolve: (query, _root, { id }, context) =>
+      context.prisma.buyerProductApproval.findFirst({
+        ...query,
+        where: { id, buyerId: requireViewer(context).buyerId },
+      }),
+  }),
+);

@@ -157,3 +157,18 @@ builder.mutationField("supplierUserCreate", (t) =>
     },
   }),
 );
+
+builder.queryField("supplierUser", (t) =>
+  t.prismaField({
+    type: "SupplierUser",
+    nullable: true,
+    description:
+      "A supplier user the buyer created; null for any other id. Events (supplier_user.created) show it this way.",
+    args: { id: t.arg({ type: "UUID", required: true, description: "The user's id." }) },
+    resolve: (query, _root, { id }, context) =>
+      context.prisma.supplierUser.findFirst({
+        ...query,
+        where: { id, createdByBuyerId: requireViewer(context).buyerId },
+      }),
+  }),
+);

@@ -66,6 +66,38 @@ const TaggingResultRef = builder
     }),
   });
 
+builder.queryField("taggedRecord", (t) =>
+  t.field({
+    type: TaggingResultRef,
+    nullable: true,
+    description:
+      "The buyer's tags on one of its records, as attachTags answers; `addedTagIds` lists the tags attached " +
+      "at `attachedAt` (the time of one attachTags call), empty without it. Null when the record has none " +
+      "of the buyer's tags. Events (tagging.created) show taggings this way.",
+    args: {
+      taggableId: t.arg({ type: "UUID", required: true, description: "The tagged record." }),
+      attachedAt: t.arg({ type: "DateTime", description: "When the tags to list as added were attached." }),
+    },
+    resolve: async (_root, { taggableId, attachedAt }, context) => {
+      const buyerId = requireViewer(context).buyerId;
+      const taggings = await context.prisma.tagging.findMany({
+        where: { taggableId, buyerId },
+        select: { tagId: true, taggableType: true, createdAt: true },
+        orderBy: { tagId: "asc" },
+      });
+      const [first] = taggings;
+      if (!first) return null;
+      return {
+        taggableType: first.taggableType,
+        taggableId,
+        addedTagIds: attachedAt
+          ? taggings.filter((row) => row.createdAt.getTime() === attachedAt.getTime()).map((row) => row.tagId)
+          : [],
+      };
+    },
+  }),
+);
+
 const AttachTagsInput = builder.inputType("AttachTagsInput", {
   description: "Tags to attach to one of the buyer's records.",
   fields: (t) => ({

@@ -1,0 +1,168 @@
+import { randomUUID } from "node:crypto";
+import type { Command } from "commander";
+import type { Database } from "../../db/database.js";
+import { DomainError } from "../../domain/errors.js";
+import { checkEndpointFields } from "../../domain/webhook-endpoints.js";
+import {
+  decryptSecret,
+  encryptedWithCurrentKey,
+  encryptSecret,
+  generateSigningSecret,
+} from "../../domain/webhook-secrets.js";
+import { CliError, requireUuid, withDatabase } from "../context.js";
+import { formatTable, formatTimestamp } from "../table.js";
+
+async function findBuyer(database: Database, id: string) {
+  const buyer = await database.prisma.buyer.findUnique({ where: { id: requireUuid(id, "--buyer") } });
+  if (!buyer) throw new CliError(`no buyer with id ${id} (see \`buyer-api buyers list\`)`);
+  return buyer;
+}
+
+/** The domain's field problems, in the options' names. */
+function cliProblem(error: unknown): never {
+  if (error instanceof DomainError && error.fieldErrors) {
+    const option = (path: (string | number)[]) =>
+      path[0] === "url"
+        ? "--url"
+        : path[0] === "enabledEvents"
+          ? `--events (item ${Number(path[1] ?? 0) + 1})`
+          : "--description";
+    throw new CliError(
+      error.fieldErrors.map((problem) => `${option(problem.path)} ${problem.message}`).join("\n"),
+    );
+  }
+  throw error;
+}
+
+export function registerWebhooks(program: Command): void {
+  const webhooks = program
+    .command("webhooks")
+    .description("list, create and disable a buyer's webhook endpoints; re-encrypt signing secrets");
+
+  webhooks
+    .command("list")
+    .description("list a buyer's webhook endpoints (never their secrets)")
+    .requiredOption("--buyer <id>", "the buyer's id")
+    .action(async (options: { buyer: string }) => {
+      await withDatabase(async (database) => {
+        const buyer = await findBuyer(database, options.buyer);
+        const rows = await database.prisma.webhookEndpoint.findMany({
+          where: { buyerId: buyer.id },
+          orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+        });
+        if (rows.length === 0) {
+          process.stdout.write(`${buyer.name} has no webhook endpoints.\n`);
+          return;
+        }
+        process.stdout.write(
+          formatTable(
+            ["id", "url", "events", "status", "created"],
+            rows.map((row) => [
+              row.id,
+              row.url,
+              row.enabledEvents.join(","),
+              row.status === "disabled" ? `disabled (${row.disabledReason ?? "requested"})` : row.status,
+              formatTimestamp(row.createdAt),
+            ]),
+          ),
+        );
+      });
+    });
+
+  webhooks
+    .command("create")
+    .description("add a webhook endpoint for a buyer; its signing secret is printed once, as the last line")
+    .requiredOption("--buyer <id>", "the buyer's id")
+    .requiredOption("--url <url>", "an https URL on the public internet")
+    .option("--events <types>", "comma-separated event types, or * for all", "*")
+    .option("--description <text>", "a note, such as the system receiving the events")
+    .action(async (options: { buyer: string; url: string; events: string; description?: string }) => {
+      await withDatabase(async (database, config) => {
+        const buyer = await findBuyer(database, options.buyer);
+        const fields = await checkEndpointFields(
+          {
+            url: options.url,
+            enabledEvents: options.events.split(",").map((event) => event.trim()),
+            description: options.description ?? null,
+          },
+          config.webhooks,
+          { required: true, base: [] },
+        ).catch(cliProblem);
+        const id = randomUUID();
+        const secret = generateSigningSecret();
+        await database.prisma.webhookEndpoint.create({
+          data: {
+            id,
+            buyerId: buyer.id,
+            url: fields.url ?? options.url,
+            enabledEvents: fields.enabledEvents ?? ["*"],
+            description: fields.description ?? null,
+            secretCiphertext: encryptSecret(secret, id, config.webhooks.secretKeys),
+          },
+        });
+        process.stdout.write(
+          `Created webhook endpoint ${id} for ${buyer.name}.\n` +
+            "Give this signing secret to the receiver now; it cannot be shown again.\n" +
+            `${secret}\n`,
+        );
+      });
+    });
+
+  webhooks
+    .command("disable")
+    .description("stop deliveries to a webhook endpoint (the buyer can enable it again)")
+    .argument("<endpoint-id>", "the endpoint's id, as `webhooks list` shows it")
+    .action(async (endpointId: string) => {
+      await withDatabase(async (database) => {
+        const id = requireUuid(endpointId, "the endpoint id");
+        const endpoint = await database.prisma.webhookEndpoint.findUnique({ where: { id } });
+        if (!endpoint) throw new CliError(`no webhook endpoint with id ${endpointId}`);
+        if (endpoint.status === "disabled") {
+          process.stdout.write(`Webhook endpoint ${id} was already disabled.\n`);
+          return;
+        }
+        await database.prisma.webhookEndpoint.update({
+          where: { id },
+          data: { status: "disabled", disabledAt: new Date(), disabledReason: "requested" },
+        });
+        process.stdout.write(`Disabled webhook endpoint ${id} (${endpoint.url}).\n`);
+      });
+    });
+
+  webhooks
+    .command("reencrypt-secrets")
+    .description(
+      "re-encrypt every signing secret with the current WEBHOOK_SECRET_KEY (after a key rotation; " +
+        "the old key must still be in WEBHOOK_SECRET_KEY_PREVIOUS)",
+    )
+    .action(async () => {
+      await withDatabase(async (database, config) => {
+        const keys = config.webhooks.secretKeys;
+        const rows = await database.prisma.webhookEndpoint.findMany({
+          select: { id: true, secretCiphertext: true, previousSecretCiphertext: true },
+        });
+        let changed = 0;
+        for (const row of rows) {
+          const reencrypt = (stored: string | null) =>
+            stored === null || encryptedWithCurrentKey(stored, keys)
+              ? stored
+              : encryptSecret(decryptSecret(stored, row.id, keys), row.id, keys);
+          const secretCiphertext = reencrypt(row.secretCiphertext) ?? row.secretCiphertext;
+          const previousSecretCiphertext = reencrypt(row.previousSecretCiphertext);
+          if (
+            secretCiphertext === row.secretCiphertext &&
+            previousSecretCiphertext === row.previousSecretCiphertext
+          )
+            continue;
+          await database.prisma.webhookEndpoint.update({
+            where: { id: row.id },
+            data: { secretCiphertext, previousSecretCiphertext },
+          });
+          changed += 1;
+        }
+        process.stdout.write(
+          `Re-encrypted the secrets of ${changed} of ${rows.length} webhook endpoints with the current key.\n`,
+        );
+      });
+    });
+}

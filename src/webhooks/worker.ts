@@ -1,0 +1,151 @@
+// The delivery worker each server process runs: it claims due deliveries
+// from the shared queue, attempts them a few at a time, and writes each
+// outcome. Stopping it waits for attempts in flight.
+import type { WebhookConfig } from "../config.js";
+import type { Database } from "../db/database.js";
+import {
+  type ClaimedDelivery,
+  cancelDelivery,
+  claimDeliveries,
+  pruneEvents,
+  recordAttempt,
+  WEBHOOK_WORK_CHANNEL,
+} from "../domain/webhook-queue.js";
+import { decryptSecret } from "../domain/webhook-secrets.js";
+import type { Logger } from "../logger.js";
+import { materializeEvents, type RecordRenderer } from "./materializer.js";
+import { sendWebhook } from "./send.js";
+
+export interface WebhookWorker {
+  /** Looks for work now instead of at the next poll. */
+  wake(): void;
+  /** Claims nothing more and waits for the attempts in flight. */
+  stop(): Promise<void>;
+}
+
+export const WEBHOOK_USER_AGENT = "buyer-api-webhooks/1";
+
+/** The JSON body integrators receive, the same as `GET /events/{id}`. */
+export function eventBody(event: { id: string; type: string; createdAt: Date; data: unknown }): string {
+  return JSON.stringify({
+    id: event.id,
+    type: event.type,
+    created_at: event.createdAt.toISOString(),
+    data: event.data,
+  });
+}
+
+export async function startWebhookWorker(options: {
+  database: Database;
+  config: WebhookConfig;
+  logger: Logger;
+  /** Renders change log entries into events; without it this worker only delivers. */
+  render?: RecordRenderer;
+}): Promise<WebhookWorker> {
+  const { database, config, logger, render } = options;
+  const { prisma } = database;
+  const inFlight = new Set<Promise<void>>();
+  let stopped = false;
+  let timer: NodeJS.Timeout | null = null;
+  let looking = false;
+  let lookAgain = false;
+
+  async function attempt(claim: ClaimedDelivery): Promise<void> {
+    const delivery = await prisma.webhookDelivery.findUnique({
+      where: { id: claim.id },
+      select: { endpoint: true, event: { select: { id: true, type: true, createdAt: true, data: true } } },
+    });
+    if (!delivery) return;
+    const { endpoint, event } = delivery;
+    if (endpoint.status === "disabled") {
+      await cancelDelivery(prisma, claim, "the endpoint is disabled");
+      return;
+    }
+    const now = Date.now();
+    const secrets = [decryptSecret(endpoint.secretCiphertext, endpoint.id, config.secretKeys)];
+    if (endpoint.previousSecretCiphertext && (endpoint.previousSecretExpiresAt?.getTime() ?? 0) > now) {
+      secrets.push(decryptSecret(endpoint.previousSecretCiphertext, endpoint.id, config.secretKeys));
+    }
+    const outcome = await sendWebhook(
+      endpoint.url,
+      { id: event.id, body: eventBody(event), secrets },
+      { timeoutMs: config.deliveryTimeoutMs, policy: config, userAgent: WEBHOOK_USER_AGENT },
+    );
+    const written = await recordAttempt(prisma, claim, outcome, config);
+    if (!written) {
+      logger.warn({ deliveryId: claim.id }, "webhook delivery lease ran out before its attempt was written");
+    }
+  }
+
+  function track(claim: ClaimedDelivery): void {
+    const running = attempt(claim)
+      .catch((error: unknown) => {
+        // The claim stays leased: once the lease runs out the delivery is tried again.
+        logger.error({ err: error, deliveryId: claim.id }, "webhook delivery attempt failed unexpectedly");
+      })
+      .finally(() => {
+        inFlight.delete(running);
+        look();
+      });
+    inFlight.add(running);
+  }
+
+  /** Claims as many due deliveries as there are free slots; sleeps until the next poll when there are none. */
+  let prunedAt = 0;
+  const MATERIALIZE_BATCH = 200;
+  const PRUNE_EVERY_MS = 60 * 60 * 1000;
+
+  async function lookForWork(): Promise<void> {
+    if (render) {
+      while (!stopped && (await materializeEvents(prisma, render, MATERIALIZE_BATCH)) >= MATERIALIZE_BATCH);
+    }
+    if (Date.now() - prunedAt > PRUNE_EVERY_MS) {
+      prunedAt = Date.now();
+      const pruned = await pruneEvents(prisma, new Date(Date.now() - config.eventRetentionMs));
+      if (pruned > 0) logger.info({ pruned }, "pruned webhook events past their retention");
+    }
+    do {
+      lookAgain = false;
+      const free = config.concurrency - inFlight.size;
+      if (stopped || free <= 0) return;
+      const claims = await claimDeliveries(prisma, free, config.leaseMs);
+      for (const claim of claims) track(claim);
+      if (claims.length === free) lookAgain = true;
+    } while (lookAgain && !stopped);
+  }
+
+  function look(): void {
+    if (stopped) return;
+    if (looking) {
+      lookAgain = true;
+      return;
+    }
+    looking = true;
+    if (timer) clearTimeout(timer);
+    timer = null;
+    lookForWork()
+      .catch((error: unknown) => logger.error({ err: error }, "webhook worker could not claim deliveries"))
+      .finally(() => {
+        looking = false;
+        if (stopped) return;
+        if (lookAgain) look();
+        else timer = setTimeout(look, config.pollIntervalMs);
+      });
+  }
+
+  const unlisten = await database.listen(WEBHOOK_WORK_CHANNEL, () => look());
+  look();
+
+  return {
+    wake: look,
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await unlisten();
+      while (looking || inFlight.size > 0) {
+        await Promise.allSettled([...inFlight]);
+        if (looking) await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    },
+  };
+}

@@ -1,0 +1,90 @@
+// Operators manage webhook endpoints with the real CLI, in a child process.
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { projectRoot } from "../../src/project-root.js";
+import { createTestDatabase } from "../support/test-database.js";
+
+const SLOW = 90_000;
+
+describe("buyer-api webhooks", () => {
+  let databaseUrl: string;
+  let workDir: string;
+  let cleanup: () => Promise<void>;
+
+  function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+    return new Promise((resolve) => {
+      execFile(
+        process.execPath,
+        ["--import", "tsx", "src/cli/main.ts", ...args],
+        {
+          cwd: projectRoot(),
+          env: { ...process.env, DATABASE_URL: databaseUrl, MIGRATE_ON_START: "true", DEBUG: "" },
+        },
+        (error, stdout, stderr) => {
+          const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
+          resolve({ code, stdout, stderr });
+        },
+      );
+    });
+  }
+
+  beforeAll(async () => {
+    workDir = mkdtempSync(path.join(tmpdir(), "buyer-api-webhooks-cli-"));
+    if (process.env.DATABASE_URL?.startsWith("postgres")) {
+      const database = await createTestDatabase();
+      databaseUrl = database.url;
+      cleanup = () => database.close();
+    } else {
+      databaseUrl = `pglite:${path.join(workDir, "pglite")}`;
+      cleanup = async () => {};
+    }
+  });
+  afterAll(async () => {
+    await cleanup?.();
+    rmSync(workDir, { recursive: true, force: true });
+  });
+
+  it(
+    "creates, lists and disables an endpoint; the secret is printed once and refused URLs say why",
+    async () => {
+      const buyer = await cli("buyers", "create", "--name", "Hooked Buyer");
+      expect(buyer.code).toBe(0);
+      const buyerId = /([0-9a-f-]{36})/.exec(buyer.stdout)?.[1] ?? "";
+
+      const refused = await cli("webhooks", "create", "--buyer", buyerId, "--url", "https://192.168.0.10/x");
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain("--url must not point at a private or reserved address");
+
+      const created = await cli(
+        "webhooks",
+        "create",
+        "--buyer",
+        buyerId,
+        "--url",
+        "https://93.184.215.14/hooks",
+        "--events",
+        "order.created,order.updated",
+      );
+      expect(created.code).toBe(0);
+      const lines = created.stdout.trim().split("\n");
+      expect(lines.at(-1)).toMatch(/^whsec_/);
+      const endpointId = /endpoint ([0-9a-f-]{36})/.exec(created.stdout)?.[1] ?? "";
+
+      const listed = await cli("webhooks", "list", "--buyer", buyerId);
+      expect(listed.stdout).toContain("https://93.184.215.14/hooks");
+      expect(listed.stdout).toContain("order.created,order.updated");
+      expect(listed.stdout).not.toContain("whsec_");
+
+      const disabled = await cli("webhooks", "disable", endpointId);
+      expect(disabled.code).toBe(0);
+      expect((await cli("webhooks", "list", "--buyer", buyerId)).stdout).toContain("disabled (requested)");
+
+      const reencrypted = await cli("webhooks", "reencrypt-secrets");
+      expect(reencrypted.stdout).toContain("0 of 1");
+    },
+    SLOW,
+  );
+});
