@@ -62,7 +62,7 @@ export function httpGet(
   options: { agent?: Agent | false; headers?: Record<string, string> } = {},
 ): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    get(url, { agent: options.agent ?? false, headers: options.headers }, (response) => {
+    const request = get(url, { agent: options.agent ?? false, headers: options.headers }, (response) => {
       let body = "";
       response.setEncoding("utf8");
       response.on("data", (chunk: string) => {
@@ -70,6 +70,12 @@ export function httpGet(
       });
       response.on("end", () => resolve({ status: response.statusCode ?? 0, body }));
       response.on("error", reject);
-    }).on("error", reject);
+    });
+    // Whether the request went out on a kept-alive connection, or on a new one
+    // that may have been refused (or reset) while it was being opened.
+    request.on("error", (error: Error & { reusedSocket?: boolean }) => {
+      error.reusedSocket = request.reusedSocket;
+      reject(error);
+    });
   });
 }
