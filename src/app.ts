@@ -352,7 +352,7 @@ export function createApp({ config, database, logger, tracing, demoApiKey, clust
   // their connections, and a graceful shutdown, waiting.
   adapter.disposableStack.defer(() => orderUpdates.close());
 
-  return Object.assign(adapter, { renderEventRecord });
+  return Object.assign(adapter, { renderEventRecord, observeWebhookAttempt: metrics.observeWebhookAttempt });
 }
 
 export type App = ReturnType<typeof createApp>;

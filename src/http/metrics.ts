@@ -32,6 +32,8 @@ export interface Metrics {
   conditionalGets: ConditionalGetCounters;
   /** Reports the response cache's size when metrics are collected. */
   watchResponseCacheBytes(read: () => number): void;
+  /** Counts one webhook delivery attempt by its outcome, with its duration. */
+  observeWebhookAttempt(outcome: "delivered" | "failed", seconds: number): void;
 }
 
 /** Prometheus metrics of this process: requests, latency, GraphQL operations and the runtime. */
@@ -74,6 +76,18 @@ export function createMetrics(options: { routePaths: readonly string[] }): Metri
     help: "GET requests the response cache could not answer, so executed",
     registers: [registry],
   });
+  const webhookAttempts = new Counter({
+    name: "webhook_delivery_attempts_total",
+    help: "Webhook delivery attempts by this process: delivered (2xx in time) or failed (retried later)",
+    labelNames: ["outcome"],
+    registers: [registry],
+  });
+  const webhookDuration = new Histogram({
+    name: "webhook_delivery_duration_seconds",
+    help: "Time from sending a webhook to the receiver's answer (or the timeout)",
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
   let readCacheBytes = () => 0;
   new Gauge({
     name: "http_response_cache_bytes",
@@ -93,6 +107,10 @@ export function createMetrics(options: { routePaths: readonly string[] }): Metri
     },
     watchResponseCacheBytes(read) {
       readCacheBytes = read;
+    },
+    observeWebhookAttempt(outcome, seconds) {
+      webhookAttempts.inc({ outcome });
+      webhookDuration.observe(seconds);
     },
     observeRequest(pathname, method, status, seconds) {
       const route = routeLabel(pathname);

@@ -41,7 +41,14 @@ export async function startServer(
   });
   const { port } = server.address() as AddressInfo;
   const webhooks = config.webhooks.workerEnabled
-    ? await startWebhookWorker({ database, config: config.webhooks, logger, render: app.renderEventRecord })
+    ? await startWebhookWorker({
+        database,
+        config: config.webhooks,
+        logger,
+        render: app.renderEventRecord,
+        tracing,
+        observeAttempt: app.observeWebhookAttempt,
+      })
     : null;
   if (config.webhooks.usingDevelopmentKey) {
     logger.warn(

@@ -226,6 +226,41 @@ export function startSdk(settings: TracingSettings, logger: Logger): Tracing {
         },
       );
     },
+    traceWebhookDelivery(delivery, run) {
+      return tracer.startActiveSpan(
+        "webhook deliver",
+        {
+          kind: SpanKind.CLIENT,
+          attributes: {
+            "app.webhook.delivery_id": delivery.deliveryId,
+            "app.webhook.event_id": delivery.eventId,
+            "app.webhook.event_type": delivery.eventType,
+            "app.webhook.endpoint_id": delivery.endpointId,
+            "server.address": delivery.host,
+          },
+        },
+        async (span) => {
+          try {
+            const outcome = await run();
+            if (outcome.statusCode !== null)
+              span.setAttribute("http.response.status_code", outcome.statusCode);
+            if (outcome.error || outcome.statusCode === null || outcome.statusCode >= 300) {
+              span.setAttribute(
+                "error.type",
+                outcome.statusCode === null ? "no_answer" : String(outcome.statusCode),
+              );
+              span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.error ?? undefined });
+            }
+            return outcome;
+          } catch (error) {
+            span.setStatus({ code: SpanStatusCode.ERROR });
+            throw error;
+          } finally {
+            span.end();
+          }
+        },
+      );
+    },
     registerMetrics(registry: Registry) {
       registry.registerMetric(exported);
       registry.registerMetric(dropped);

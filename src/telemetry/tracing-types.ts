@@ -20,6 +20,21 @@ export interface RequestSpan {
   end(outcome: RequestOutcome): void;
 }
 
+/** What a webhook delivery span records: ids and the event type, never the URL's secrets or the body. */
+export interface WebhookDeliverySpan {
+  deliveryId: string;
+  eventId: string;
+  eventType: string;
+  endpointId: string;
+  /** The receiver's host; the path and query may carry a token. */
+  host: string;
+}
+
+export interface WebhookAttemptOutcome {
+  statusCode: number | null;
+  error: string | null;
+}
+
 export interface Tracing {
   /** Runs `handle` as the active HTTP span: spans started inside it are its children. */
   traceRequest(request: Request, handle: (span: RequestSpan) => Promise<Response>): Promise<Response>;
@@ -30,6 +45,11 @@ export interface Tracing {
     operation: OperationDefinitionNode,
     run: () => Promise<ExecutionResult>,
   ): Promise<ExecutionResult>;
+  /** A client span around one webhook delivery attempt (the worker's own trace). */
+  traceWebhookDelivery<Outcome extends WebhookAttemptOutcome>(
+    delivery: WebhookDeliverySpan,
+    run: () => Promise<Outcome>,
+  ): Promise<Outcome>;
   /** Adds the exported/dropped span counters to the app's /metrics. */
   registerMetrics(registry: Registry): void;
   /** Exports what is queued. */

@@ -7,12 +7,14 @@ import {
   type ClaimedDelivery,
   cancelDelivery,
   claimDeliveries,
+  isSuccess,
   pruneEvents,
   recordAttempt,
   WEBHOOK_WORK_CHANNEL,
 } from "../domain/webhook-queue.js";
 import { decryptSecret } from "../domain/webhook-secrets.js";
 import type { Logger } from "../logger.js";
+import type { Tracing } from "../telemetry/tracing-types.js";
 import { materializeEvents, type RecordRenderer } from "./materializer.js";
 import { sendWebhook } from "./send.js";
 
@@ -41,8 +43,12 @@ export async function startWebhookWorker(options: {
   logger: Logger;
   /** Renders change log entries into events; without it this worker only delivers. */
   render?: RecordRenderer;
+  /** A span per attempt when tracing is on. */
+  tracing?: Pick<Tracing, "traceWebhookDelivery">;
+  /** Counts each attempt in /metrics. */
+  observeAttempt?: (outcome: "delivered" | "failed", seconds: number) => void;
 }): Promise<WebhookWorker> {
-  const { database, config, logger, render } = options;
+  const { database, config, logger, render, tracing, observeAttempt } = options;
   const { prisma } = database;
   const inFlight = new Set<Promise<void>>();
   let stopped = false;
@@ -66,11 +72,25 @@ export async function startWebhookWorker(options: {
     if (endpoint.previousSecretCiphertext && (endpoint.previousSecretExpiresAt?.getTime() ?? 0) > now) {
       secrets.push(decryptSecret(endpoint.previousSecretCiphertext, endpoint.id, config.secretKeys));
     }
-    const outcome = await sendWebhook(
-      endpoint.url,
-      { id: event.id, body: eventBody(event), secrets },
-      { timeoutMs: config.deliveryTimeoutMs, policy: config, userAgent: WEBHOOK_USER_AGENT },
-    );
+    const send = () =>
+      sendWebhook(
+        endpoint.url,
+        { id: event.id, body: eventBody(event), secrets },
+        { timeoutMs: config.deliveryTimeoutMs, policy: config, userAgent: WEBHOOK_USER_AGENT },
+      );
+    const outcome = tracing
+      ? await tracing.traceWebhookDelivery(
+          {
+            deliveryId: claim.id,
+            eventId: event.id,
+            eventType: event.type,
+            endpointId: endpoint.id,
+            host: new URL(endpoint.url).host,
+          },
+          send,
+        )
+      : await send();
+    observeAttempt?.(isSuccess(outcome) ? "delivered" : "failed", outcome.durationMs / 1000);
     const written = await recordAttempt(prisma, claim, outcome, config);
     if (!written) {
       logger.warn({ deliveryId: claim.id }, "webhook delivery lease ran out before its attempt was written");
