@@ -99,6 +99,12 @@ export function createApp({ config, database, logger, tracing, demoApiKey, clust
   });
   const cors = createCors(config.corsOrigins ?? []);
   const metrics = createMetrics({ routePaths: routes.map((route) => `${API_PREFIX}${route.path}`) });
+  /** Route templates whose GETs read data the change log does not version: never conditional. */
+  const unversionedReads = new Set(
+    routes
+      .filter((route) => route.method === "GET" && route.versioned === false)
+      .map((route) => `${API_PREFIX}${route.path}`),
+  );
   tracing?.registerMetrics(metrics.registry);
   clusterMetrics?.share(metrics.registry);
 
@@ -205,7 +211,8 @@ export function createApp({ config, database, logger, tracing, demoApiKey, clust
     const isRead =
       isRest &&
       (request.method === "GET" || request.method === "HEAD") &&
-      metrics.routeLabel(url.pathname) !== "unmatched";
+      metrics.routeLabel(url.pathname) !== "unmatched" &&
+      !unversionedReads.has(metrics.routeLabel(url.pathname));
     let admission = await gate.admit(key, isRead ? conditionalGets.claimedVersions(request) : []);
     if (!admission && key !== null && isGraphQL) {
       // A wrong key is refused before the body is read; REST does the same after its 404/405 checks.

@@ -6,6 +6,11 @@ import type { RestRoute } from "./route.js";
 /** The strong ETag a GET of `url` would answer with at the buyer's `version`. */
 export type EntityTagFor = (url: URL, buyerId: string, version: bigint) => string;
 
+/** A PATCH whose mutation checks `If-Match`: the route lists `precondition_failed` among its problems. */
+export function acceptsIfMatch(route: RestRoute): boolean {
+  return route.method === "PATCH" && route.problems?.precondition_failed !== undefined;
+}
+
 /**
  * A PATCH's If-Match (docs/decisions.md §9), for the mutation to check with
  * the record locked; undefined for other methods. `*` holds for any existing
@@ -13,7 +18,7 @@ export type EntityTagFor = (url: URL, buyerId: string, version: bigint) => strin
  * malformed tags leave a list that never holds (412).
  */
 export function writeConditionFor(route: RestRoute, request: Request): WriteCondition | undefined {
-  if (route.method !== "PATCH") return undefined;
+  if (!acceptsIfMatch(route)) return undefined;
   const condition = parseTagCondition(request.headers.get("if-match"));
   if (!condition) return { precondition: null, producedVersion: null };
   if (condition.any) return { precondition: { kind: "any" }, producedVersion: null };

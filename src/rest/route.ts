@@ -65,6 +65,12 @@ export interface RestRoute {
   description: string;
   /** Problems this operation itself can return, with when, beyond those every request of its method and path can. */
   problems?: Partial<Record<ProblemCode, string>>;
+  /**
+   * Whether a GET shows only data the change log versions (the default), so
+   * that it carries an ETag, answers 304 and is cached. False for data that
+   * changes without a log entry.
+   */
+  versioned?: false;
   problemExamples?: Partial<Record<ProblemCode, ProblemExample>>;
 }
 

@@ -327,6 +327,8 @@ The status moves forward only: \`quote_selected\` → \`order_placed\` → \`ord
     operationId: "listEvents",
     method: "GET",
     path: "/events",
+    // Events and endpoints change outside the change log (deliveries): never 304 or cached.
+    versioned: false,
     document: `query ListEvents($first: Int, $after: String, $filter: WebhookEventFilter) {
       events(first: $first, after: $after, filter: $filter) {
         edges { node { ${EVENT_FIELDS} } } pageInfo { hasNextPage endCursor } } }`,
@@ -366,6 +368,8 @@ The status moves forward only: \`quote_selected\` → \`order_placed\` → \`ord
     operationId: "getEvent",
     method: "GET",
     path: "/events/{id}",
+    // Events and endpoints change outside the change log (deliveries): never 304 or cached.
+    versioned: false,
     document: `query GetEvent($id: UUID!) { event(id: $id) { ${EVENT_FIELDS} } }`,
     pathParameters: { id: { description: "An id that is not a UUID is 404.", example: examples.EVENT_ID } },
     success: { description: "The event.", example: examples.event },
@@ -438,6 +442,8 @@ The status moves forward only: \`quote_selected\` → \`order_placed\` → \`ord
     operationId: "listWebhookEndpoints",
     method: "GET",
     path: "/webhook_endpoints",
+    // Events and endpoints change outside the change log (deliveries): never 304 or cached.
+    versioned: false,
     document: `query ListWebhookEndpoints($first: Int, $after: String) {
       webhookEndpoints(first: $first, after: $after) {
         edges { node { ${WEBHOOK_ENDPOINT_FIELDS} } } pageInfo { hasNextPage endCursor } } }`,
@@ -454,6 +460,8 @@ The status moves forward only: \`quote_selected\` → \`order_placed\` → \`ord
     operationId: "getWebhookEndpoint",
     method: "GET",
     path: "/webhook_endpoints/{id}",
+    // Events and endpoints change outside the change log (deliveries): never 304 or cached.
+    versioned: false,
     document: `query GetWebhookEndpoint($id: UUID!) { webhookEndpoint(id: $id) { ${WEBHOOK_ENDPOINT_FIELDS} } }`,
     pathParameters: {
       id: { description: "An id that is not a UUID is 404.", example: examples.WEBHOOK_ENDPOINT_ID },
@@ -525,6 +533,8 @@ The status moves forward only: \`quote_selected\` → \`order_placed\` → \`ord
     operationId: "listWebhookDeliveries",
     method: "GET",
     path: "/webhook_endpoints/{id}/deliveries",
+    // Events and endpoints change outside the change log (deliveries): never 304 or cached.
+    versioned: false,
     document: `query ListWebhookDeliveries($id: UUID!, $first: Int, $after: String) {
       webhookDeliveries(endpointId: $id, first: $first, after: $after) {
         edges { node { ${DELIVERY_FIELDS} } } pageInfo { hasNextPage endCursor } } }`,

@@ -2112,7 +2112,6 @@ export interface operations {
                 created_at_to?: string;
             };
             header?: {
-                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path?: never;
@@ -2127,25 +2126,11 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     Link: components["headers"]["Link"];
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookEvent"][];
                 };
-            };
-            304: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["Cache-Control"];
-                    [name: string]: unknown;
-                };
-                content?: never;
             };
             401: {
                 headers: {
@@ -2234,7 +2219,6 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
@@ -2250,25 +2234,11 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookEvent"];
                 };
-            };
-            304: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["Cache-Control"];
-                    [name: string]: unknown;
-                };
-                content?: never;
             };
             401: {
                 headers: {
@@ -2578,7 +2548,6 @@ export interface operations {
                 cursor?: string;
             };
             header?: {
-                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path?: never;
@@ -2593,25 +2562,11 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     Link: components["headers"]["Link"];
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookEndpoint"][];
                 };
-            };
-            304: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["Cache-Control"];
-                    [name: string]: unknown;
-                };
-                content?: never;
             };
             401: {
                 headers: {
@@ -2882,7 +2837,6 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
@@ -2898,25 +2852,11 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
-            };
-            304: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["Cache-Control"];
-                    [name: string]: unknown;
-                };
-                content?: never;
             };
             401: {
                 headers: {
@@ -3196,7 +3136,6 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "If-Match"?: components["parameters"]["IfMatch"];
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
@@ -3216,7 +3155,6 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3579,7 +3517,6 @@ export interface operations {
                 cursor?: string;
             };
             header?: {
-                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
@@ -3596,25 +3533,11 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     Link: components["headers"]["Link"];
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookDelivery"][];
                 };
-            };
-            304: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    ETag: components["headers"]["ETag"];
-                    "Cache-Control": components["headers"]["Cache-Control"];
-                    [name: string]: unknown;
-                };
-                content?: never;
             };
             401: {
                 headers: {

@@ -1,9 +1,10 @@
+import { acceptsIfMatch } from "../conditional-write.js";
 import type { RestRoute } from "../route.js";
 import type { Header, Parameter, Reference, Response } from "./types.js";
 
 // Conditional requests (docs/decisions.md §9) as the document describes them:
 // ETag and Cache-Control on reads, If-None-Match and 304, If-Match and 412.
-// Decided by the HTTP layer for every GET and PATCH, whatever the route.
+// Decided by the HTTP layer for every GET, and for each PATCH whose route checks If-Match.
 
 export const CONDITIONAL_HEADERS = {
   ETag: {
@@ -45,15 +46,17 @@ type HeaderName = keyof typeof CONDITIONAL_HEADERS;
 
 /** The conditional request header an operation accepts. */
 export function conditionalParameters(route: RestRoute): Reference[] {
-  if (route.method === "GET") return [{ $ref: "#/components/parameters/IfNoneMatch" }];
-  if (route.method === "PATCH") return [{ $ref: "#/components/parameters/IfMatch" }];
+  if (route.method === "GET" && route.versioned !== false)
+    return [{ $ref: "#/components/parameters/IfNoneMatch" }];
+  if (acceptsIfMatch(route)) return [{ $ref: "#/components/parameters/IfMatch" }];
   return [];
 }
 
 /** The conditional headers of a response with this status. */
 export function conditionalHeaderNames(status: number, route: RestRoute): HeaderName[] {
-  if (route.method === "GET" && (status === 200 || status === 304)) return ["ETag", "Cache-Control"];
-  if (route.method === "PATCH" && status === 200) return ["ETag"];
+  if (route.method === "GET" && route.versioned !== false && (status === 200 || status === 304))
+    return ["ETag", "Cache-Control"];
+  if (acceptsIfMatch(route) && status === 200) return ["ETag"];
   return [];
 }
 
@@ -62,7 +65,7 @@ export function notModifiedResponses(
   route: RestRoute,
   headers: Response["headers"],
 ): Record<string, Response> {
-  if (route.method !== "GET") return {};
+  if (route.method !== "GET" || route.versioned === false) return {};
   return {
     "304": {
       description:
