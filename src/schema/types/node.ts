@@ -1,4 +1,4 @@
-// The Node interface and node/nodes: any record with a global ID, fetched by
+// The Node interface and node/nodes: every record with a global ID, fetched by
 // that ID alone, as Relay and Apollo clients refetch and normalise records.
 import { queryFromInfo } from "@pothos/plugin-prisma";
 import type { GraphQLResolveInfo } from "graphql";
