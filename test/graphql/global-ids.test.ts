@@ -178,6 +178,13 @@ describe("global IDs", () => {
       );
       expect(read.order.databaseId).toBe(orderId);
 
+      const approval = await graphqlData<{ buyerProductApproval: { databaseId: string } | null }>(
+        harness.app,
+        `query ($id: UUID!) { buyerProductApproval(id: $id) { databaseId } }`,
+        { key: buyer.apiKey, variables: { id: globalId("BuyerProductApproval", buyer.approvalId) } },
+      );
+      expect(approval.buyerProductApproval?.databaseId).toBe(buyer.approvalId);
+
       const updated = await graphqlData<{ updateOrder: { purchaseOrderReference: string } }>(
         harness.app,
         `mutation { updateOrder(id: "${globalId("Order", orderId)}", input: { purchaseOrderReference: "PO-G" }) {

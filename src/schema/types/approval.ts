@@ -212,7 +212,14 @@ builder.queryField("buyerProductApproval", (t) =>
     type: "BuyerProductApproval",
     nullable: true,
     description: "One of the buyer's approvals; null when the buyer has no approval with this id.",
-    args: { id: t.arg({ type: "UUID", required: true, description: "The approval's id." }) },
+    args: {
+      id: t.arg({
+        type: "UUID",
+        required: true,
+        description: "The approval's id or global ID.",
+        extensions: takesIdsOf("BuyerProductApproval"),
+      }),
+    },
     resolve: (query, _root, { id }, context) =>
       context.prisma.buyerProductApproval.findFirst({
         ...query,
