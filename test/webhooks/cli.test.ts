@@ -1,10 +1,9 @@
 // Operators manage webhook endpoints with the real CLI, in a child process.
-import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { projectRoot } from "../../src/project-root.js";
+import { runCli } from "../support/cli-process.js";
 import { createTestDatabase } from "../support/test-database.js";
 
 const SLOW = 90_000;
@@ -14,22 +13,7 @@ describe("buyer-api webhooks", () => {
   let workDir: string;
   let cleanup: () => Promise<void>;
 
-  function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-    return new Promise((resolve) => {
-      execFile(
-        process.execPath,
-        ["--import", "tsx", "src/cli/main.ts", ...args],
-        {
-          cwd: projectRoot(),
-          env: { ...process.env, DATABASE_URL: databaseUrl, MIGRATE_ON_START: "true", DEBUG: "" },
-        },
-        (error, stdout, stderr) => {
-          const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
-          resolve({ code, stdout, stderr });
-        },
-      );
-    });
-  }
+  const cli = (...args: string[]) => runCli(databaseUrl, ...args);
 
   beforeAll(async () => {
     workDir = mkdtempSync(path.join(tmpdir(), "buyer-api-webhooks-cli-"));
