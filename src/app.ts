@@ -203,16 +203,14 @@ export function createApp({ config, database, logger, tracing, demoApiKey, clust
     // An address that keeps failing to authenticate is refused before any key
     // lookup or body read, so guessing keys costs it more than it costs us.
     const refused = clientAddress === null ? null : authFailures.refusal(clientAddress);
-    if (refused && !gate.admittedLately(request.headers.get("x-api-key"))) {
-      return authFailuresResponse(refused, requestId);
-    }
     const key = request.headers.get("x-api-key");
+    if (refused && !gate.admittedLately(key)) return authFailuresResponse(refused, requestId);
+    const route = isRest ? metrics.routeLabel(url.pathname) : "unmatched";
     // A read of a REST route: conditional (ETag, If-None-Match) and cached.
     const isRead =
-      isRest &&
       (request.method === "GET" || request.method === "HEAD") &&
-      metrics.routeLabel(url.pathname) !== "unmatched" &&
-      !unversionedReads.has(metrics.routeLabel(url.pathname));
+      route !== "unmatched" &&
+      !unversionedReads.has(route);
     let admission = await gate.admit(key, isRead ? conditionalGets.claimedVersions(request) : []);
     if (!admission && key !== null && isGraphQL) {
       // A wrong key is refused before the body is read; REST does the same after its 404/405 checks.
@@ -249,7 +247,7 @@ export function createApp({ config, database, logger, tracing, demoApiKey, clust
           )
         : await rest(request, url, { requestId, viewer });
     // A path no route matches: point to the reference.
-    if (response.status === 404 && isRest && metrics.routeLabel(url.pathname) === "unmatched") {
+    if (response.status === 404 && isRest && route === "unmatched") {
       response.headers.set("link", HELP_LINK);
     }
     return admission ? withRateLimitHeaders(response, admission.limit) : response;
