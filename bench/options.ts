@@ -17,6 +17,8 @@ export interface BenchOptions {
   build: boolean;
   /** False with --no-change-log: the triggers are disabled after migrating. */
   changeLog: boolean;
+  /** False with --no-events: the gateways run no webhook worker, so no events are rendered. */
+  events: boolean;
   keepDb: boolean;
   database: string;
   adminUrl: string;
@@ -77,6 +79,10 @@ export function parseOptions(argv: string[], root: string): BenchOptions {
     )
     .option("--no-build", "use the existing dist/ builds")
     .option("--no-change-log", "disable the change log triggers, to measure what writes cost without them")
+    .option(
+      "--no-events",
+      "run the gateways without their webhook worker (no events rendered), to tell the log's cost from the events'",
+    )
     .option("--keep-db", "keep the scratch database afterwards", false)
     .addOption(
       new Option("--database <name>", "scratch database (dropped and recreated)").default("bpa_bench"),
@@ -101,6 +107,7 @@ export function parseOptions(argv: string[], root: string): BenchOptions {
     cpuProf: boolean;
     build: boolean;
     changeLog: boolean;
+    events: boolean;
     keepDb: boolean;
     database: string;
     adminUrl: string;
@@ -127,6 +134,7 @@ export function parseOptions(argv: string[], root: string): BenchOptions {
     cpuProf: raw.cpuProf,
     build: raw.build,
     changeLog: raw.changeLog,
+    events: raw.events,
     keepDb: raw.keepDb,
     database: raw.database,
     adminUrl: raw.adminUrl,

@@ -13,6 +13,8 @@ export interface ServerSettings {
   logDir: string;
   /** Where --cpu-prof writes, per process; null when not profiling. */
   profileDir: string | null;
+  /** False with --no-events: no webhook worker in the gateways. */
+  events: boolean;
   /** For the floor: the JSON file of canned responses. */
   floorResponses?: string;
 }
@@ -55,6 +57,7 @@ export async function startProcess(
         MIGRATE_ON_START: "false",
         // The same gateway without its response cache: every read executes, as before the cache.
         ...(id === "gateway-uncached" ? { RESPONSE_CACHE_MAX_BYTES: "0" } : {}),
+        ...(settings.events ? {} : { WEBHOOK_WORKER_ENABLED: "false" }),
       },
       logFile,
     });

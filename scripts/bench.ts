@@ -65,6 +65,7 @@ const settings: ServerSettings = {
   appBaseUrl: "https://app.example.test",
   logDir,
   profileDir,
+  events: options.events,
   floorResponses: path.join(resultsDir, "floor-responses.json"),
 };
 
