@@ -95,6 +95,29 @@ describe("updateOrder", () => {
     expect(await eventsOf(id)).toEqual([]);
   });
 
+  it("concurrent updates of one order are all applied, each event starting from the value the one before left", async () => {
+    const id = await newOrder({ orderStatus: "shipped", purchaseOrderReference: "PO-0" });
+    const references = Array.from({ length: 12 }, (_, n) => `PO-${n + 1}`);
+    await Promise.all(
+      references.map((reference) =>
+        updateOrder(database.prisma, viewer, id, { purchaseOrderReference: reference }),
+      ),
+    );
+    const steps = new Map(
+      (await eventsOf(id)).map((event) => {
+        const change = (event.changes as Record<string, { from: string; to: string }>)
+          .purchase_order_reference;
+        return [change?.from, change?.to];
+      }),
+    );
+    // A lost update would show as two events from one value, or a chain that ends early.
+    const chain = ["PO-0"];
+    for (let next = steps.get("PO-0"); next !== undefined; next = steps.get(next)) chain.push(next);
+    expect(steps.size).toBe(references.length);
+    expect(chain.slice(1).sort()).toEqual([...references].sort());
+    expect((await stored(id)).purchaseOrderReference).toBe(chain.at(-1));
+  });
+
   it("another buyer's order is not found and stays as it was", async () => {
     const [id = ""] = await seedOrders(database, other, [
       { createdAt: new Date(), orderStatus: "quote_selected" },
