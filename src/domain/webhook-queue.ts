@@ -35,13 +35,23 @@ export async function queueDeliveries(
   tx: Transaction,
   delivery: { buyerId: string; eventId: string; endpointIds: readonly string[] },
 ): Promise<string[]> {
-  if (delivery.endpointIds.length === 0) return [];
-  const rows = delivery.endpointIds.map((endpointId) => ({
-    id: randomUUID(),
-    buyerId: delivery.buyerId,
-    endpointId,
-    eventId: delivery.eventId,
-  }));
+  return queueEventDeliveries(tx, [delivery]);
+}
+
+/** `queueDeliveries` for several events at once: one insert, one notification. */
+export async function queueEventDeliveries(
+  tx: Transaction,
+  deliveries: readonly { buyerId: string; eventId: string; endpointIds: readonly string[] }[],
+): Promise<string[]> {
+  const rows = deliveries.flatMap((delivery) =>
+    delivery.endpointIds.map((endpointId) => ({
+      id: randomUUID(),
+      buyerId: delivery.buyerId,
+      endpointId,
+      eventId: delivery.eventId,
+    })),
+  );
+  if (rows.length === 0) return [];
   await tx.webhookDelivery.createMany({ data: rows });
   await tx.$executeRaw`SELECT pg_notify(${WEBHOOK_WORK_CHANNEL}, '')`;
   return rows.map((row) => row.id);

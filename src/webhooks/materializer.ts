@@ -9,7 +9,7 @@
 import { randomUUID } from "node:crypto";
 import type { Prisma, PrismaClient } from "../db/generated/prisma/client.js";
 import { endpointReceives } from "../domain/webhook-events.js";
-import { queueDeliveries } from "../domain/webhook-queue.js";
+import { queueEventDeliveries } from "../domain/webhook-queue.js";
 
 type Transaction = Prisma.TransactionClient;
 
@@ -142,6 +142,8 @@ export async function materializeEvents(
         return endpoints;
       };
 
+      const events: Prisma.WebhookEventCreateManyInput[] = [];
+      const deliveries: { buyerId: string; eventId: string; endpointIds: string[] }[] = [];
       for (const { first, change, previous } of groupChanges(entries)) {
         const type = `${first.recordType}.${change}`;
         const object = await render(tx, first);
@@ -149,21 +151,22 @@ export async function materializeEvents(
         const data: Record<string, unknown> = { object };
         if (change === "updated") data.previous_attributes = previousAttributes(previous, object);
         const eventId = randomUUID();
-        await tx.webhookEvent.create({
-          data: {
-            id: eventId,
-            buyerId: first.buyerId,
-            type,
-            data: data as Prisma.InputJsonObject,
-            changeSeq: first.seq,
-            createdAt: first.changedAt,
-          },
+        events.push({
+          id: eventId,
+          buyerId: first.buyerId,
+          type,
+          data: data as Prisma.InputJsonObject,
+          changeSeq: first.seq,
+          createdAt: first.changedAt,
         });
         const endpointIds = (await endpointsOf(first.buyerId))
           .filter((endpoint) => endpointReceives(endpoint.enabledEvents, type))
           .map((endpoint) => endpoint.id);
-        await queueDeliveries(tx, { buyerId: first.buyerId, eventId, endpointIds });
+        deliveries.push({ buyerId: first.buyerId, eventId, endpointIds });
       }
+      // One insert for the batch's events and one for their deliveries, not one per event.
+      if (events.length > 0) await tx.webhookEvent.createMany({ data: events });
+      await queueEventDeliveries(tx, deliveries);
       return claimed.length;
     },
     { timeout: 60_000, maxWait: 10_000 },

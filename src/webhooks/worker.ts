@@ -27,6 +27,9 @@ export interface WebhookWorker {
 
 export const WEBHOOK_USER_AGENT = "buyer-api-webhooks/1";
 
+/** How long a notification of new work waits for others to join it (docs/webhooks.md, "Where events come from"). */
+const WAKE_COALESCE_MS = 100;
+
 /** The JSON body integrators receive, the same as `GET /events/{id}`. */
 export function eventBody(event: { id: string; type: string; createdAt: Date; data: unknown }): string {
   return JSON.stringify({
@@ -153,7 +156,19 @@ export async function startWebhookWorker(options: {
       });
   }
 
-  const unlisten = await database.listen(WEBHOOK_WORK_CHANNEL, () => look());
+  // Every writing transaction notifies every process. Looking once per notification would run the
+  // materialiser's claim in each process for each write, a tax on writes that grows with the
+  // number of processes; notifications within WAKE_COALESCE_MS of the first are answered by one look.
+  let wakeTimer: NodeJS.Timeout | null = null;
+  function wakeSoon(): void {
+    if (stopped || wakeTimer) return;
+    wakeTimer = setTimeout(() => {
+      wakeTimer = null;
+      look();
+    }, WAKE_COALESCE_MS);
+  }
+
+  const unlisten = await database.listen(WEBHOOK_WORK_CHANNEL, wakeSoon);
   look();
 
   return {
@@ -161,6 +176,7 @@ export async function startWebhookWorker(options: {
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
+      if (wakeTimer) clearTimeout(wakeTimer);
       await unlisten();
       while (looking || inFlight.size > 0) {
         await Promise.allSettled([...inFlight]);
