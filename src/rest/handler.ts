@@ -7,6 +7,8 @@ import {
   type OperationDefinitionNode,
 } from "graphql";
 import type { Viewer } from "../auth/viewer.js";
+import { API_PREFIX, type RestRoute } from "../contract/route.js";
+import { routes as contractRoutes } from "../contract/routes.js";
 import { isUuid } from "../domain/uuid.js";
 import { respondIdempotently } from "../http/idempotency.js";
 import type { IdempotencyStore } from "../http/idempotency-store.js";
@@ -17,8 +19,6 @@ import { type CompiledRoute, compileRoute } from "./compiled-route.js";
 import { type EntityTagFor, withWrittenEntityTag, writeConditionFor } from "./conditional-write.js";
 import { fieldProblems, problemFor } from "./errors.js";
 import { applyEnumPlan, snakeCase, toGraphQLVariable, type VariableProblem } from "./rest-spelling.js";
-import { API_PREFIX, type RestRoute } from "./route.js";
-import { routes as contractRoutes } from "./routes.js";
 import { withSharedResponsePaths } from "./shared-paths.js";
 
 export interface RestDependencies {

@@ -4,11 +4,11 @@
 // single read; their events show them as `POST /suppliers/{id}/users` and
 // `POST /taggings` answer, through these render-only operations.
 import type { GraphQLSchema } from "graphql";
+import type { RestRoute } from "../contract/route.js";
+import { BUYER_PRODUCT_FIELDS, SUPPLIER_USER_FIELDS, TAGGING_FIELDS } from "../contract/routes.js";
 import type { GraphQLContext } from "../schema/context.js";
 import { type CompiledRoute, compileRoute } from "./compiled-route.js";
 import { applyEnumPlan } from "./rest-spelling.js";
-import type { RestRoute } from "./route.js";
-import { BUYER_PRODUCT_FIELDS, SUPPLIER_USER_FIELDS, TAGGING_FIELDS } from "./routes.js";
 import { withSharedResponsePaths } from "./shared-paths.js";
 
 export interface RecordToRender {

@@ -1,5 +1,5 @@
+import type { RestRoute } from "../../contract/route.js";
 import { acceptsIfMatch } from "../conditional-write.js";
-import type { RestRoute } from "../route.js";
 import type { Header, Parameter, Reference, Response } from "./types.js";
 
 // Conditional requests (docs/decisions.md §9) as the document describes them:

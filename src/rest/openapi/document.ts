@@ -1,7 +1,8 @@
 import { type GraphQLSchema, getNamedType, isInputObjectType } from "graphql";
+import { PROBLEMS, type ProblemCode } from "../../contract/problems.js";
+import { API_PREFIX } from "../../contract/route.js";
+import { routes as contractRoutes, TAG_DESCRIPTIONS } from "../../contract/routes.js";
 import { type CompiledRoute, compileRoute } from "../compiled-route.js";
-import { API_PREFIX, type ProblemCode } from "../route.js";
-import { routes as contractRoutes, TAG_DESCRIPTIONS } from "../routes.js";
 import {
   CONDITIONAL_HEADERS,
   CONDITIONAL_PARAMETERS,
@@ -10,7 +11,7 @@ import {
   notModifiedResponses,
   POLLING_SECTION,
 } from "./conditional.js";
-import { PROBLEMS, problemResponses, problemSchema, problemTable, requestProblems } from "./problems.js";
+import { problemResponses, problemSchema, problemTable, requestProblems } from "./problems.js";
 import { inputObjectSchema, inputSchema, responseSchema, SchemaRegistry } from "./schemas.js";
 import type {
   Header,
