@@ -338,9 +338,9 @@ export function createApp({ config, database, logger, tracing, demoApiKey, clust
   const adapter = createServerAdapter<ServerContext>((request, context) =>
     withTracing(tracing, (traced, span) => handle(traced, context, span))(request),
   );
-  // Events show records as the REST single reads do (src/rest/record-renderer.ts);
+  // Events show records as the REST single reads do (src/contract/event-records.ts);
   // the webhook worker renders inside its own transaction, as the record's buyer.
-  const renderRecord = createRecordRenderer(schema, routes);
+  const renderRecord = createRecordRenderer(schema);
   const renderEventRecord = (
     tx: Prisma.TransactionClient,
     record: { recordType: string; recordId: string; buyerId: string; changedAt: Date },
