@@ -12,7 +12,7 @@ export function listParameter(query: URLSearchParams, name: string): string[] | 
 }
 
 /** A whole number stays a number; anything else goes on as text so that coercion reports it. */
-export function integerParameter(query: URLSearchParams, name: string): number | string | null {
+function integerParameter(query: URLSearchParams, name: string): number | string | null {
   const raw = query.get(name);
   if (raw === null) return null;
   return /^\d{1,15}$/.test(raw) ? Number(raw) : raw;
