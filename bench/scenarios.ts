@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { API_PREFIX, routes } from "../src/rest/routes.js";
+import { API_PREFIX, routes } from "../src/contract/routes.js";
 import { SOFA_BASE_PATH } from "./peers/sofa-base-path.js";
 
 /** How a target is spoken to: the v1 contract, POST /graphql, or SOFA's generated routes. */

@@ -5,6 +5,8 @@ import { createServerAdapter } from "@whatwg-node/server";
 import { printSchema } from "graphql";
 import type { Viewer } from "./auth/viewer.js";
 import { type AppConfig, DEFAULT_RESPONSE_CACHE_MAX_BYTES, DEFAULT_WEBHOOK_CONFIG } from "./config.js";
+import { API_PREFIX } from "./contract/route.js";
+import { routes } from "./contract/routes.js";
 import type { Database } from "./db/database.js";
 import type { Prisma, PrismaClient } from "./db/generated/prisma/client.js";
 import { createOrderUpdateFeed } from "./domain/order-notifications.js";
@@ -29,8 +31,6 @@ import { projectRoot } from "./project-root.js";
 import { createRestHandler } from "./rest/handler.js";
 import { buildOpenApiDocument, OPENAPI_PATH } from "./rest/openapi/document.js";
 import { createRecordRenderer } from "./rest/record-renderer.js";
-import { API_PREFIX } from "./rest/route.js";
-import { routes } from "./rest/routes.js";
 import type { GraphQLContext } from "./schema/context.js";
 import { schema } from "./schema/index.js";
 import { type RequestSpan, type Tracing, withTracing } from "./telemetry/tracing.js";
@@ -338,9 +338,9 @@ export function createApp({ config, database, logger, tracing, demoApiKey, clust
   const adapter = createServerAdapter<ServerContext>((request, context) =>
     withTracing(tracing, (traced, span) => handle(traced, context, span))(request),
   );
-  // Events show records as the REST single reads do (src/rest/record-renderer.ts);
+  // Events show records as the REST single reads do (src/contract/event-records.ts);
   // the webhook worker renders inside its own transaction, as the record's buyer.
-  const renderRecord = createRecordRenderer(schema, routes);
+  const renderRecord = createRecordRenderer(schema);
   const renderEventRecord = (
     tx: Prisma.TransactionClient,
     record: { recordType: string; recordId: string; buyerId: string; changedAt: Date },

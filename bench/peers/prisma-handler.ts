@@ -1,11 +1,11 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import type { Viewer } from "../../src/auth/viewer.js";
+import { API_PREFIX } from "../../src/contract/route.js";
 import type { Database } from "../../src/db/database.js";
 import type { Prisma } from "../../src/db/generated/prisma/client.js";
 import type { ApprovalStatus, OrderStatus } from "../../src/db/generated/prisma/enums.js";
 import { contractSpelling } from "../../src/domain/contract-vocabulary.js";
 import { listParameter } from "../../src/rest/query-parameters.js";
-import { API_PREFIX } from "../../src/rest/route.js";
 import { createAuthenticator } from "./authenticator.js";
 
 /**

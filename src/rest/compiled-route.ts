@@ -19,10 +19,10 @@ import {
   visit,
 } from "graphql";
 import { compileQuery, isCompiledQuery } from "graphql-jit";
+import type { RestRoute } from "../contract/route.js";
 import type { GraphQLContext } from "../schema/context.js";
-import { readQueryParameter } from "./query-parameters.js";
+import { type QueryForm, readQueryParameter } from "./query-parameters.js";
 import { type EnumPlan, enumSpelling, snakeCase } from "./rest-spelling.js";
-import type { QueryForm, RestRoute } from "./route.js";
 
 /** Where a REST input lands: the variable, then input fields in REST spelling; its GraphQL type and description. */
 export interface InputTarget {

@@ -1,7 +1,7 @@
 import type { Viewer } from "../auth/viewer.js";
+import type { RestRoute } from "../contract/route.js";
 import { parseTagCondition, versionOfTag } from "../http/entity-tag.js";
 import type { WriteCondition } from "../schema/context.js";
-import type { RestRoute } from "./route.js";
 
 /** The strong ETag a GET of `url` would answer with at the buyer's `version`. */
 export type EntityTagFor = (url: URL, buyerId: string, version: bigint) => string;

@@ -6,10 +6,7 @@ import { graphqlEnumName } from "../schema/enum-names.js";
 import { snakeCase } from "./rest-spelling.js";
 
 /** `["input", "tagIds", 2]` → `tag_ids[2]`; the first segment is named by the route (`first` → `limit`). */
-export function restFieldName(
-  path: readonly (string | number)[],
-  argumentNames: Record<string, string>,
-): string {
+function restFieldName(path: readonly (string | number)[], argumentNames: Record<string, string>): string {
   const [argument, ...rest] = path;
   let name = typeof argument === "string" ? (argumentNames[argument] ?? snakeCase(argument)) : "";
   for (const segment of rest) {

@@ -7,6 +7,8 @@ import {
   type OperationDefinitionNode,
 } from "graphql";
 import type { Viewer } from "../auth/viewer.js";
+import { API_PREFIX } from "../contract/route.js";
+import { routes } from "../contract/routes.js";
 import { isUuid } from "../domain/uuid.js";
 import { respondIdempotently } from "../http/idempotency.js";
 import type { IdempotencyStore } from "../http/idempotency-store.js";
@@ -17,8 +19,6 @@ import { type CompiledRoute, compileRoute } from "./compiled-route.js";
 import { type EntityTagFor, withWrittenEntityTag, writeConditionFor } from "./conditional-write.js";
 import { fieldProblems, problemFor } from "./errors.js";
 import { applyEnumPlan, snakeCase, toGraphQLVariable, type VariableProblem } from "./rest-spelling.js";
-import { API_PREFIX, type RestRoute } from "./route.js";
-import { routes as contractRoutes } from "./routes.js";
 import { withSharedResponsePaths } from "./shared-paths.js";
 
 export interface RestDependencies {
@@ -27,7 +27,6 @@ export interface RestDependencies {
   contextFor(viewer: Viewer, requestId: string): GraphQLContext;
   idempotency: IdempotencyStore;
   onUnexpectedError(error: unknown, requestId: string): void;
-  routes?: RestRoute[];
   /** Wraps each operation's execution in a tracing span, when tracing is on. */
   traceExecution?(
     operation: OperationDefinitionNode,
@@ -56,7 +55,7 @@ export type RestHandler = (request: Request, url: URL, call: RestCall) => Promis
 /** Serves the v1 contract by running each route's GraphQL operation against the shared schema. */
 export function createRestHandler(dependencies: RestDependencies): RestHandler {
   const restSchema = withSharedResponsePaths(dependencies.schema);
-  const compiled = (dependencies.routes ?? contractRoutes).map((route) => compileRoute(restSchema, route));
+  const compiled = routes.map((route) => compileRoute(restSchema, route));
 
   return async (request, url, { viewer, requestId }) => {
     const fail = (problem: Problem) => problemResponse(problem, requestId);

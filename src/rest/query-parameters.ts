@@ -1,5 +1,3 @@
-import type { QueryForm } from "./route.js";
-
 // How the contract's query parameters are read. The benchmark's hand-written
 // peers (bench/peers) import these too, so that they read queries exactly as
 // the adapter does.
@@ -14,11 +12,19 @@ export function listParameter(query: URLSearchParams, name: string): string[] | 
 }
 
 /** A whole number stays a number; anything else goes on as text so that coercion reports it. */
-export function integerParameter(query: URLSearchParams, name: string): number | string | null {
+function integerParameter(query: URLSearchParams, name: string): number | string | null {
   const raw = query.get(name);
   if (raw === null) return null;
   return /^\d{1,15}$/.test(raw) ? Number(raw) : raw;
 }
+
+/**
+ * How a query parameter is read, from the type it feeds: a list reads
+ * `name[]=a&name[]=b`, `name=a` and `name=a,b` alike (documented as `name[]`);
+ * an `Int` keeps a whole number a number (anything else goes on as text, so
+ * coercion reports it); anything else is text as given.
+ */
+export type QueryForm = "text" | "integer" | "list";
 
 export function readQueryParameter(query: URLSearchParams, name: string, form: QueryForm = "text"): unknown {
   if (form === "list") return listParameter(query, name);

@@ -1,14 +1,11 @@
-// A record in its REST shape, for events: rendered by the same GraphQL
-// operation as the REST single read of its resource (`GET /orders/{id}`, …),
-// so that the shape has one definition. Supplier users and taggings have no
-// single read; their events show them as `POST /suppliers/{id}/users` and
-// `POST /taggings` answer, through these render-only operations.
+// A record in its REST shape, for events, by the operations of
+// src/contract/event-records.ts: compiled and checked as routes are.
 import type { GraphQLSchema } from "graphql";
+import { EVENT_RECORD_DOCUMENTS } from "../contract/event-records.js";
+import type { RestRoute } from "../contract/route.js";
 import type { GraphQLContext } from "../schema/context.js";
-import { type CompiledRoute, compileRoute } from "./compiled-route.js";
+import { compileRoute } from "./compiled-route.js";
 import { applyEnumPlan } from "./rest-spelling.js";
-import type { RestRoute } from "./route.js";
-import { BUYER_PRODUCT_FIELDS, SUPPLIER_USER_FIELDS, TAGGING_FIELDS } from "./routes.js";
 import { withSharedResponsePaths } from "./shared-paths.js";
 
 export interface RecordToRender {
@@ -19,75 +16,30 @@ export interface RecordToRender {
   changedAt: Date;
 }
 
-/** Render-only operations: no REST path serves them; they are compiled and checked as routes are. */
-const RENDER_ONLY: RestRoute[] = [
-  {
-    // GET /buyer_products/{id} and the `auto_match` that POST /buyer_products answered.
-    operationId: "renderCreatedBuyerProduct",
-    method: "GET",
-    path: "/render/buyer_products/{id}",
-    document: `query RenderCreatedBuyerProduct($id: UUID!) {
-      buyerProduct(id: $id) { ${BUYER_PRODUCT_FIELDS} autoMatch { matched strategy score } } }`,
-    pathParameters: { id: { example: "" } },
-    success: { description: "" },
-    summary: "",
-    tag: "",
-    description: "",
-  },
-  {
-    operationId: "renderSupplierUser",
-    method: "GET",
-    path: "/render/supplier_users/{id}",
-    document: `query RenderSupplierUser($id: UUID!) { supplierUser(id: $id) { ${SUPPLIER_USER_FIELDS} } }`,
-    pathParameters: { id: { example: "" } },
-    success: { description: "" },
-    summary: "",
-    tag: "",
-    description: "",
-  },
-  {
-    operationId: "renderTagging",
-    method: "GET",
-    path: "/render/taggings/{id}",
-    document: `query RenderTagging($id: UUID!, $attachedAt: DateTime) {
-      taggedRecord(taggableId: $id, attachedAt: $attachedAt) {
-        ${TAGGING_FIELDS}
-      }
-    }`,
-    pathParameters: { id: { example: "" } },
-    success: { description: "" },
-    summary: "",
-    tag: "",
-    description: "",
-  },
-];
-
-const OPERATION_FOR_RECORD: Record<string, string> = {
-  order: "getOrder",
-  buyer_product: "renderCreatedBuyerProduct",
-  buyer_product_approval: "getBuyerProductApproval",
-  supplier_user: "renderSupplierUser",
-  tagging: "renderTagging",
-};
-
 export type RecordRenderer = (
   context: GraphQLContext,
   record: RecordToRender,
 ) => Promise<Record<string, unknown> | null>;
 
-export function createRecordRenderer(schema: GraphQLSchema, routes: readonly RestRoute[]): RecordRenderer {
+const UNDOCUMENTED = { success: { description: "" }, summary: "", tag: "", description: "" };
+
+export function createRecordRenderer(schema: GraphQLSchema): RecordRenderer {
   const restSchema = withSharedResponsePaths(schema);
-  const compiled = new Map<string, CompiledRoute>();
-  for (const route of [...routes, ...RENDER_ONLY]) {
-    if (Object.values(OPERATION_FOR_RECORD).includes(route.operationId))
-      compiled.set(route.operationId, compileRoute(restSchema, route));
-  }
-  for (const operationId of Object.values(OPERATION_FOR_RECORD)) {
-    if (!compiled.has(operationId)) throw new Error(`no route ${operationId} to render events with`);
-  }
+  const compiled = new Map(
+    Object.entries(EVENT_RECORD_DOCUMENTS).map(([recordType, document]) => {
+      // A GET by `{id}` that no path serves and no reference shows: only its document matters.
+      const route: RestRoute = {
+        operationId: `render ${recordType}`,
+        method: "GET",
+        path: "/{id}",
+        document,
+        ...UNDOCUMENTED,
+      };
+      return [recordType, compileRoute(restSchema, route)];
+    }),
+  );
   return async (context, record) => {
-    const operationId = OPERATION_FOR_RECORD[record.recordType];
-    const entry = operationId ? compiled.get(operationId) : undefined;
+    const entry = compiled.get(record.recordType);
     if (!entry) return null;
     const variables: Record<string, unknown> = { id: record.recordId };
     if (record.recordType === "tagging") variables.attachedAt = record.changedAt.toISOString();

@@ -18,6 +18,7 @@ const FLOORS: readonly (readonly string[])[] = [
   ["server"],
   ["app", "webhooks"],
   ["rest", "graphql"],
+  ["contract"],
   ["http"],
   ["schema", "import"],
   ["domain"],

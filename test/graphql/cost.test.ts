@@ -12,10 +12,10 @@ import {
   DEFAULT_GRAPHQL_WORK_BOUNDS,
   type GraphQLWorkBounds,
 } from "../../src/config.js";
+import { routes } from "../../src/contract/routes.js";
 import type { SqlConnection } from "../../src/db/sql-connection.js";
 import { operationCost } from "../../src/graphql/cost.js";
 import { createLogger } from "../../src/logger.js";
-import { routes } from "../../src/rest/routes.js";
 import { schema } from "../../src/schema/index.js";
 import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
 import { APP_BASE_URL, createTestApp, type TestApp } from "../support/test-app.js";

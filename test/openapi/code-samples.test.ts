@@ -14,6 +14,13 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app.js";
 import { DEFAULT_GRAPHQL_CONFIG, DEFAULT_WEBHOOK_CONFIG } from "../../src/config.js";
+import { API_PREFIX } from "../../src/contract/route.js";
+import {
+  attachTagsRequest,
+  EVENT_ID,
+  EXAMPLE_IDS,
+  WEBHOOK_ENDPOINT_ID,
+} from "../../src/contract/route-examples.js";
 import { encryptSecret, generateSigningSecret } from "../../src/domain/webhook-secrets.js";
 import {
   type CodeSample,
@@ -25,13 +32,6 @@ import { createLogger } from "../../src/logger.js";
 import { projectRoot } from "../../src/project-root.js";
 import { OPENAPI_PATH } from "../../src/rest/openapi/document.js";
 import type { OpenApiDocument, Operation } from "../../src/rest/openapi/types.js";
-import { API_PREFIX } from "../../src/rest/route.js";
-import {
-  attachTagsRequest,
-  EVENT_ID,
-  EXAMPLE_IDS,
-  WEBHOOK_ENDPOINT_ID,
-} from "../../src/rest/route-examples.js";
 import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
 import { APP_BASE_URL } from "../support/test-app.js";
 import { createTestDatabase, type TestDatabase } from "../support/test-database.js";

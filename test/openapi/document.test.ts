@@ -2,11 +2,11 @@
 // from the route table and the GraphQL schema, with examples that fit it.
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RestRoute } from "../../src/contract/route.js";
+import { routes } from "../../src/contract/routes.js";
 import { withCodeSamples } from "../../src/http/code-samples.js";
 import { buildOpenApiDocument, OPENAPI_PATH } from "../../src/rest/openapi/document.js";
 import type { JsonSchema, OpenApiDocument, Operation, Parameter } from "../../src/rest/openapi/types.js";
-import type { RestRoute } from "../../src/rest/route.js";
-import { routes } from "../../src/rest/routes.js";
 import { schema } from "../../src/schema/index.js";
 import { contract } from "../support/contract.js";
 import { createTestApp, type TestApp } from "../support/test-app.js";

@@ -3,6 +3,7 @@
 // and body schema. A response the document does not describe fails the test.
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
+import { API_PREFIX } from "../../src/contract/routes.js";
 import { buildOpenApiDocument, OPENAPI_PATH } from "../../src/rest/openapi/document.js";
 import type {
   Header,
@@ -11,7 +12,6 @@ import type {
   Operation,
   Reference,
 } from "../../src/rest/openapi/types.js";
-import { API_PREFIX } from "../../src/rest/routes.js";
 import { schema } from "../../src/schema/index.js";
 
 // ajv-formats is CommonJS; its default export arrives wrapped under NodeNext.

@@ -13,10 +13,10 @@ import {
   isObjectType,
   isScalarType,
 } from "graphql";
+import type { BodyFieldHint } from "../../contract/route.js";
 import { MAX_STRING_LENGTH } from "../../domain/input-checks.js";
 import { type CompiledRoute, type Selected, selectedAt } from "../compiled-route.js";
 import { enumSpelling, snakeCase } from "../rest-spelling.js";
-import type { BodyFieldHint } from "../route.js";
 import type { JsonSchema } from "./types.js";
 
 // JSON Schemas of the GraphQL types the routes feed and read, in the REST spelling.

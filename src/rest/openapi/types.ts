@@ -1,15 +1,12 @@
 import type { oas31 } from "openapi3-ts";
 
-// openapi3-ts's OpenAPI 3.1 objects, narrowed to what the generator writes:
-// nested schemas are always schemas (`$ref` is one of their members), and the
-// members it always writes are required, so readers of the document need no casts.
+import type { JsonSchema } from "../../contract/route.js";
 
-export interface JsonSchema extends Omit<oas31.SchemaObject, "properties" | "items" | "allOf" | "anyOf"> {
-  properties?: Record<string, JsonSchema>;
-  items?: JsonSchema;
-  allOf?: JsonSchema[];
-  anyOf?: JsonSchema[];
-}
+// openapi3-ts's OpenAPI 3.1 objects, narrowed to what the generator writes:
+// schemas are the contract's `JsonSchema`, and the members it always writes
+// are required, so readers of the document need no casts.
+
+export type { JsonSchema };
 
 export type Reference = oas31.ReferenceObject;
 

@@ -1,5 +1,5 @@
-import type { FieldError } from "../http/problem.js";
-import type { JsonSchema } from "./openapi/types.js";
+import type { oas31 } from "openapi3-ts";
+import type { ProblemCode, ProblemExample } from "./problems.js";
 
 export const API_PREFIX = "/api/public/buyer/v1";
 
@@ -19,14 +19,6 @@ export interface PathParameter {
   description?: string;
   example: string;
 }
-
-/**
- * How a query parameter is read, from the type it feeds: a list reads
- * `name[]=a&name[]=b`, `name=a` and `name=a,b` alike (documented as `name[]`);
- * an `Int` keeps a whole number a number (anything else goes on as text, so
- * coercion reports it); anything else is text as given.
- */
-export type QueryForm = "text" | "integer" | "list";
 
 export interface QueryParameter {
   name: string;
@@ -87,27 +79,13 @@ export type BodyFieldHint = Pick<
   "format" | "minimum" | "minItems" | "maxItems" | "uniqueItems" | "minLength"
 > & { acceptsNull?: true };
 
-/** docs/decisions.md §2 "Statuses and codes": every `code` a REST problem can carry. */
-export type ProblemCode =
-  | "invalid_json"
-  | "unauthenticated"
-  | "not_found"
-  | "method_not_allowed"
-  | "invalid_transition"
-  | "already_exists"
-  | "endpoint_disabled"
-  | "idempotency_request_in_progress"
-  | "precondition_failed"
-  | "payload_too_large"
-  | "unsupported_media_type"
-  | "validation_failed"
-  | "idempotency_key_reused"
-  | "rate_limited"
-  | "internal"
-  | "overloaded";
-
-export interface ProblemExample {
-  detail: string;
-  errors?: FieldError[];
-  allowed_statuses?: string[];
+/**
+ * OpenAPI 3.1's schema object (openapi3-ts), with nested schemas always
+ * schemas (`$ref` is one of their members), so readers of the document need no casts.
+ */
+export interface JsonSchema extends Omit<oas31.SchemaObject, "properties" | "items" | "allOf" | "anyOf"> {
+  properties?: Record<string, JsonSchema>;
+  items?: JsonSchema;
+  allOf?: JsonSchema[];
+  anyOf?: JsonSchema[];
 }

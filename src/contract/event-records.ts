@@ -1,0 +1,32 @@
+import { BUYER_PRODUCT_FIELDS, routes, SUPPLIER_USER_FIELDS, TAGGING_FIELDS } from "./routes.js";
+
+// A record in an event, in its REST shape: rendered by the same GraphQL
+// operation as the REST single read of its resource (`GET /orders/{id}`, …),
+// so that the shape has one definition. Supplier users and taggings have no
+// single read; their events show them as `POST /suppliers/{id}/users` and
+// `POST /taggings` answer, through render-only operations that no REST path serves.
+
+function documentOf(operationId: string): string {
+  const route = routes.find((candidate) => candidate.operationId === operationId);
+  if (!route) throw new Error(`no route ${operationId} to render events with`);
+  return route.document;
+}
+
+/**
+ * The operation that renders each record type, as the change log names it.
+ * `$id` is the record (for a tagging, the tagged record); a tagging's
+ * `$attachedAt` is when its change was made.
+ */
+export const EVENT_RECORD_DOCUMENTS: Record<string, string> = {
+  order: documentOf("getOrder"),
+  // GET /buyer_products/{id} and the `auto_match` that POST /buyer_products answered.
+  buyer_product: `query RenderCreatedBuyerProduct($id: UUID!) {
+    buyerProduct(id: $id) { ${BUYER_PRODUCT_FIELDS} autoMatch { matched strategy score } } }`,
+  buyer_product_approval: documentOf("getBuyerProductApproval"),
+  supplier_user: `query RenderSupplierUser($id: UUID!) { supplierUser(id: $id) { ${SUPPLIER_USER_FIELDS} } }`,
+  tagging: `query RenderTagging($id: UUID!, $attachedAt: DateTime) {
+    taggedRecord(taggableId: $id, attachedAt: $attachedAt) {
+      ${TAGGING_FIELDS}
+    }
+  }`,
+};
