@@ -4,7 +4,7 @@ import type { PrismaClient } from "./generated/prisma/client.js";
 export interface ChangeLogEntry {
   seq: bigint;
   buyerId: string;
-  /** order, buyer_product, buyer_product_approval, supplier_user, tagging, tag, tag_group, delivery_site, supplier_connection, order_event, buyer; shared data: supplier, product, order_type. */
+  /** order, buyer_product, buyer_product_approval, supplier_user, tagging, tag, tag_group, delivery_site, supplier_connection, buyer; shared data: supplier, product, order_type. */
   recordType: string;
   recordId: string;
   change: "created" | "updated" | "deleted";
