@@ -77,11 +77,11 @@ export async function migrate(databaseUrl: string): Promise<void> {
   await migrateDatabase({ connect: () => postgresConnection(databaseUrl) });
 }
 
-/** Disables every change log trigger (ALTER TABLE ... DISABLE TRIGGER), for a run that measures writes without the log. */
-export async function disableChangeLog(databaseUrl: string): Promise<void> {
+/** Disables (or enables again) every change log trigger, for measuring writes without the log. */
+export async function setChangeLog(databaseUrl: string, enabled: boolean): Promise<void> {
   await withClient(databaseUrl, async (client) => {
     const { rows } = await client.query<{ statement: string }>(
-      `SELECT format('ALTER TABLE %s DISABLE TRIGGER %I', tgrelid::regclass, tgname) AS statement
+      `SELECT format('ALTER TABLE %s ${enabled ? "ENABLE" : "DISABLE"} TRIGGER %I', tgrelid::regclass, tgname) AS statement
        FROM pg_trigger WHERE NOT tgisinternal AND tgname LIKE '%change_log%'`,
     );
     for (const { statement } of rows) await client.query(statement);

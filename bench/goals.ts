@@ -82,6 +82,15 @@ export function issueRatios(cells: Cell[], counts: QueryCount[], scenarios: Scen
       },
     );
   }
+  for (const scenario of scenarios.filter((candidate) => !candidate.read)) {
+    compare(
+      `writes with the change log vs without it, ${scenario.label}`,
+      scenario.id,
+      "rest-uncached",
+      "rest-unlogged",
+      { atLeast: 0.95 },
+    );
+  }
   for (const target of ["rest", "graphql", "prisma", "sofa"]) {
     const label = cells.find((candidate) => candidate.target === target)?.targetLabel;
     const left = cell("list-orders", target);

@@ -8,6 +8,17 @@ export interface Job {
   port: number;
   pid: number;
   plan: RequestPlan;
+  /** Set up the database for this job before it is measured, and back after (the unlogged target). */
+  around?: { before(): Promise<void>; after(): Promise<void> };
+}
+
+async function measureJob(job: Job, load: LoadOptions): Promise<Measurement> {
+  await job.around?.before();
+  try {
+    return await measure(job, job.plan, load);
+  } finally {
+    await job.around?.after();
+  }
 }
 
 const describe = (m: Measurement) =>
@@ -21,7 +32,7 @@ export async function warmUp(groups: Job[][], seconds: number, load: LoadOptions
   if (seconds <= 0) return;
   for (const group of groups) {
     for (const job of group) {
-      await measure(job, job.plan, { ...load, seconds });
+      await measureJob(job, { ...load, seconds });
     }
   }
 }
@@ -41,7 +52,7 @@ export async function runRounds(
     for (const group of groups) {
       for (let index = 0; index < group.length; index += 1) {
         const job = group[(index + round) % group.length] as Job;
-        const result = await measure(job, job.plan, load);
+        const result = await measureJob(job, load);
         job.cell.rounds.push(result);
         log(
           `round ${round + 1}/${rounds}  ${job.cell.scenarioLabel.padEnd(34)} ${job.cell.targetLabel.padEnd(30)} ${describe(result)}`,

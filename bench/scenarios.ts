@@ -297,6 +297,8 @@ export interface Target {
   label: string;
   process: ProcessId;
   protocol: Protocol;
+  /** False: the change log's triggers are disabled while this target is measured. */
+  changeLog?: false;
   supports(scenario: Scenario): boolean;
 }
 
@@ -323,6 +325,16 @@ export const TARGETS: Target[] = [
     process: "gateway-uncached",
     protocol: "rest",
     supports: always,
+  },
+  // The same process with the change log's triggers disabled while it is measured (so no events
+  // either): the log's cost on writes, paired round by round with rest-uncached.
+  {
+    id: "rest-unlogged",
+    label: "gateway REST, no cache, no change log",
+    process: "gateway-uncached",
+    protocol: "rest",
+    changeLog: false,
+    supports: (scenario) => !scenario.read,
   },
   { id: "graphql", label: "gateway GraphQL", process: "gateway", protocol: "graphql", supports: always },
   // Every request traced and its spans exported over OTLP/HTTP to a local sink (opt-in: --targets rest,rest-traced).

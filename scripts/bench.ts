@@ -8,7 +8,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildAll } from "../bench/build.js";
 import { type DatabaseWatch, watchDatabase } from "../bench/database-watch.js";
-import { disableChangeLog, dropDatabase, migrate, recreateDatabase, seedDataset } from "../bench/dataset.js";
+import { dropDatabase, migrate, recreateDatabase, seedDataset, setChangeLog } from "../bench/dataset.js";
 import { type ExplainResult, explainPages, explainTable } from "../bench/explain.js";
 import { issueRatios } from "../bench/goals.js";
 import { describeMachine } from "../bench/machine.js";
@@ -45,7 +45,7 @@ log(`creating the scratch database ${options.database}...`);
 await recreateDatabase(options.adminUrl, options.database);
 await migrate(url);
 if (!options.changeLog) {
-  await disableChangeLog(url);
+  await setChangeLog(url, false);
   log("change log triggers disabled (--no-change-log): writes cost what they did before the log");
 }
 let phase = performance.now();
@@ -115,6 +115,9 @@ try {
           port: server.port,
           pid: server.pid,
           plan: scenario.plan(target.protocol, context),
+          ...(target.changeLog === false && options.changeLog
+            ? { around: { before: () => setChangeLog(url, false), after: () => setChangeLog(url, true) } }
+            : {}),
         };
       }),
   );
