@@ -43,13 +43,10 @@ export async function startInProcess(
   const { root } = options;
   const { openDatabase } = await load<DatabaseModule>(root, "src/db/database.js");
   const { parseDatabaseUrl } = await load<DatabaseUrlModule>(root, "src/db/database-url.js");
-  // onQuery switches Prisma's query events on; the listener below also gets the parameters.
-  const database = await openDatabase(parseDatabaseUrl(options.databaseUrl), { onQuery: () => {} });
-  (
-    database.prisma as unknown as {
-      $on(event: "query", listener: (event: { query: string; params: string }) => void): void;
-    }
-  ).$on("query", (event) => options.onQuery(event.query, event.params));
+  // Every statement, Prisma's and the admission's; a build from before parameters were passed gives none.
+  const database = await openDatabase(parseDatabaseUrl(options.databaseUrl), {
+    onQuery: (sql: string, params?: string) => options.onQuery(sql, params ?? "[]"),
+  });
 
   let listener: RequestListener;
   if (id === "gateway" || id === "gateway-uncached" || id === "candidate") {

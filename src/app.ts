@@ -87,7 +87,7 @@ export function createApp({ config, database, logger, tracing, demoApiKey, clust
   const { prisma } = database;
   const logUnexpected = (error: unknown, requestId?: string) =>
     logger.error({ err: error, requestId }, "unexpected error");
-  const gate = createAdmission(prisma, config.rateLimitPerMinute, (error) => logUnexpected(error));
+  const gate = createAdmission(database, config.rateLimitPerMinute, (error) => logUnexpected(error));
   const authFailures = createAuthFailureLimit(
     prisma,
     config.authFailuresPerMinute ?? DEFAULT_AUTH_FAILURES_PER_MINUTE,

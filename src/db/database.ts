@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { type DatabaseTarget, parseDatabaseUrl } from "./database-url.js";
 import { PrismaClient } from "./generated/prisma/client.js";
@@ -9,8 +10,8 @@ import { createNotificationListener } from "./notification-listener.js";
 import { pgliteConnection, postgresConnection, type SqlConnection } from "./sql-connection.js";
 
 export interface DatabaseOptions {
-  /** Called with every SQL statement Prisma sends; tests count queries with it. */
-  onQuery?: (sql: string) => void;
+  /** Called with every SQL statement sent (through Prisma or `query`) and its parameters as JSON; tests count queries with it. */
+  onQuery?: (sql: string, params: string) => void;
   /** Connections in the PostgreSQL pool of this process. */
   poolSize?: number;
 }
@@ -20,6 +21,13 @@ export interface Database {
   readonly prisma: PrismaClient;
   /** A connection for plain SQL: migrations, advisory locks. Release it when done. */
   connect(): Promise<SqlConnection>;
+  /**
+   * One statement with `$1`… parameters, for the statement every request runs
+   * (the API key's admission): on PostgreSQL it goes straight to the pool that
+   * Prisma shares, without the client's per-query work (docs/performance.md,
+   * "The admission statement"); on PGlite through Prisma.
+   */
+  query<Row extends object>(text: string, values: readonly unknown[]): Promise<Row[]>;
   /** True when the database answers a trivial query. */
   ping(): Promise<boolean>;
   /**
@@ -45,9 +53,9 @@ function prismaLogOptions(options: DatabaseOptions) {
 function attachQueryListener(prisma: PrismaClient, options: DatabaseOptions): void {
   const onQuery = options.onQuery;
   if (!onQuery) return;
-  (prisma as unknown as { $on(event: "query", cb: (e: { query: string }) => void): void }).$on("query", (e) =>
-    onQuery(e.query),
-  );
+  (
+    prisma as unknown as { $on(event: "query", cb: (e: { query: string; params: string }) => void): void }
+  ).$on("query", (e) => onQuery(e.query, e.params));
 }
 
 async function openPglite(
@@ -65,6 +73,8 @@ async function openPglite(
     target,
     prisma,
     connect: async () => pgliteConnection(pglite),
+    query: <Row extends object>(text: string, values: readonly unknown[]) =>
+      prisma.$queryRawUnsafe<Row[]>(text, ...values),
     ping: async () => {
       try {
         await pglite.query("SELECT 1");
@@ -130,7 +140,10 @@ async function openPostgres(
   target: Extract<DatabaseTarget, { kind: "postgres" }>,
   options: DatabaseOptions,
 ): Promise<Database> {
-  const adapter = new PrismaPg({ connectionString: target.connectionString, max: options.poolSize ?? 10 });
+  const pool = new pg.Pool({ connectionString: target.connectionString, max: options.poolSize ?? 10 });
+  // An idle connection the server dropped: the next statement on it fails and reports it.
+  pool.on("error", () => {});
+  const adapter = new PrismaPg(pool);
   const prisma = new PrismaClient({ adapter, log: [...prismaLogOptions(options)] });
   attachQueryListener(prisma, options);
   const notifications = createNotificationListener(target.connectionString);
@@ -138,6 +151,10 @@ async function openPostgres(
     target,
     prisma,
     connect: () => postgresConnection(target.connectionString),
+    async query<Row extends object>(text: string, values: readonly unknown[]) {
+      options.onQuery?.(text, JSON.stringify(values));
+      return (await pool.query<Row & pg.QueryResultRow>(text, [...values])).rows;
+    },
     listen: (channel, onPayload) => notifications.listen(channel, onPayload),
     ping: async () => {
       try {
@@ -150,6 +167,7 @@ async function openPostgres(
     async close() {
       await notifications.close();
       await prisma.$disconnect();
+      await pool.end();
     },
   };
 }

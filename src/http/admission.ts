@@ -1,6 +1,7 @@
 import { LRUCache } from "lru-cache";
 import { lookupHash, refreshLastUsed } from "../auth/api-key-lookup.js";
 import type { Viewer } from "../auth/viewer.js";
+import type { Database } from "../db/database.js";
 import type { PrismaClient } from "../db/generated/prisma/client.js";
 import {
   decideRateLimit,
@@ -43,6 +44,26 @@ export interface Gate {
 const REMEMBERED_KEYS = 10_000;
 const REMEMBERED_FOR_MS = 15 * 60_000;
 
+// $1 the key's hash, $2 the rate-limit window, $3 the versions the request's tags claim.
+const ADMISSION_STATEMENT = `
+  WITH api_key AS (
+    SELECT k.id, k.buyer_id, k.last_used_at, coalesce(v.version, 0) AS version
+    FROM api_keys AS k LEFT JOIN buyer_versions AS v ON v.buyer_id = k.buyer_id
+    WHERE k.hash = $1 AND k.revoked_at IS NULL
+  ), counted AS (
+    INSERT INTO rate_limit_windows (subject, window_start, count)
+    SELECT 'key:' || api_key.id, $2, 1 FROM api_key
+    WHERE NOT (api_key.version = ANY ($3::bigint[]))
+    ON CONFLICT (subject, window_start) DO UPDATE SET count = rate_limit_windows.count + 1
+    RETURNING count
+  )
+  SELECT api_key.id::text AS id, api_key.buyer_id::text AS buyer_id, api_key.last_used_at,
+         api_key.version::text AS version, counted.count AS counted,
+         -- Read only for a request that was not counted (COALESCE stops at the first value).
+         coalesce(counted.count, (SELECT w.count FROM rate_limit_windows AS w
+           WHERE w.subject = 'key:' || api_key.id AND w.window_start = $2)) AS standing
+  FROM api_key LEFT JOIN counted ON true`;
+
 interface AdmissionRow {
   id: string;
   buyer_id: string;
@@ -63,10 +84,11 @@ interface AdmissionRow {
  * be answered 304) is not counted.
  */
 export function createAdmission(
-  prisma: PrismaClient,
+  database: Pick<Database, "prisma" | "query">,
   limitPerMinute: number,
   onError: (error: unknown) => void,
 ): Gate {
+  const { prisma } = database;
   const admitted = new LRUCache<string, true>({ max: REMEMBERED_KEYS, ttl: REMEMBERED_FOR_MS });
   return {
     admittedLately(key) {
@@ -79,24 +101,7 @@ export function createAdmission(
       const now = Date.now();
       const windowStart = rateLimitWindow(now);
       const claimed = claimedVersions.map(String);
-      const [row] = await prisma.$queryRaw<AdmissionRow[]>`
-        WITH api_key AS (
-          SELECT k.id, k.buyer_id, k.last_used_at, coalesce(v.version, 0) AS version
-          FROM api_keys AS k LEFT JOIN buyer_versions AS v ON v.buyer_id = k.buyer_id
-          WHERE k.hash = ${hash} AND k.revoked_at IS NULL
-        ), counted AS (
-          INSERT INTO rate_limit_windows (subject, window_start, count)
-          SELECT 'key:' || api_key.id, ${windowStart}, 1 FROM api_key
-          WHERE NOT (api_key.version = ANY (${claimed}::bigint[]))
-          ON CONFLICT (subject, window_start) DO UPDATE SET count = rate_limit_windows.count + 1
-          RETURNING count
-        )
-        SELECT api_key.id::text AS id, api_key.buyer_id::text AS buyer_id, api_key.last_used_at,
-               api_key.version::text AS version, counted.count AS counted,
-               -- Read only for a request that was not counted (COALESCE stops at the first value).
-               coalesce(counted.count, (SELECT w.count FROM rate_limit_windows AS w
-                 WHERE w.subject = 'key:' || api_key.id AND w.window_start = ${windowStart})) AS standing
-        FROM api_key LEFT JOIN counted ON true`;
+      const [row] = await database.query<AdmissionRow>(ADMISSION_STATEMENT, [hash, windowStart, claimed]);
       if (!row) {
         admitted.delete(hash);
         return null;
@@ -120,11 +125,12 @@ export function createAdmission(
       if (admission.counted) return admission;
       const now = Date.now();
       const windowStart = rateLimitWindow(now);
-      const [row] = await prisma.$queryRaw<{ count: number }[]>`
-        INSERT INTO rate_limit_windows (subject, window_start, count)
-        VALUES (${`key:${admission.viewer.apiKeyId}`}, ${windowStart}, 1)
-        ON CONFLICT (subject, window_start) DO UPDATE SET count = rate_limit_windows.count + 1
-        RETURNING count`;
+      const [row] = await database.query<{ count: number }>(
+        `INSERT INTO rate_limit_windows (subject, window_start, count) VALUES ($1, $2, 1)
+         ON CONFLICT (subject, window_start) DO UPDATE SET count = rate_limit_windows.count + 1
+         RETURNING count`,
+        [`key:${admission.viewer.apiKeyId}`, windowStart],
+      );
       return {
         ...admission,
         limit: decideRateLimit(row?.count ?? 1, limitPerMinute, windowStart, now),
