@@ -25,7 +25,7 @@ export interface Database {
    * One statement with `$1`… parameters, for the statement every request runs
    * (the API key's admission): on PostgreSQL it goes straight to the pool that
    * Prisma shares, without the client's per-query work (docs/performance.md,
-   * "The admission statement"); on PGlite through Prisma.
+   * "Second pass: writes, events and the 304"); on PGlite through Prisma.
    */
   query<Row extends object>(text: string, values: readonly unknown[]): Promise<Row[]>;
   /** True when the database answers a trivial query. */

@@ -3,7 +3,7 @@
 -- whose own entry already moves the buyer's version; an order's events go
 -- with the order when it is deleted, which logs the order. The entries only
 -- cost every PATCH a second trigger run and log row (docs/performance.md,
--- "The change log's cost on writes").
+-- "Second pass: writes, events and the 304").
 DROP TRIGGER order_events_change_log_insert ON "order_events";
 DROP TRIGGER order_events_change_log_update ON "order_events";
 DROP TRIGGER order_events_change_log_delete ON "order_events";
