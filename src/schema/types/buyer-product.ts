@@ -325,7 +325,9 @@ async function createBuyerProductFrom(
       { rawMaterialName, rawMaterialCode, productType: input.productType },
       id,
     );
-    await tx.buyerProduct.create({
+    // createMany: no statement reads the row back. This insert's change log trigger takes the buyer's
+    // version row, which every write of the buyer queues for until COMMIT; nothing more should follow.
+    await tx.buyerProduct.createMany({
       data: {
         id,
         buyerId: viewer.buyerId,
@@ -344,10 +346,13 @@ async function createBuyerProductFrom(
         documentTypes,
         autoMatchStrategy: match.strategy,
         autoMatchScore: match.score,
-        resourceValues: { create: resourceValues.map((item, position) => ({ position, ...item })) },
       },
-      select: { id: true },
     });
+    if (resourceValues.length > 0) {
+      await tx.buyerProductResourceValue.createMany({
+        data: resourceValues.map((item, position) => ({ buyerProductId: id, position, ...item })),
+      });
+    }
     return match;
   });
   return { buyerProductId: id, autoMatch };
