@@ -5,7 +5,7 @@ import { createServerAdapter } from "@whatwg-node/server";
 import { printSchema } from "graphql";
 import type { Viewer } from "./auth/viewer.js";
 import { type AppConfig, DEFAULT_RESPONSE_CACHE_MAX_BYTES, DEFAULT_WEBHOOK_CONFIG } from "./config.js";
-import { API_PREFIX } from "./contract/route.js";
+import { API_PREFIX, isVersionedRead } from "./contract/route.js";
 import { routes } from "./contract/routes.js";
 import type { Database } from "./db/database.js";
 import type { Prisma, PrismaClient } from "./db/generated/prisma/client.js";
@@ -99,12 +99,8 @@ export function createApp({ config, database, logger, tracing, demoApiKey, clust
   });
   const cors = createCors(config.corsOrigins ?? []);
   const metrics = createMetrics({ routePaths: routes.map((route) => `${API_PREFIX}${route.path}`) });
-  /** Route templates whose GETs read data the change log does not version: never conditional. */
-  const unversionedReads = new Set(
-    routes
-      .filter((route) => route.method === "GET" && route.versioned === false)
-      .map((route) => `${API_PREFIX}${route.path}`),
-  );
+  /** Route templates with a GET of data the change log versions: conditional and cached. */
+  const versionedReads = new Set(routes.filter(isVersionedRead).map((route) => `${API_PREFIX}${route.path}`));
   tracing?.registerMetrics(metrics.registry);
   clusterMetrics?.share(metrics.registry);
 
@@ -207,10 +203,7 @@ export function createApp({ config, database, logger, tracing, demoApiKey, clust
     if (refused && !gate.admittedLately(key)) return authFailuresResponse(refused, requestId);
     const route = isRest ? metrics.routeLabel(url.pathname) : "unmatched";
     // A read of a REST route: conditional (ETag, If-None-Match) and cached.
-    const isRead =
-      (request.method === "GET" || request.method === "HEAD") &&
-      route !== "unmatched" &&
-      !unversionedReads.has(route);
+    const isRead = (request.method === "GET" || request.method === "HEAD") && versionedReads.has(route);
     let admission = await gate.admit(key, isRead ? conditionalGets.claimedVersions(request) : []);
     if (!admission && key !== null && isGraphQL) {
       // A wrong key is refused before the body is read; REST does the same after its 404/405 checks.

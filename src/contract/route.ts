@@ -89,3 +89,11 @@ export interface JsonSchema extends Omit<oas31.SchemaObject, "properties" | "ite
   allOf?: JsonSchema[];
   anyOf?: JsonSchema[];
 }
+
+/**
+ * A GET of data the change log versions (docs/decisions.md §9): it carries an
+ * ETag and Cache-Control, answers If-None-Match with 304, and is cached.
+ */
+export function isVersionedRead(route: RestRoute): boolean {
+  return route.method === "GET" && route.versioned !== false;
+}

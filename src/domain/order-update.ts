@@ -42,7 +42,7 @@ interface StoredOrder {
   purchase_order_reference: string | null;
   supplier_order_reference: string | null;
   placed_at: Date | null;
-  /** The row version (`xmin`): any write to the order row changes it. */
+  /** The row version (`xmin`): every write to the order row changes it. */
   row_version: string;
   /** The buyer's data version as this statement saw it. */
   buyer_version: bigint | null;

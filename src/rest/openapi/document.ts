@@ -1,7 +1,7 @@
 import { type GraphQLSchema, getNamedType, isInputObjectType } from "graphql";
 import { PROBLEMS, type ProblemCode } from "../../contract/problems.js";
 import { HEADER_PARAMETERS, RESPONSE_HEADERS, referenceIntroduction } from "../../contract/reference.js";
-import { API_PREFIX, type RestRoute } from "../../contract/route.js";
+import { API_PREFIX, isVersionedRead } from "../../contract/route.js";
 import { routes as contractRoutes, TAG_DESCRIPTIONS } from "../../contract/routes.js";
 import { type CompiledRoute, compileRoute } from "../compiled-route.js";
 import { acceptsIfMatch } from "../conditional-write.js";
@@ -135,14 +135,6 @@ function buildOperation(
       ),
     },
   };
-}
-
-/**
- * A GET of data the change log versions (docs/decisions.md §9): it carries an
- * ETag and Cache-Control, and answers If-None-Match with 304.
- */
-function isVersionedRead(route: RestRoute): boolean {
-  return route.method === "GET" && route.versioned !== false;
 }
 
 function notModified(compiled: CompiledRoute): Response {
