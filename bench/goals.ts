@@ -1,7 +1,9 @@
+import { DEFAULT_RESPONSE_CACHE_MAX_BYTES } from "../src/config.js";
 import type { Measurement } from "./load.js";
 import type { QueryCount } from "./query-count.js";
 import { type Cell, type Ratio, ratio } from "./report.js";
 import type { Scenario } from "./scenarios.js";
+import { median, round } from "./stats.js";
 
 type Goal = { atLeast?: number; atMost?: number };
 
@@ -71,6 +73,11 @@ export function issueRatios(cells: Cell[], counts: QueryCount[], scenarios: Scen
     "rest-uncached",
     { atLeast: 10 },
   );
+  const cacheMemory = cacheMemoryGoal(
+    cell("list-orders-many-pages", "rest"),
+    cell("list-orders-many-pages", "rest-uncached"),
+  );
+  if (cacheMemory) ratios.push(cacheMemory);
   for (const scenario of scenarios) {
     compare(
       `REST without the response cache vs today (candidate), ${scenario.label}`,
@@ -114,4 +121,29 @@ export function issueRatios(cells: Cell[], counts: QueryCount[], scenarios: Scen
     );
   }
   return ratios;
+}
+
+/**
+ * What the response cache adds to the process's peak memory while it is full
+ * and turning over, round by round: the gateway's peak minus the same build's
+ * without the cache, against the cache's default bound.
+ */
+function cacheMemoryGoal(cached: Cell | undefined, uncached: Cell | undefined): Ratio | null {
+  if (!cached || !uncached) return null;
+  const perRound: number[] = [];
+  for (let index = 0; index < Math.min(cached.rounds.length, uncached.rounds.length); index += 1) {
+    const withCache = cached.rounds[index]?.peakRssMb ?? null;
+    const without = uncached.rounds[index]?.peakRssMb ?? null;
+    if (withCache !== null && without !== null) perRound.push(withCache - without);
+  }
+  if (perRound.length === 0) return null;
+  const boundMb = DEFAULT_RESPONSE_CACHE_MAX_BYTES / 1024 / 1024;
+  const value = round(median(perRound), 0);
+  return {
+    name: `peak RSS with the response cache full minus without it, ${cached.scenarioLabel}, MB`,
+    value,
+    goal: `≤ ${boundMb} (the cache's bound)`,
+    pass: value === null ? null : value <= boundMb,
+    perRound: perRound.map((difference) => round(difference, 0) ?? 0),
+  };
 }

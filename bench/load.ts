@@ -1,6 +1,6 @@
 import autocannon from "autocannon";
 import { cpuBetween, type DatabaseWatch } from "./database-watch.js";
-import { cpuMs, settle } from "./proc.js";
+import { cpuMs, resetPeak, settle, statusKb } from "./proc.js";
 import type { RequestPlan } from "./scenarios.js";
 
 export interface LoadOptions {
@@ -21,6 +21,8 @@ export interface Measurement {
   serverCpuMsPerRequest: number | null;
   /** CPU of the PostgreSQL backends of the scratch database per completed request. */
   databaseCpuMsPerRequest: number | null;
+  /** The server's peak resident set during this measurement, in MB; null where it cannot be told apart. */
+  peakRssMb: number | null;
 }
 
 /** Numbers the n-th request of every plan of the run, so written values never repeat. */
@@ -38,9 +40,10 @@ export async function measure(
   await plan.refresh?.(target.port);
   const databaseBefore = await options.database?.backendCpu();
   const cpuBefore = cpuMs(target.pid);
+  const peakReset = resetPeak(target.pid);
   const result = await autocannon({
     url: `http://127.0.0.1:${target.port}`,
-    connections: options.connections,
+    connections: plan.connections ?? options.connections,
     duration: options.seconds,
     timeout: 30,
     requests: [
@@ -55,6 +58,7 @@ export async function measure(
     ],
   });
   const cpuDuring = cpuMs(target.pid) - cpuBefore;
+  const peakKb = peakReset ? statusKb(target.pid, "VmHWM") : null;
   const databaseAfter = await options.database?.backendCpu();
   await settle(target.pid);
   await options.database?.wait();
@@ -70,6 +74,7 @@ export async function measure(
     errors: result.errors,
     serverCpuMsPerRequest: ok > 0 ? cpuDuring / ok : null,
     databaseCpuMsPerRequest: ok > 0 && databaseCpu !== null ? databaseCpu / ok : null,
+    peakRssMb: peakKb === null ? null : peakKb / 1024,
   };
 }
 

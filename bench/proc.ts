@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 
 // Linux reports CPU time in clock ticks; 100 per second almost everywhere.
 const TICKS_PER_SECOND = (() => {
@@ -28,6 +28,20 @@ export function statusKb(pid: number, field: "VmHWM" | "VmRSS"): number | null {
     return match ? Number(match[1]) : null;
   } catch {
     return null;
+  }
+}
+
+/**
+ * Starts a new peak: VmHWM falls to the current resident set (Linux's
+ * clear_refs "5"). False where the kernel refuses it; the peak then runs from
+ * the process's start.
+ */
+export function resetPeak(pid: number): boolean {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, "5");
+    return true;
+  } catch {
+    return false;
   }
 }
 

@@ -25,6 +25,7 @@ export interface CellSummary {
   databaseCpuMsPerRequest: number | null;
   sqlPerRequest: number | null;
   responseBytes: number | null;
+  peakRssMb: number | null;
   non2xx: number;
   errors: number;
   rounds: Measurement[];
@@ -72,6 +73,10 @@ export function summarise(cells: Cell[], queryCounts: QueryCount[]): CellSummary
         queryCounts.find((count) => count.scenario === cell.scenario && count.target === cell.target)
           ?.count ?? null,
       responseBytes: cell.responseBytes,
+      peakRssMb: round(
+        pick((m) => m.peakRssMb),
+        0,
+      ),
       non2xx: cell.rounds.reduce((sum, m) => sum + m.non2xx, 0),
       errors: cell.rounds.reduce((sum, m) => sum + m.errors, 0),
       rounds: cell.rounds,
@@ -129,8 +134,8 @@ const fixed = (value: number | null, digits = 0) =>
 /** Markdown, so the same text reads on a terminal and pastes into docs/performance.md. */
 export function resultTable(summaries: CellSummary[]): string {
   const lines = [
-    "| scenario | server | req/s | p50 ms | p99 ms | SQL/req | server CPU ms/req | PostgreSQL CPU ms/req | KB/resp | non-2xx |",
-    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    "| scenario | server | req/s | p50 ms | p99 ms | SQL/req | server CPU ms/req | PostgreSQL CPU ms/req | KB/resp | peak RSS MB | non-2xx |",
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
   ];
   let previous = "";
   for (const row of summaries) {
@@ -140,7 +145,7 @@ export function resultTable(summaries: CellSummary[]): string {
       `| ${scenario} | ${row.targetLabel} | ${fixed(row.requestsPerSecond, 1)} | ${fixed(row.p50Ms, 1)} | ` +
         `${fixed(row.p99Ms, 1)} | ${fixed(row.sqlPerRequest)} | ${fixed(row.serverCpuMsPerRequest, 2)} | ` +
         `${fixed(row.databaseCpuMsPerRequest, 2)} | ` +
-        `${row.responseBytes === null ? "—" : fixed(row.responseBytes / 1024, 1)} | ${row.non2xx + row.errors} |`,
+        `${row.responseBytes === null ? "—" : fixed(row.responseBytes / 1024, 1)} | ${fixed(row.peakRssMb)} | ${row.non2xx + row.errors} |`,
     );
   }
   return lines.join("\n");

@@ -25,6 +25,7 @@ const describe = (m: Measurement) =>
   `${m.requestsPerSecond.toFixed(1)} req/s, p50 ${m.p50Ms} ms, p99 ${m.p99Ms} ms` +
   (m.serverCpuMsPerRequest === null ? "" : `, ${m.serverCpuMsPerRequest.toFixed(2)} CPU ms/req`) +
   (m.databaseCpuMsPerRequest === null ? "" : ` + ${m.databaseCpuMsPerRequest.toFixed(2)} in PostgreSQL`) +
+  (m.peakRssMb === null ? "" : `, peak RSS ${m.peakRssMb.toFixed(0)} MB`) +
   (m.non2xx + m.errors > 0 ? `, ${m.non2xx} non-2xx, ${m.errors} errors` : "");
 
 /** Unmeasured load on every job, so that round 1 does not pay for JIT compilation and cold caches. */
