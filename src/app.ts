@@ -24,7 +24,7 @@ import { problemResponse } from "./http/problem.js";
 import type { RateLimitDecision } from "./http/rate-limiter.js";
 import { pickRequestId } from "./http/request-id.js";
 import { createRequestOrigin } from "./http/request-origin.js";
-import { createResponseCache } from "./http/response-cache.js";
+import { createResponseCache, type WhenSent } from "./http/response-cache.js";
 import { addSecurityHeaders, createCors } from "./http/response-headers.js";
 import type { Logger } from "./logger.js";
 import { projectRoot } from "./project-root.js";
@@ -71,6 +71,17 @@ export interface ServerContext {
   clientAddress?: string;
   /** Set by @whatwg-node/server when the app serves node:http directly. */
   req?: { socket?: { remoteAddress?: string } };
+  /** node:http's response, likewise: its "close" says the answer has gone out (or never will). */
+  res?: { closed: boolean; once(event: "close", listener: () => void): unknown };
+}
+
+/** How to learn that the answer has left the process: only node:http's own response can tell. */
+function whenSentOver(context: ServerContext): WhenSent | undefined {
+  const { res } = context;
+  if (!res || res.closed) return undefined;
+  return (done) => {
+    res.once("close", done);
+  };
 }
 
 /** Status counted and logged for a request whose client hung up before the answer (nginx's 499). */
@@ -173,6 +184,7 @@ export function createApp({ config, database, logger, tracing, demoApiKey, clust
     requestId: string,
     clientAddress: string | null,
     onViewer: (viewer: Viewer) => void,
+    whenSent: WhenSent | undefined,
   ) {
     if (url.pathname === "/healthz") return Response.json({ status: "ok" });
     if (url.pathname === "/metrics") return metricsResponse(request, requestId);
@@ -235,8 +247,11 @@ export function createApp({ config, database, logger, tracing, demoApiKey, clust
     const response = isGraphQL
       ? await yoga.fetch(request, { requestId, viewer, rateLimit: admission?.limit })
       : isRead && admission
-        ? await conditionalGets.serve(url, readState(admission), () =>
-            rest(request, url, { requestId, viewer }),
+        ? await conditionalGets.serve(
+            url,
+            readState(admission),
+            () => rest(request, url, { requestId, viewer }),
+            whenSent,
           )
         : await rest(request, url, { requestId, viewer });
     // A path no route matches: point to the reference.
@@ -283,9 +298,16 @@ export function createApp({ config, database, logger, tracing, demoApiKey, clust
       response =
         cors.preflight(request) ??
         (await countingAuthFailure(
-          await route(request, url, requestId, clientAddress, (viewer) => {
-            buyerId = viewer.buyerId;
-          }),
+          await route(
+            request,
+            url,
+            requestId,
+            clientAddress,
+            (viewer) => {
+              buyerId = viewer.buyerId;
+            },
+            whenSentOver(context),
+          ),
           clientAddress,
           requestId,
         ));

@@ -5,7 +5,9 @@ import {
   representationHash,
   versionOfTag,
 } from "./entity-tag.js";
-import type { CachedResponse, ResponseCache } from "./response-cache.js";
+import type { CachedResponse, ResponseCache, WhenSent } from "./response-cache.js";
+
+const utf8 = new TextEncoder();
 
 /** Every successful GET says it may be stored by the client only, and revalidated before each use. */
 export const READ_CACHE_CONTROL = "private, no-cache";
@@ -44,8 +46,10 @@ export interface ConditionalGets {
   /**
    * Answers a GET from the cache when the buyer's data is unchanged since it
    * was stored; otherwise runs `execute` and keeps a 200 for next time.
+   * `whenSent` tells when the answer has gone out, so that the bytes it shares
+   * with the cache can be freed once both are done with them.
    */
-  serve(url: URL, state: ReadState, execute: () => Promise<Response>): Promise<Response>;
+  serve(url: URL, state: ReadState, execute: () => Promise<Response>, whenSent?: WhenSent): Promise<Response>;
 }
 
 /**
@@ -86,10 +90,10 @@ export function createConditionalGets({ salt, cache, counters }: ConditionalGetO
       counters.notModified();
       return withReadHeaders(new Response(null, { status: 304 }), etag);
     },
-    async serve(url, state, execute) {
+    async serve(url, state, execute, whenSent) {
       const etag = entityTag(url, state);
       const key = `${state.buyerId} ${state.version} ${url.origin}${url.pathname}${url.search}`;
-      const cached = cache.get(key);
+      const cached = cache.get(key, whenSent);
       if (cached) {
         counters.hit();
         return withReadHeaders(replay(cached), etag);
@@ -99,13 +103,15 @@ export function createConditionalGets({ salt, cache, counters }: ConditionalGetO
       if (response.status !== 200) return response;
       // Nothing to keep (RESPONSE_CACHE_MAX_BYTES=0): the answer goes out as it is.
       if (!cache.enabled) return withReadHeaders(response, etag);
+      // The cache gets bytes of its own; this answer goes out as the text it was.
+      const text = await response.text();
       const stored: CachedResponse = {
         status: response.status,
-        body: new Uint8Array(await response.arrayBuffer()),
+        body: utf8.encode(text),
         headers: [...response.headers],
       };
       cache.set(key, stored);
-      return withReadHeaders(replay(stored), etag);
+      return withReadHeaders(new Response(text, { status: stored.status, headers: stored.headers }), etag);
     },
   };
 }

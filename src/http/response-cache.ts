@@ -7,8 +7,21 @@ export interface CachedResponse {
   headers: [name: string, value: string][];
 }
 
+/**
+ * Calls `done` once the bytes of the response being answered have been
+ * handed to the operating system or dropped with the connection.
+ */
+export type WhenSent = (done: () => void) => void;
+
 export interface ResponseCache {
-  get(key: string): CachedResponse | undefined;
+  /**
+   * The stored response, its bytes shared, not copied. With `whenSent`, the
+   * bytes are given back when the entry has left the cache and every answer
+   * sending them is done; without it (no way to tell when the answer is
+   * done), they are left to the garbage collector.
+   */
+  get(key: string, whenSent?: WhenSent): CachedResponse | undefined;
+  /** Stores `response`; the cache owns its bytes from now on, and the caller must not send them. */
   set(key: string, response: CachedResponse): void;
   /** Bytes held now, as counted against the bound. */
   readonly bytes: number;
@@ -19,10 +32,28 @@ export interface ResponseCache {
 /** Per entry beyond body and header text: the key, the map and LRU bookkeeping, roughly. */
 const ENTRY_OVERHEAD_BYTES = 256;
 
+interface Entry {
+  response: CachedResponse;
+  /** Answers still sending the bytes. */
+  sending: number;
+  /** Handed to a caller that cannot tell when it is done: never given back by hand. */
+  pinned: boolean;
+  evicted: boolean;
+}
+
 function sizeOf(key: string, response: CachedResponse): number {
   let size = ENTRY_OVERHEAD_BYTES + key.length * 2 + response.body.byteLength;
   for (const [name, value] of response.headers) size += (name.length + value.length) * 2;
   return size;
+}
+
+/**
+ * Frees the entry's bytes now (detaching their buffer) rather than at V8's
+ * next full collection, which lets dead buffers pile up to tens of megabytes
+ * beyond the bound first (docs/performance.md, "Memory").
+ */
+function giveBack(entry: Entry): void {
+  if (entry.evicted && entry.sending === 0 && !entry.pinned) entry.response.body.buffer.transfer(0);
 }
 
 /**
@@ -34,16 +65,33 @@ export function createResponseCache(maxBytes: number): ResponseCache {
   if (maxBytes === 0) {
     return { get: () => undefined, set: () => {}, bytes: 0, enabled: false };
   }
-  const cache = new LRUCache<string, CachedResponse>({
+  const cache = new LRUCache<string, Entry>({
     maxSize: maxBytes,
     // A response bigger than an eighth of the cache would evict too much to be worth keeping.
     maxEntrySize: Math.max(1, Math.floor(maxBytes / 8)),
-    sizeCalculation: (response, key) => sizeOf(key, response),
+    sizeCalculation: (entry, key) => sizeOf(key, entry.response),
+    dispose: (entry) => {
+      entry.evicted = true;
+      giveBack(entry);
+    },
   });
   return {
-    get: (key) => cache.get(key),
+    get: (key, whenSent) => {
+      const entry = cache.get(key);
+      if (!entry) return undefined;
+      if (whenSent) {
+        entry.sending += 1;
+        whenSent(() => {
+          entry.sending -= 1;
+          giveBack(entry);
+        });
+      } else {
+        entry.pinned = true;
+      }
+      return entry.response;
+    },
     set: (key, response) => {
-      cache.set(key, response);
+      cache.set(key, { response, sending: 0, pinned: false, evicted: false });
     },
     get bytes() {
       return cache.calculatedSize;
