@@ -50,7 +50,7 @@ function sizeOf(key: string, response: CachedResponse): number {
 /**
  * Frees the entry's bytes now (detaching their buffer) rather than at V8's
  * next full collection, which lets dead buffers pile up to tens of megabytes
- * beyond the bound first (docs/performance.md, "Memory").
+ * beyond the bound first (docs/performance.md, "Third pass: the cache's memory").
  */
 function giveBack(entry: Entry): void {
   if (entry.evicted && entry.sending === 0 && !entry.pinned) entry.response.body.buffer.transfer(0);

@@ -1,5 +1,6 @@
-// The response cache's memory (docs/performance.md, "Memory"): an evicted entry gives its bytes
-// back as soon as no answer is sending them, so the cache holds its bound; no answer is spoiled by it.
+// The response cache's memory (docs/performance.md, "Third pass: the cache's memory"): an evicted
+// entry gives its bytes back as soon as no answer is sending them, so the cache holds its bound;
+// no answer is spoiled by it.
 import { describe, expect, it } from "vitest";
 import { type CachedResponse, createResponseCache } from "../../src/http/response-cache.js";
 
