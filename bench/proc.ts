@@ -31,18 +31,31 @@ export function statusKb(pid: number, field: "VmHWM" | "VmRSS"): number | null {
   }
 }
 
+/** The highest VmHWM each process reached before its peak was last reset. */
+const peaksBeforeReset = new Map<number, number>();
+
 /**
  * Starts a new peak: VmHWM falls to the current resident set (Linux's
  * clear_refs "5"). False where the kernel refuses it; the peak then runs from
  * the process's start.
  */
 export function resetPeak(pid: number): boolean {
+  const peak = statusKb(pid, "VmHWM");
+  if (peak !== null) peaksBeforeReset.set(pid, Math.max(peak, peaksBeforeReset.get(pid) ?? 0));
   try {
     writeFileSync(`/proc/${pid}/clear_refs`, "5");
     return true;
   } catch {
     return false;
   }
+}
+
+/** The process's peak resident set since it started, in kB, across the resets above. */
+export function peakSinceStartKb(pid: number): number | null {
+  const current = statusKb(pid, "VmHWM");
+  const before = peaksBeforeReset.get(pid);
+  if (current === null) return before ?? null;
+  return Math.max(current, before ?? 0);
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { closeSync, openSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { statusKb } from "./proc.js";
+import { peakSinceStartKb } from "./proc.js";
 
 export interface ServerProcess {
   name: string;
@@ -83,7 +83,7 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
     logFile: options.logFile,
     peakRssKb: null,
     recordPeak() {
-      if (running) server.peakRssKb = statusKb(pid, "VmHWM");
+      if (running) server.peakRssKb = peakSinceStartKb(pid);
     },
     async stop() {
       if (!running) return;
