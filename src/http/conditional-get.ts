@@ -1,3 +1,4 @@
+import { Response as PonyfillResponse } from "@whatwg-node/server";
 import {
   formatEntityTag,
   noneMatchHits,
@@ -116,6 +117,10 @@ export function createConditionalGets({ salt, cache, counters }: ConditionalGetO
   };
 }
 
+/**
+ * @whatwg-node's own Response, not Node's: it sends the stored bytes as they
+ * are, in one write, where Node's Response copies them and streams the copy.
+ */
 function replay(cached: CachedResponse): Response {
-  return new Response(cached.body, { status: cached.status, headers: cached.headers });
+  return new PonyfillResponse(cached.body, { status: cached.status, headers: cached.headers });
 }
