@@ -23,40 +23,58 @@ function bodyOf(raw: Buffer): string {
   }
 }
 
+/**
+ * A server process with a cache of `cacheBytes` over one buyer's `count` orders, each carrying a
+ * purchase order reference of `referenceLength` characters; stopped and dropped after the suite.
+ */
+function serverWithOrders(name: string, count: number, referenceLength: number, cacheBytes: number) {
+  const running: { database?: TestDatabase; buyer?: SeededBuyer; server?: ServerProcess } = {};
+  beforeAll(async () => {
+    running.database = await createTestDatabase();
+    running.buyer = await seedBuyer(running.database, name);
+    await seedOrders(
+      running.database,
+      running.buyer,
+      Array.from({ length: count }, (_, index) => ({
+        createdAt: new Date(Date.UTC(2025, 0, 1, 0, 0, index)),
+        purchaseOrderReference: `PO-${"x".repeat(referenceLength)}-${index}`,
+      })),
+    );
+    running.server = await startServerProcess({
+      DATABASE_URL: running.database.url,
+      RESPONSE_CACHE_MAX_BYTES: String(cacheBytes),
+    });
+  }, 60_000);
+  afterAll(async () => {
+    running.server?.child.kill("SIGTERM");
+    await running.server?.exited;
+    await running.database?.close();
+  });
+  const baseUrl = () => running.server?.baseUrl ?? "";
+  const pagePath = (limit: number) => `/api/public/buyer/v1/orders?limit=${limit}`;
+  return {
+    baseUrl,
+    apiKey: () => running.buyer?.apiKey ?? "",
+    pagePath,
+    async page(limit: number): Promise<string> {
+      const response = await fetch(`${baseUrl()}${pagePath(limit)}`, {
+        headers: { "x-api-key": running.buyer?.apiKey ?? "" },
+      });
+      expect(response.status).toBe(200);
+      return response.text();
+    },
+    async counter(name: "hits" | "misses"): Promise<number> {
+      const metrics = await (await fetch(`${baseUrl()}/metrics`)).text();
+      return Number(new RegExp(`^http_response_cache_${name}_total (\\d+)`, "m").exec(metrics)?.[1] ?? 0);
+    },
+  };
+}
+
 const PAGE_SIZES = Array.from({ length: 40 }, (_, index) => index + 1);
 
 describe.runIf(onPostgres)("cached answers on a cache that keeps evicting", { timeout: 120_000 }, () => {
-  let database: TestDatabase;
-  let buyer: SeededBuyer;
-  let server: ServerProcess;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    buyer = await seedBuyer(database, "Cache Churn");
-    await seedOrders(
-      database,
-      buyer,
-      Array.from({ length: 40 }, (_, index) => ({
-        createdAt: new Date(Date.UTC(2025, 0, 1, 0, index)),
-        purchaseOrderReference: `PO-${"x".repeat(200)}-${index}`,
-      })),
-    );
-    // About a tenth of the 40 pages fit: nearly every request evicts another page.
-    server = await startServerProcess({ DATABASE_URL: database.url, RESPONSE_CACHE_MAX_BYTES: "65536" });
-  }, 60_000);
-  afterAll(async () => {
-    server?.child.kill("SIGTERM");
-    await server?.exited;
-    await database?.close();
-  });
-
-  const page = async (limit: number) => {
-    const response = await fetch(`${server.baseUrl}/api/public/buyer/v1/orders?limit=${limit}`, {
-      headers: { "x-api-key": buyer.apiKey },
-    });
-    expect(response.status).toBe(200);
-    return response.text();
-  };
+  // About a tenth of the 40 pages fit in 64 KiB: nearly every request evicts another page.
+  const { page, counter } = serverWithOrders("Cache Churn", 40, 200, 65_536);
 
   it("sends every page whole, whichever answers were evicted while others were being sent", async () => {
     const expected = new Map<number, string>();
@@ -67,62 +85,33 @@ describe.runIf(onPostgres)("cached answers on a cache that keeps evicting", { ti
       const bodies = await Promise.all(sizes.map(async (limit) => ({ limit, body: await page(limit) })));
       for (const { limit, body } of bodies) expect(body).toBe(expected.get(limit));
     }
-    const metrics = await (await fetch(`${server.baseUrl}/metrics`)).text();
-    const hits = Number(/^http_response_cache_hits_total (\d+)/m.exec(metrics)?.[1] ?? 0);
-    expect(hits).toBeGreaterThan(0);
+    expect(await counter("hits")).toBeGreaterThan(0);
   });
 });
 
 describe.runIf(onPostgres)("a cached answer a slow client is still reading", { timeout: 120_000 }, () => {
-  let database: TestDatabase;
-  let buyer: SeededBuyer;
-  let server: ServerProcess;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    buyer = await seedBuyer(database, "Slow Reader");
-    // A page of 500 orders of about 11 KB, 5.5 MB: more than the socket buffers take while nobody reads.
-    await seedOrders(
-      database,
-      buyer,
-      Array.from({ length: 500 }, (_, index) => ({
-        createdAt: new Date(Date.UTC(2025, 0, 1, 0, 0, index)),
-        purchaseOrderReference: `PO-${"y".repeat(10_000)}-${index}`,
-      })),
-    );
-    server = await startServerProcess({
-      DATABASE_URL: database.url,
-      RESPONSE_CACHE_MAX_BYTES: String(64 * 1024 * 1024),
-    });
-  }, 60_000);
-  afterAll(async () => {
-    server?.child.kill("SIGTERM");
-    await server?.exited;
-    await database?.close();
-  });
-
-  const path = (limit: number) => `/api/public/buyer/v1/orders?limit=${limit}`;
-  const page = async (limit: number) =>
-    (await fetch(`${server.baseUrl}${path(limit)}`, { headers: { "x-api-key": buyer.apiKey } })).text();
-  const misses = async () => {
-    const metrics = await (await fetch(`${server.baseUrl}/metrics`)).text();
-    return Number(/^http_response_cache_misses_total (\d+)/m.exec(metrics)?.[1]);
-  };
+  // Pages of up to 500 orders of about 10 KB, 5 MB: more than the socket buffers take while nobody reads.
+  const { baseUrl, apiKey, pagePath, page, counter } = serverWithOrders(
+    "Slow Reader",
+    500,
+    10_000,
+    64 * 1024 * 1024,
+  );
 
   it("gets the page whole although its entry was evicted while the answer waited to be read", async () => {
     const expected = await page(500);
-    const { hostname, port } = new URL(server.baseUrl);
+    const { hostname, port } = new URL(baseUrl());
     const socket = connect(Number(port), hostname);
     socket.pause();
     socket.write(
-      `GET ${path(500)} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nX-Api-Key: ${buyer.apiKey}\r\nConnection: close\r\n\r\n`,
+      `GET ${pagePath(500)} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nX-Api-Key: ${apiKey()}\r\nConnection: close\r\n\r\n`,
     );
     await new Promise((resolve) => setTimeout(resolve, 300));
     // Twenty other big pages push the unread one out of the 64 MiB cache.
     for (let limit = 480; limit < 500; limit += 1) await page(limit);
-    const before = await misses();
+    const misses = await counter("misses");
     expect(await page(500)).toBe(expected);
-    expect(await misses()).toBe(before + 1);
+    expect(await counter("misses")).toBe(misses + 1);
 
     const chunks: Buffer[] = [];
     socket.on("data", (chunk: Buffer) => chunks.push(chunk));
