@@ -100,7 +100,7 @@ export function createApp({ config, database, logger, tracing, demoApiKey, clust
     logger.error({ err: error, requestId }, "unexpected error");
   const gate = createAdmission(database, config.rateLimitPerMinute, (error) => logUnexpected(error));
   const authFailures = createAuthFailureLimit(
-    prisma,
+    database,
     config.authFailuresPerMinute ?? DEFAULT_AUTH_FAILURES_PER_MINUTE,
     (error) => logUnexpected(error),
   );

@@ -2,7 +2,6 @@ import { LRUCache } from "lru-cache";
 import { lookupHash, refreshLastUsed } from "../auth/api-key-lookup.js";
 import type { Viewer } from "../auth/viewer.js";
 import type { Database } from "../db/database.js";
-import type { PrismaClient } from "../db/generated/prisma/client.js";
 import {
   decideRateLimit,
   type RateLimitDecision,
@@ -63,6 +62,21 @@ const ADMISSION_STATEMENT = `
          coalesce(counted.count, (SELECT w.count FROM rate_limit_windows AS w
            WHERE w.subject = 'key:' || api_key.id AND w.window_start = $2)) AS standing
   FROM api_key LEFT JOIN counted ON true`;
+
+// One more request of `subject` ($1) in the window starting at $2; the window's count after it.
+const COUNT_IN_WINDOW = `
+  INSERT INTO rate_limit_windows (subject, window_start, count) VALUES ($1, $2, 1)
+  ON CONFLICT (subject, window_start) DO UPDATE SET count = rate_limit_windows.count + 1
+  RETURNING count`;
+
+async function countInWindow(
+  database: Pick<Database, "query">,
+  subject: string,
+  windowStart: Date,
+): Promise<number> {
+  const [row] = await database.query<{ count: number }>(COUNT_IN_WINDOW, [subject, windowStart]);
+  return row?.count ?? 1;
+}
 
 interface AdmissionRow {
   id: string;
@@ -125,15 +139,10 @@ export function createAdmission(
       if (admission.counted) return admission;
       const now = Date.now();
       const windowStart = rateLimitWindow(now);
-      const [row] = await database.query<{ count: number }>(
-        `INSERT INTO rate_limit_windows (subject, window_start, count) VALUES ($1, $2, 1)
-         ON CONFLICT (subject, window_start) DO UPDATE SET count = rate_limit_windows.count + 1
-         RETURNING count`,
-        [`key:${admission.viewer.apiKeyId}`, windowStart],
-      );
+      const count = await countInWindow(database, `key:${admission.viewer.apiKeyId}`, windowStart);
       return {
         ...admission,
-        limit: decideRateLimit(row?.count ?? 1, limitPerMinute, windowStart, now),
+        limit: decideRateLimit(count, limitPerMinute, windowStart, now),
         counted: true,
       };
     },
@@ -154,7 +163,7 @@ export interface AuthFailureLimit {
  * ends without looking keys up or reading bodies.
  */
 export function createAuthFailureLimit(
-  prisma: PrismaClient,
+  database: Pick<Database, "prisma" | "query">,
   limitPerMinute: number,
   onError: (error: unknown) => void,
 ): AuthFailureLimit {
@@ -171,13 +180,9 @@ export function createAuthFailureLimit(
     },
     async record(address, now = Date.now()) {
       const windowStart = rateLimitWindow(now);
-      const [row] = await prisma.$queryRaw<{ count: number }[]>`
-        INSERT INTO rate_limit_windows (subject, window_start, count)
-        VALUES (${`auth-failure:${address}`}, ${windowStart}, 1)
-        ON CONFLICT (subject, window_start) DO UPDATE SET count = rate_limit_windows.count + 1
-        RETURNING count`;
-      sweepRateLimitWindows(prisma, now, onError);
-      const decision = decideRateLimit(row?.count ?? 1, limitPerMinute, windowStart, now);
+      const count = await countInWindow(database, `auth-failure:${address}`, windowStart);
+      sweepRateLimitWindows(database.prisma, now, onError);
+      const decision = decideRateLimit(count, limitPerMinute, windowStart, now);
       if (!decision.allowed) {
         // Expired entries go on the next refusal() for their address; bound the map against address churn.
         if (refusedUntil.size > 10_000) refusedUntil.clear();
