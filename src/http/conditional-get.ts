@@ -122,5 +122,14 @@ export function createConditionalGets({ salt, cache, counters }: ConditionalGetO
  * are, in one write, where Node's Response copies them and streams the copy.
  */
 function replay(cached: CachedResponse): Response {
-  return new PonyfillResponse(cached.body, { status: cached.status, headers: cached.headers });
+  return new PonyfillResponse(cached.body, { status: cached.status, headers: ownCopy(cached.headers) });
+}
+
+/**
+ * A header list of the answer's own: @whatwg-node's Headers writes into the
+ * list it was built from, and this answer's ETag, rate limit and CORS headers
+ * must not end up in the cache for the next one.
+ */
+function ownCopy(headers: CachedResponse["headers"]): CachedResponse["headers"] {
+  return headers.map(([name, value]) => [name, value]);
 }

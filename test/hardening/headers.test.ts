@@ -81,4 +81,19 @@ describe("response headers", () => {
     });
     expect(other.headers.get("access-control-allow-origin")).toBeNull();
   });
+
+  it("gives an answer from the response cache only its own request's CORS and rate-limit headers", async () => {
+    const read = (origin: string) =>
+      open.fetch("http://localhost/api/public/buyer/v1/orders?limit=3", {
+        headers: { "x-api-key": buyer.apiKey, origin },
+      });
+    const first = await read("https://buyer.example.com");
+    const second = await read("https://buyer.example.com");
+    expect(second.headers.get("access-control-allow-origin")).toBe("https://buyer.example.com");
+    const other = await read("https://other.example.com");
+    expect(other.headers.get("access-control-allow-origin")).toBeNull();
+    expect(Number(other.headers.get("ratelimit-remaining"))).toBe(
+      Number(first.headers.get("ratelimit-remaining")) - 2,
+    );
+  });
 });
