@@ -1,4 +1,4 @@
-import { Response as PonyfillResponse } from "@whatwg-node/server";
+import { Response as ServedResponse } from "@whatwg-node/server";
 import {
   formatEntityTag,
   noneMatchHits,
@@ -104,7 +104,8 @@ export function createConditionalGets({ salt, cache, counters }: ConditionalGetO
       if (response.status !== 200) return response;
       // Nothing to keep (RESPONSE_CACHE_MAX_BYTES=0): the answer goes out as it is.
       if (!cache.enabled) return withReadHeaders(response, etag);
-      // The cache gets bytes of its own; this answer goes out as the text it was.
+      // The cache gets bytes of its own; this answer goes out as the text it was (jsonResponse's,
+      // whose text() costs nothing).
       const text = await response.text();
       const stored: CachedResponse = {
         status: response.status,
@@ -112,17 +113,20 @@ export function createConditionalGets({ salt, cache, counters }: ConditionalGetO
         headers: [...response.headers],
       };
       cache.set(key, stored);
-      return withReadHeaders(new Response(text, { status: stored.status, headers: stored.headers }), etag);
+      return withReadHeaders(
+        new ServedResponse(text, { status: stored.status, headers: ownCopy(stored.headers) }),
+        etag,
+      );
     },
   };
 }
 
 /**
- * @whatwg-node's own Response, not Node's: it sends the stored bytes as they
- * are, in one write, where Node's Response copies them and streams the copy.
+ * @whatwg-node's own Response, as jsonResponse's: it sends the stored bytes as
+ * they are, in one write, where Node's Response copies them and streams the copy.
  */
 function replay(cached: CachedResponse): Response {
-  return new PonyfillResponse(cached.body, { status: cached.status, headers: ownCopy(cached.headers) });
+  return new ServedResponse(cached.body, { status: cached.status, headers: ownCopy(cached.headers) });
 }
 
 /**

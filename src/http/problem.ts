@@ -1,3 +1,5 @@
+import { Response as ServedResponse } from "@whatwg-node/server";
+
 /** A field problem in REST spelling (docs/decisions.md §2 "Problem details"). */
 export interface FieldError {
   field: string;
@@ -49,13 +51,18 @@ export const PROBLEM_CONTENT_TYPE = "application/problem+json";
 export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 
 export function problemResponse(problem: Problem, requestId: string): Response {
-  return new Response(problemBody(problem, requestId), {
+  return new ServedResponse(problemBody(problem, requestId), {
     status: problem.status,
     statusText: TITLES[problem.status],
     headers: { "content-type": PROBLEM_CONTENT_TYPE, ...problem.headers },
   });
 }
 
+/**
+ * REST bodies and problems are @whatwg-node's Response, not Node's: the server
+ * writes its text to the socket in one write, where Node's Response encodes it
+ * into a stream that the server then copies out chunk by chunk.
+ */
 export function jsonResponse(body: string, status: number, headers: Record<string, string> = {}): Response {
-  return new Response(body, { status, headers: { "content-type": JSON_CONTENT_TYPE, ...headers } });
+  return new ServedResponse(body, { status, headers: { "content-type": JSON_CONTENT_TYPE, ...headers } });
 }
