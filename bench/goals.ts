@@ -1,9 +1,8 @@
 import { DEFAULT_RESPONSE_CACHE_MAX_BYTES } from "../src/config.js";
 import type { Measurement } from "./load.js";
 import type { QueryCount } from "./query-count.js";
-import { type Cell, type Ratio, ratio } from "./report.js";
+import { type Cell, judged, perRound, type Ratio, ratio } from "./report.js";
 import type { Scenario } from "./scenarios.js";
-import { median, round } from "./stats.js";
 
 type Goal = { atLeast?: number; atMost?: number };
 
@@ -129,21 +128,14 @@ export function issueRatios(cells: Cell[], counts: QueryCount[], scenarios: Scen
  * without the cache, against the cache's default bound.
  */
 function cacheMemoryGoal(cached: Cell | undefined, uncached: Cell | undefined): Ratio | null {
-  if (!cached || !uncached) return null;
-  const perRound: number[] = [];
-  for (let index = 0; index < Math.min(cached.rounds.length, uncached.rounds.length); index += 1) {
-    const withCache = cached.rounds[index]?.peakRssMb ?? null;
-    const without = uncached.rounds[index]?.peakRssMb ?? null;
-    if (withCache !== null && without !== null) perRound.push(withCache - without);
-  }
-  if (perRound.length === 0) return null;
+  const peak = (m: Measurement) => m.peakRssMb ?? Number.NaN;
+  const differences = perRound(cached, uncached, peak, (withCache, without) => withCache - without);
+  if (!cached || differences.length === 0) return null;
   const boundMb = DEFAULT_RESPONSE_CACHE_MAX_BYTES / 1024 / 1024;
-  const value = round(median(perRound), 0);
-  return {
-    name: `peak RSS with the response cache full minus without it, ${cached.scenarioLabel}, MB`,
-    value,
-    goal: `≤ ${boundMb} (the cache's bound)`,
-    pass: value === null ? null : value <= boundMb,
-    perRound: perRound.map((difference) => round(difference, 0) ?? 0),
-  };
+  return judged(
+    `peak RSS with the response cache full minus without it, ${cached.scenarioLabel}, MB (goal: the cache's bound)`,
+    differences,
+    { atMost: boundMb },
+    0,
+  );
 }

@@ -85,26 +85,36 @@ export function summarise(cells: Cell[], queryCounts: QueryCount[]): CellSummary
 }
 
 /**
- * `numerator / denominator` of a metric in each round, then the median of
- * those: a ratio never mixes numbers from different rounds.
+ * `combine(numerator, denominator)` of a metric in each round in which both
+ * sides have it: a comparison never mixes numbers from different rounds.
  */
-export function ratio(
-  name: string,
+export function perRound(
   numerator: Cell | undefined,
   denominator: Cell | undefined,
   metric: (m: Measurement) => number,
-  goal: { atLeast?: number; atMost?: number },
-): Ratio {
-  const perRound: number[] = [];
-  if (numerator && denominator) {
-    const rounds = Math.min(numerator.rounds.length, denominator.rounds.length);
-    for (let index = 0; index < rounds; index += 1) {
-      const top = metric(numerator.rounds[index] as Measurement);
-      const bottom = metric(denominator.rounds[index] as Measurement);
-      if (Number.isFinite(top) && Number.isFinite(bottom) && bottom > 0) perRound.push(top / bottom);
-    }
+  combine: (top: number, bottom: number) => number,
+): number[] {
+  const values: number[] = [];
+  if (!numerator || !denominator) return values;
+  const rounds = Math.min(numerator.rounds.length, denominator.rounds.length);
+  for (let index = 0; index < rounds; index += 1) {
+    const value = combine(
+      metric(numerator.rounds[index] as Measurement),
+      metric(denominator.rounds[index] as Measurement),
+    );
+    if (Number.isFinite(value)) values.push(value);
   }
-  const value = round(median(perRound), 2);
+  return values;
+}
+
+/** The median of per-round values, judged against a goal. */
+export function judged(
+  name: string,
+  rounds: number[],
+  goal: { atLeast?: number; atMost?: number },
+  digits = 2,
+): Ratio {
+  const value = round(median(rounds), digits);
   const hasGoal = goal.atLeast !== undefined || goal.atMost !== undefined;
   const pass =
     value === null || !hasGoal
@@ -122,8 +132,20 @@ export function ratio(
     value,
     goal: goalText || "—",
     pass,
-    perRound: perRound.map((value) => round(value, 3) ?? 0),
+    perRound: rounds.map((entry) => round(entry, 3) ?? 0),
   };
+}
+
+/** `numerator / denominator` of a metric in each round, then the median of those. */
+export function ratio(
+  name: string,
+  numerator: Cell | undefined,
+  denominator: Cell | undefined,
+  metric: (m: Measurement) => number,
+  goal: { atLeast?: number; atMost?: number },
+): Ratio {
+  const quotient = (top: number, bottom: number) => (bottom > 0 ? top / bottom : Number.NaN);
+  return judged(name, perRound(numerator, denominator, metric, quotient), goal);
 }
 
 const fixed = (value: number | null, digits = 0) =>
