@@ -8,8 +8,6 @@ import {
 } from "./entity-tag.js";
 import type { CachedResponse, ResponseCache, WhenSent } from "./response-cache.js";
 
-const utf8 = new TextEncoder();
-
 /** Every successful GET says it may be stored by the client only, and revalidated before each use. */
 export const READ_CACHE_CONTROL = "private, no-cache";
 
@@ -104,19 +102,15 @@ export function createConditionalGets({ salt, cache, counters }: ConditionalGetO
       if (response.status !== 200) return response;
       // Nothing to keep (RESPONSE_CACHE_MAX_BYTES=0): the answer goes out as it is.
       if (!cache.enabled) return withReadHeaders(response, etag);
-      // The cache gets bytes of its own; this answer goes out as the text it was (jsonResponse's,
-      // whose text() costs nothing).
+      // The cache gets the bytes and this answer sends them, encoded once; a page too big to keep
+      // goes out as the text it was (jsonResponse's, whose text() costs nothing).
       const text = await response.text();
-      const stored: CachedResponse = {
-        status: response.status,
-        body: utf8.encode(text),
-        headers: [...response.headers],
-      };
-      cache.set(key, stored);
-      return withReadHeaders(
-        new ServedResponse(text, { status: stored.status, headers: ownCopy(stored.headers) }),
-        etag,
-      );
+      const headers = [...response.headers];
+      const stored = cache.set(key, { status: response.status, text, headers }, whenSent);
+      const answer = stored
+        ? replay(stored)
+        : new ServedResponse(text, { status: response.status, headers: ownCopy(headers) });
+      return withReadHeaders(answer, etag);
     },
   };
 }

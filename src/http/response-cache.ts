@@ -7,6 +7,13 @@ export interface CachedResponse {
   headers: [name: string, value: string][];
 }
 
+/** A response offered to the cache, its body still text. */
+export interface ResponseToKeep {
+  status: number;
+  text: string;
+  headers: [name: string, value: string][];
+}
+
 /**
  * Calls `done` once the bytes of the response being answered have been
  * handed to the operating system or dropped with the connection.
@@ -21,8 +28,12 @@ export interface ResponseCache {
    * done), they are left to the garbage collector.
    */
   get(key: string, whenSent?: WhenSent): CachedResponse | undefined;
-  /** Stores `response`; the cache owns its bytes from now on, and the caller must not send them. */
-  set(key: string, response: CachedResponse): void;
+  /**
+   * Keeps `response` as bytes and returns them, to be sent under the same
+   * rule as `get`'s; undefined when it is too big to keep, and then it was
+   * never encoded: the caller sends its text.
+   */
+  set(key: string, response: ResponseToKeep, whenSent?: WhenSent): CachedResponse | undefined;
   /** Bytes held now, as counted against the bound. */
   readonly bytes: number;
   /** False when the bound is 0: nothing is ever kept. */
@@ -31,6 +42,8 @@ export interface ResponseCache {
 
 /** Per entry beyond body and header text: the key, the map and LRU bookkeeping, roughly. */
 const ENTRY_OVERHEAD_BYTES = 256;
+
+const utf8 = new TextEncoder();
 
 interface Entry {
   response: CachedResponse;
@@ -41,9 +54,9 @@ interface Entry {
   evicted: boolean;
 }
 
-function sizeOf(key: string, response: CachedResponse): number {
-  let size = ENTRY_OVERHEAD_BYTES + key.length * 2 + response.body.byteLength;
-  for (const [name, value] of response.headers) size += (name.length + value.length) * 2;
+function sizeOf(key: string, bodyBytes: number, headers: ResponseToKeep["headers"]): number {
+  let size = ENTRY_OVERHEAD_BYTES + key.length * 2 + bodyBytes;
+  for (const [name, value] of headers) size += (name.length + value.length) * 2;
   return size;
 }
 
@@ -56,6 +69,20 @@ function giveBack(entry: Entry): void {
   if (entry.evicted && entry.sending === 0 && !entry.pinned) entry.response.body.buffer.transfer(0);
 }
 
+/** Counts one more answer sending the entry's bytes, until `whenSent` says it is done. */
+function lend(entry: Entry, whenSent: WhenSent | undefined): CachedResponse {
+  if (whenSent) {
+    entry.sending += 1;
+    whenSent(() => {
+      entry.sending -= 1;
+      giveBack(entry);
+    });
+  } else {
+    entry.pinned = true;
+  }
+  return entry.response;
+}
+
 /**
  * A least-recently-used store of response bytes bounded by their total size.
  * Keys carry the buyer's data version, so an entry is never served after the
@@ -63,13 +90,13 @@ function giveBack(entry: Entry): void {
  */
 export function createResponseCache(maxBytes: number): ResponseCache {
   if (maxBytes === 0) {
-    return { get: () => undefined, set: () => {}, bytes: 0, enabled: false };
+    return { get: () => undefined, set: () => undefined, bytes: 0, enabled: false };
   }
+  // A response bigger than an eighth of the cache would evict too much to be worth keeping.
+  const maxEntryBytes = Math.max(1, Math.floor(maxBytes / 8));
   const cache = new LRUCache<string, Entry>({
     maxSize: maxBytes,
-    // A response bigger than an eighth of the cache would evict too much to be worth keeping.
-    maxEntrySize: Math.max(1, Math.floor(maxBytes / 8)),
-    sizeCalculation: (entry, key) => sizeOf(key, entry.response),
+    maxEntrySize: maxEntryBytes,
     dispose: (entry) => {
       entry.evicted = true;
       giveBack(entry);
@@ -78,20 +105,20 @@ export function createResponseCache(maxBytes: number): ResponseCache {
   return {
     get: (key, whenSent) => {
       const entry = cache.get(key);
-      if (!entry) return undefined;
-      if (whenSent) {
-        entry.sending += 1;
-        whenSent(() => {
-          entry.sending -= 1;
-          giveBack(entry);
-        });
-      } else {
-        entry.pinned = true;
-      }
-      return entry.response;
+      return entry ? lend(entry, whenSent) : undefined;
     },
-    set: (key, response) => {
-      cache.set(key, { response, sending: 0, pinned: false, evicted: false });
+    set: (key, { status, text, headers }, whenSent) => {
+      // Sized before it is encoded: a page too big to keep costs no bytes at all.
+      const size = sizeOf(key, Buffer.byteLength(text), headers);
+      if (size > maxEntryBytes) return undefined;
+      const entry: Entry = {
+        response: { status, body: utf8.encode(text), headers },
+        sending: 0,
+        pinned: false,
+        evicted: false,
+      };
+      cache.set(key, entry, { size });
+      return lend(entry, whenSent);
     },
     get bytes() {
       return cache.calculatedSize;

@@ -2,34 +2,36 @@
 // entry gives its bytes back as soon as no answer is sending them, so the cache holds its bound;
 // no answer is spoiled by it.
 import { describe, expect, it } from "vitest";
-import { type CachedResponse, createResponseCache } from "../../src/http/response-cache.js";
+import { createResponseCache, type ResponseToKeep } from "../../src/http/response-cache.js";
 
 const KIB = 1024;
 const MIB = 1024 * KIB;
 
-function answer(size: number, fill: number): CachedResponse {
-  return {
-    status: 200,
-    body: new Uint8Array(size).fill(fill),
-    headers: [["content-type", "application/json"]],
-  };
+function answer(size: number, fill: string): ResponseToKeep {
+  return { status: 200, text: fill.repeat(size), headers: [["content-type", "application/json"]] };
 }
 
+const byteOf = (fill: string) => fill.charCodeAt(0);
+
+/** For an answer stored but not sent here: nothing holds its bytes beyond the cache. */
+const sentAtOnce = (done: () => void) => done();
+
 function fill(cache: ReturnType<typeof createResponseCache>, entries: number): void {
-  for (let index = 0; index < entries; index += 1) cache.set(`other ${index}`, answer(100 * KIB, 2));
+  for (let index = 0; index < entries; index += 1)
+    cache.set(`other ${index}`, answer(100 * KIB, "b"), sentAtOnce);
 }
 
 describe("response cache", () => {
   it("keeps the bytes of an answer still being sent after its entry is evicted, then gives them back", () => {
     const cache = createResponseCache(MIB);
-    cache.set("first", answer(100 * KIB, 1));
+    cache.set("first", answer(100 * KIB, "a"), sentAtOnce);
     const sent: (() => void)[] = [];
     const served = cache.get("first", (done) => sent.push(done));
     fill(cache, 40);
 
     expect(cache.get("first")).toBeUndefined();
     expect(served?.body.byteLength).toBe(100 * KIB);
-    expect(served?.body.every((byte) => byte === 1)).toBe(true);
+    expect(served?.body.every((byte) => byte === byteOf("a"))).toBe(true);
 
     for (const done of sent) done();
     expect(served?.body.byteLength).toBe(0);
@@ -37,22 +39,46 @@ describe("response cache", () => {
 
   it("leaves the bytes of an answer whose sending it cannot follow to the garbage collector", () => {
     const cache = createResponseCache(MIB);
-    cache.set("first", answer(100 * KIB, 3));
+    cache.set("first", answer(100 * KIB, "c"), sentAtOnce);
     const served = cache.get("first");
     fill(cache, 40);
 
     expect(served?.body.byteLength).toBe(100 * KIB);
-    expect(served?.body.every((byte) => byte === 3)).toBe(true);
+    expect(served?.body.every((byte) => byte === byteOf("c"))).toBe(true);
   });
 
   it("gives evicted bytes back at once: 100 MiB through a 4 MiB cache leaves about 4 MiB held", () => {
     const cache = createResponseCache(4 * MIB);
     const before = process.memoryUsage().arrayBuffers;
-    for (let index = 0; index < 400; index += 1) cache.set(`page ${index}`, answer(256 * KIB, 5));
+    for (let index = 0; index < 400; index += 1)
+      cache.set(`page ${index}`, answer(256 * KIB, "e"), sentAtOnce);
     const grown = process.memoryUsage().arrayBuffers - before;
 
     expect(cache.bytes).toBeLessThanOrEqual(4 * MIB);
     // Without giving them back, dead bytes wait for V8's next full collection: tens of MiB.
     expect(grown).toBeLessThan(12 * MIB);
+  });
+
+  it("keeps the bytes it sends on a miss until that answer is sent", () => {
+    const cache = createResponseCache(MIB);
+    const sent: (() => void)[] = [];
+    const stored = cache.set("first", answer(100 * KIB, "a"), (done) => sent.push(done));
+    fill(cache, 40);
+
+    expect(cache.get("first")).toBeUndefined();
+    expect(stored?.body.byteLength).toBe(100 * KIB);
+    expect(stored?.body.every((byte) => byte === byteOf("a"))).toBe(true);
+    for (const done of sent) done();
+    expect(stored?.body.byteLength).toBe(0);
+  });
+
+  it("does not keep, nor encode, a page bigger than an eighth of its bound", () => {
+    const cache = createResponseCache(MIB);
+    const before = process.memoryUsage().arrayBuffers;
+
+    expect(cache.set("big", answer(MIB / 8 + 1, "f"), sentAtOnce)).toBeUndefined();
+    expect(cache.get("big")).toBeUndefined();
+    expect(cache.bytes).toBe(0);
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(MIB / 8);
   });
 });
