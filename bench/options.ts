@@ -51,7 +51,12 @@ export function parseOptions(argv: string[], root: string): BenchOptions {
     .description(
       "Benchmarks the gateway beside its peers on a generated PostgreSQL database and prints the table and ratios.",
     )
-    .option("--seconds <n>", "measured seconds per scenario, server and round", positive, 10)
+    .option(
+      "--seconds <n>",
+      "measured seconds per scenario, server and round (at least 30 for the many-pages scenario, whose peak memory is judged)",
+      positive,
+      10,
+    )
     .option("--rounds <n>", "rounds; servers alternate within each round", positive, 2)
     .option("--warmup <n>", "seconds of unmeasured load per scenario and server before round 1", positive, 2)
     .option("--connections <n>", "concurrent connections", positive, 50)

@@ -53,7 +53,8 @@ export async function runRounds(
     for (const group of groups) {
       for (let index = 0; index < group.length; index += 1) {
         const job = group[(index + round) % group.length] as Job;
-        const result = await measureJob(job, load);
+        const seconds = Math.max(load.seconds, job.plan.minSeconds ?? 0);
+        const result = await measureJob(job, { ...load, seconds });
         job.cell.rounds.push(result);
         log(
           `round ${round + 1}/${rounds}  ${job.cell.scenarioLabel.padEnd(34)} ${job.cell.targetLabel.padEnd(30)} ${describe(result)}`,

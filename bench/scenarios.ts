@@ -31,6 +31,8 @@ export interface RequestPlan {
   notModifiedCounts?: boolean;
   /** Concurrent connections when not the run's `--connections`. */
   connections?: number;
+  /** Measured seconds per round at least, whatever the run's `--seconds`. */
+  minSeconds?: number;
 }
 
 export interface ScenarioContext {
@@ -163,12 +165,16 @@ function revalidatedOrders(context: ScenarioContext): RequestPlan {
  * response cache. Few connections, so that the pages being built at once
  * weigh little beside the cache in the process's peak memory: 50 pages of
  * up to 500 orders in flight move the peak by hundreds of MB from run to run.
+ * Long turns, so that each peak spans many of V8's old-space cycles rather
+ * than the three or four of ten seconds, whose highest moves by more than
+ * the cache's bound from turn to turn.
  */
 function manyOrderPages(context: ScenarioContext): RequestPlan {
   return {
     method: "GET",
     headers: headers(context, false),
     connections: 4,
+    minSeconds: 30,
     build: (n) => ({ path: restPath(`/orders?limit=${(n % 500) + 1}`) }),
   };
 }
