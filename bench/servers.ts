@@ -52,6 +52,9 @@ export async function startProcess(
         APP_BASE_URL: settings.appBaseUrl,
         // Every request still pays for the counter; none is ever refused.
         RATE_LIMIT_PER_MINUTE: "1000000000",
+        // A GraphQL page of 100 orders counts as expensive, and one key may run only a few of those
+        // at once: the 50 connections, all on one key, would be refused 429 beyond them.
+        GRAPHQL_MAX_CONCURRENT_EXPENSIVE: "1000000",
         LOG_LEVEL: "info",
         WEB_CONCURRENCY: "1",
         MIGRATE_ON_START: "false",
