@@ -227,6 +227,7 @@ const envSchema = z.object({
     .min(1, "must be 1 to 1000")
     .max(1000, "must be 1 to 1000")
     .default(DEFAULT_DATABASE_POOL_SIZE),
+  DATABASE_NAMED_STATEMENTS: booleanFlag.default(true),
   WEB_CONCURRENCY: z.coerce
     .number({ message: "must be a number" })
     .int("must be a whole number")
@@ -307,6 +308,8 @@ export interface AppConfig {
   database: DatabaseTarget;
   /** PostgreSQL connections per server process (PGlite has one). */
   databasePoolSize: number;
+  /** The statements every request sends are prepared once per connection; off for poolers that cannot follow them. */
+  databaseNamedStatements: boolean;
   appBaseUrl: string;
   /** Origin of the links the API answers with (`Link`); `http://localhost:${PORT}` unless set. */
   publicBaseUrl: string;
@@ -398,6 +401,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     host: values.HOST,
     database,
     databasePoolSize: values.DATABASE_POOL_SIZE,
+    databaseNamedStatements: values.DATABASE_NAMED_STATEMENTS,
     appBaseUrl: values.APP_BASE_URL,
     publicBaseUrl: values.PUBLIC_BASE_URL ?? `http://localhost:${values.PORT}`,
     trustProxy: values.TRUST_PROXY,

@@ -14,6 +14,11 @@ export interface DatabaseOptions {
   onQuery?: (sql: string, params: string) => void;
   /** Connections in the PostgreSQL pool of this process. */
   poolSize?: number;
+  /**
+   * False: `query` never prepares a named statement, for a pooler that cannot
+   * follow them (PgBouncer before 1.21 in transaction mode).
+   */
+  namedStatements?: boolean;
 }
 
 export interface Database {
@@ -26,8 +31,10 @@ export interface Database {
    * (the API key's admission): on PostgreSQL it goes straight to the pool that
    * Prisma shares, without the client's per-query work (docs/performance.md,
    * "Second pass: writes, events and the 304"); on PGlite through Prisma.
+   * With `name`, PostgreSQL parses and plans it once per connection rather
+   * than on every call ("Sixth pass"); one name must always mean one text.
    */
-  query<Row extends object>(text: string, values: readonly unknown[]): Promise<Row[]>;
+  query<Row extends object>(text: string, values: readonly unknown[], name?: string): Promise<Row[]>;
   /** True when the database answers a trivial query. */
   ping(): Promise<boolean>;
   /**
@@ -141,6 +148,7 @@ async function openPostgres(
   options: DatabaseOptions,
 ): Promise<Database> {
   const pool = new pg.Pool({ connectionString: target.connectionString, max: options.poolSize ?? 10 });
+  const namedStatements = options.namedStatements ?? true;
   // An idle connection the server dropped: the next statement on it fails and reports it.
   pool.on("error", () => {});
   const adapter = new PrismaPg(pool);
@@ -151,9 +159,10 @@ async function openPostgres(
     target,
     prisma,
     connect: () => postgresConnection(target.connectionString),
-    async query<Row extends object>(text: string, values: readonly unknown[]) {
+    async query<Row extends object>(text: string, values: readonly unknown[], name?: string) {
       options.onQuery?.(text, JSON.stringify(values));
-      return (await pool.query<Row & pg.QueryResultRow>(text, [...values])).rows;
+      const statement = { text, values: [...values], name: namedStatements ? name : undefined };
+      return (await pool.query<Row & pg.QueryResultRow>(statement)).rows;
     },
     listen: (channel, onPayload) => notifications.listen(channel, onPayload),
     ping: async () => {

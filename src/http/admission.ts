@@ -74,7 +74,11 @@ async function countInWindow(
   subject: string,
   windowStart: Date,
 ): Promise<number> {
-  const [row] = await database.query<{ count: number }>(COUNT_IN_WINDOW, [subject, windowStart]);
+  const [row] = await database.query<{ count: number }>(
+    COUNT_IN_WINDOW,
+    [subject, windowStart],
+    "count_in_window",
+  );
   return row?.count ?? 1;
 }
 
@@ -115,7 +119,11 @@ export function createAdmission(
       const now = Date.now();
       const windowStart = rateLimitWindow(now);
       const claimed = claimedVersions.map(String);
-      const [row] = await database.query<AdmissionRow>(ADMISSION_STATEMENT, [hash, windowStart, claimed]);
+      const [row] = await database.query<AdmissionRow>(
+        ADMISSION_STATEMENT,
+        [hash, windowStart, claimed],
+        "admission",
+      );
       if (!row) {
         admitted.delete(hash);
         return null;

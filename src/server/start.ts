@@ -31,6 +31,7 @@ export async function startServer(
     (await openDatabaseForUse(config.database, {
       migrateOnStart: config.migrateOnStart,
       poolSize: config.databasePoolSize,
+      namedStatements: config.databaseNamedStatements,
     }));
   const { demoApiKey, clusterMetrics } = options;
   const app = createApp({ config, database, logger, tracing, demoApiKey, clusterMetrics });

@@ -5,6 +5,7 @@ import {
   type GraphQLConfig,
   type WebhookConfig,
 } from "../../src/config.js";
+import type { DatabaseOptions } from "../../src/db/database.js";
 import { createLogger } from "../../src/logger.js";
 import { assertMatchesContract } from "./contract.js";
 import { createTestDatabase, type TestDatabase } from "./test-database.js";
@@ -27,10 +28,11 @@ export async function createTestApp(
     rateLimitPerMinute?: number;
     graphql?: Partial<GraphQLConfig>;
     webhooks?: Partial<WebhookConfig>;
+    database?: Omit<DatabaseOptions, "onQuery">;
   } = {},
 ): Promise<TestApp> {
   const queries: string[] = [];
-  const database = await createTestDatabase({ onQuery: (sql) => queries.push(sql) });
+  const database = await createTestDatabase({ ...options.database, onQuery: (sql) => queries.push(sql) });
   const app = createApp({
     config: {
       appBaseUrl: APP_BASE_URL,
