@@ -30,8 +30,8 @@ export interface ResponseCache {
   get(key: string, whenSent?: WhenSent): CachedResponse | undefined;
   /**
    * Keeps `response` as bytes and returns them, to be sent under the same
-   * rule as `get`'s; undefined when it is too big to keep, and then it was
-   * never encoded: the caller sends its text.
+   * rule as `get`'s; undefined when it is too big to keep, and then the
+   * cache holds no bytes of it: the caller sends its text.
    */
   set(key: string, response: ResponseToKeep, whenSent?: WhenSent): CachedResponse | undefined;
   /** Bytes held now, as counted against the bound. */
@@ -108,15 +108,16 @@ export function createResponseCache(maxBytes: number): ResponseCache {
       return entry ? lend(entry, whenSent) : undefined;
     },
     set: (key, { status, text, headers }, whenSent) => {
-      // Sized before it is encoded: a page too big to keep costs no bytes at all.
-      const size = sizeOf(key, Buffer.byteLength(text), headers);
-      if (size > maxEntryBytes) return undefined;
-      const entry: Entry = {
-        response: { status, body: utf8.encode(text), headers },
-        sending: 0,
-        pinned: false,
-        evicted: false,
-      };
+      // UTF-8 takes at least a byte per UTF-16 unit, so a text too long to keep is refused unencoded;
+      // one that only its encoding shows too big is given back at once.
+      if (sizeOf(key, text.length, headers) > maxEntryBytes) return undefined;
+      const body = utf8.encode(text);
+      const size = sizeOf(key, body.byteLength, headers);
+      if (size > maxEntryBytes) {
+        body.buffer.transfer(0);
+        return undefined;
+      }
+      const entry: Entry = { response: { status, body, headers }, sending: 0, pinned: false, evicted: false };
       cache.set(key, entry, { size });
       return lend(entry, whenSent);
     },

@@ -2,7 +2,12 @@
 // entry gives its bytes back as soon as no answer is sending them, so the cache holds its bound;
 // no answer is spoiled by it.
 import { describe, expect, it } from "vitest";
-import { createResponseCache, type ResponseToKeep } from "../../src/http/response-cache.js";
+import {
+  createResponseCache,
+  type ResponseCache,
+  type ResponseToKeep,
+  type WhenSent,
+} from "../../src/http/response-cache.js";
 
 const KIB = 1024;
 const MIB = 1024 * KIB;
@@ -16,26 +21,36 @@ const byteOf = (fill: string) => fill.charCodeAt(0);
 /** For an answer stored but not sent here: nothing holds its bytes beyond the cache. */
 const sentAtOnce = (done: () => void) => done();
 
-function fill(cache: ReturnType<typeof createResponseCache>, entries: number): void {
+function fill(cache: ResponseCache, entries: number): void {
   for (let index = 0; index < entries; index += 1)
     cache.set(`other ${index}`, answer(100 * KIB, "b"), sentAtOnce);
 }
 
 describe("response cache", () => {
-  it("keeps the bytes of an answer still being sent after its entry is evicted, then gives them back", () => {
-    const cache = createResponseCache(MIB);
-    cache.set("first", answer(100 * KIB, "a"), sentAtOnce);
-    const sent: (() => void)[] = [];
-    const served = cache.get("first", (done) => sent.push(done));
-    fill(cache, 40);
+  // A hit shares the entry's bytes, and so does the miss that stored them.
+  const sends = {
+    "a hit": (cache: ResponseCache, whenSent: WhenSent) => {
+      cache.set("first", answer(100 * KIB, "a"), sentAtOnce);
+      return cache.get("first", whenSent);
+    },
+    "the miss that stored it": (cache: ResponseCache, whenSent: WhenSent) =>
+      cache.set("first", answer(100 * KIB, "a"), whenSent),
+  };
+  for (const [answering, send] of Object.entries(sends)) {
+    it(`keeps the bytes of ${answering} still being sent after its entry is evicted, then gives them back`, () => {
+      const cache = createResponseCache(MIB);
+      const sent: (() => void)[] = [];
+      const served = send(cache, (done) => sent.push(done));
+      fill(cache, 40);
 
-    expect(cache.get("first")).toBeUndefined();
-    expect(served?.body.byteLength).toBe(100 * KIB);
-    expect(served?.body.every((byte) => byte === byteOf("a"))).toBe(true);
+      expect(cache.get("first")).toBeUndefined();
+      expect(served?.body.byteLength).toBe(100 * KIB);
+      expect(served?.body.every((byte) => byte === byteOf("a"))).toBe(true);
 
-    for (const done of sent) done();
-    expect(served?.body.byteLength).toBe(0);
-  });
+      for (const done of sent) done();
+      expect(served?.body.byteLength).toBe(0);
+    });
+  }
 
   it("leaves the bytes of an answer whose sending it cannot follow to the garbage collector", () => {
     const cache = createResponseCache(MIB);
@@ -59,19 +74,6 @@ describe("response cache", () => {
     expect(grown).toBeLessThan(12 * MIB);
   });
 
-  it("keeps the bytes it sends on a miss until that answer is sent", () => {
-    const cache = createResponseCache(MIB);
-    const sent: (() => void)[] = [];
-    const stored = cache.set("first", answer(100 * KIB, "a"), (done) => sent.push(done));
-    fill(cache, 40);
-
-    expect(cache.get("first")).toBeUndefined();
-    expect(stored?.body.byteLength).toBe(100 * KIB);
-    expect(stored?.body.every((byte) => byte === byteOf("a"))).toBe(true);
-    for (const done of sent) done();
-    expect(stored?.body.byteLength).toBe(0);
-  });
-
   it("does not keep, nor encode, a page bigger than an eighth of its bound", () => {
     const cache = createResponseCache(MIB);
     const before = process.memoryUsage().arrayBuffers;
@@ -80,5 +82,15 @@ describe("response cache", () => {
     expect(cache.get("big")).toBeUndefined();
     expect(cache.bytes).toBe(0);
     expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(MIB / 8);
+  });
+
+  it("gives back at once a page whose text fits but whose UTF-8 bytes do not", () => {
+    const cache = createResponseCache(MIB);
+    const before = process.memoryUsage().arrayBuffers;
+
+    // 100,000 characters of two bytes each: under 128 KiB as text, over it as bytes.
+    expect(cache.set("accents", answer(100_000, "é"), sentAtOnce)).toBeUndefined();
+    expect(cache.bytes).toBe(0);
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(100_000);
   });
 });
