@@ -59,6 +59,11 @@ describe("configuration", () => {
     expect(loadConfig({ WEB_CONCURRENCY: "4", DATABASE_URL: "postgres://db/api" }).webConcurrency).toBe(4);
   });
 
+  it("prepares the statement every request sends unless DATABASE_NAMED_STATEMENTS=false", () => {
+    expect(loadConfig({}).databaseNamedStatements).toBe(true);
+    expect(loadConfig({ DATABASE_NAMED_STATEMENTS: "false" }).databaseNamedStatements).toBe(false);
+  });
+
   it("serves GraphiQL and introspection by default, with GraphQL limits that a normal query stays under", () => {
     expect(loadConfig({}).graphql).toEqual({
       graphiql: true,
