@@ -107,9 +107,8 @@ export function createConditionalGets({ salt, cache, counters }: ConditionalGetO
       const text = await response.text();
       const headers = [...response.headers];
       const stored = cache.set(key, { status: response.status, text, headers }, whenSent);
-      const answer = stored
-        ? replay(stored)
-        : new ServedResponse(text, { status: response.status, headers: ownCopy(headers) });
+      // Not kept, the header list is this answer's alone.
+      const answer = stored ? replay(stored) : new ServedResponse(text, { status: response.status, headers });
       return withReadHeaders(answer, etag);
     },
   };
