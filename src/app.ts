@@ -125,12 +125,12 @@ export function createApp({ config, database, logger, tracing, demoApiKey, clust
 
   const orderUpdates = createOrderUpdateFeed(database);
   const subscriptionsFor = limitSubscriptionsPerKey(orderUpdates, config.graphql.maxSubscriptionsPerKey);
-  const contextFor = (viewer: Viewer | null, requestId: string): GraphQLContext => ({
+  const contextFor = (viewer: Viewer | null, requestId: string, signal?: AbortSignal): GraphQLContext => ({
     prisma,
     viewer,
     requestId,
     appBaseUrl: config.appBaseUrl,
-    orderUpdates: subscriptionsFor(viewer),
+    orderUpdates: subscriptionsFor(viewer, signal),
     webhooks: config.webhooks ?? DEFAULT_WEBHOOK_CONFIG,
   });
 

@@ -22,7 +22,8 @@ export interface GraphQLServerOptions {
   schema: GraphQLSchema;
   config: GraphQLConfig;
   logger: Logger;
-  contextFor(viewer: Viewer | null, requestId: string): GraphQLContext;
+  /** `signal` aborts when the client goes away, so that what the request holds open is let go. */
+  contextFor(viewer: Viewer | null, requestId: string, signal?: AbortSignal): GraphQLContext;
   /** Further envelop plugins, e.g. metrics. */
   plugins?: Plugin[];
   /** The database cancels statements past a timeout (PostgreSQL; PGlite does not). */
@@ -52,7 +53,7 @@ export function createGraphQLServer({
     schema,
     graphqlEndpoint: "/graphql",
     maxRequestBodySize,
-    context: ({ viewer, requestId }) => contextFor(viewer, requestId),
+    context: ({ viewer, requestId, request }) => contextFor(viewer, requestId, request.signal),
     logging: {
       debug: () => {},
       info: () => {},
