@@ -148,7 +148,7 @@ export function createApp({ config, database, logger, tracing, demoApiKey, clust
   const rest = createRestHandler({
     schema,
     contextFor,
-    idempotency: createIdempotencyStore(prisma),
+    idempotency: createIdempotencyStore(prisma, (config.webhooks ?? DEFAULT_WEBHOOK_CONFIG).secretKeys),
     onUnexpectedError: logUnexpected,
     traceExecution: tracing?.traceExecution,
     entityTag: (url, buyerId, version) => conditionalGets.entityTag(url, { buyerId, version }),

@@ -1,4 +1,5 @@
 import type { Prisma, PrismaClient } from "../db/generated/prisma/client.js";
+import { decryptAtRest, encryptAtRest, isEncryptedAtRest } from "../domain/webhook-secrets.js";
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
@@ -40,21 +41,35 @@ class Undone<Fresh extends KeptResponse> {
   constructor(readonly response: Fresh) {}
 }
 
-/** Idempotency records live in the database so that every server process sees them. */
-export function createIdempotencyStore(prisma: PrismaClient): IdempotencyStore {
-  return { run: (apiKeyId, key, requestHash, work) => runOnce(prisma, apiKeyId, key, requestHash, work) };
+/**
+ * Idempotency records live in the database so that every server process sees
+ * them. A kept response may show a webhook signing secret, so its body is
+ * stored encrypted with the keys that encrypt those secrets (`keys[0]` writes,
+ * any of them reads), bound to its API key and Idempotency-Key.
+ */
+export function createIdempotencyStore(prisma: PrismaClient, keys: readonly Buffer[]): IdempotencyStore {
+  return {
+    run: (apiKeyId, key, requestHash, work) => runOnce(prisma, { apiKeyId, key, keys }, requestHash, work),
+  };
+}
+
+/** One record's identity, and the keys its body is encrypted with. */
+interface RecordKey {
+  apiKeyId: string;
+  key: string;
+  keys: readonly Buffer[];
 }
 
 async function runOnce<Fresh extends KeptResponse>(
   prisma: PrismaClient,
-  apiKeyId: string,
-  key: string,
+  record: RecordKey,
   requestHash: string,
   work: (prisma: PrismaClient) => Promise<Fresh>,
 ): Promise<IdempotentOutcome<Fresh>> {
+  const { apiKeyId, key } = record;
   // Most retries find a kept response; they need no transaction.
   const kept = await keptRecord(prisma, apiKeyId, key);
-  if (kept) return answerFrom(kept, requestHash);
+  if (kept) return answerFrom(kept, requestHash, record);
   try {
     return await prisma.$transaction(async (tx): Promise<IdempotentOutcome<Fresh>> => {
       // One request per key at a time. The lock goes with the transaction: a request
@@ -64,9 +79,9 @@ async function runOnce<Fresh extends KeptResponse>(
       if (!lock?.taken) return { kind: "in_progress" };
       // A request with this key may have finished since the first look.
       const finished = await keptRecord(tx, apiKeyId, key);
-      if (finished) return answerFrom(finished, requestHash);
+      if (finished) return answerFrom(finished, requestHash, record);
       const response = await workUndoingRefusals(tx, work);
-      await keep(tx, apiKeyId, key, requestHash, response);
+      await keep(tx, record, requestHash, response);
       return { kind: "ran", response };
     });
   } catch (error) {
@@ -97,11 +112,26 @@ async function workUndoingRefusals<Fresh extends KeptResponse>(
 }
 
 function answerFrom<Fresh extends KeptResponse>(
-  record: { requestHash: string; status: number; body: string },
+  kept: { requestHash: string; status: number; body: string },
   requestHash: string,
+  record: RecordKey,
 ): IdempotentOutcome<Fresh> {
-  if (record.requestHash !== requestHash) return { kind: "mismatch" };
-  return { kind: "replay", response: { status: record.status, body: record.body } };
+  if (kept.requestHash !== requestHash) return { kind: "mismatch" };
+  // A body kept in clear was written by an earlier version; it replays as it is.
+  const body = isEncryptedAtRest(kept.body)
+    ? decryptAtRest(
+        kept.body,
+        boundTo(record),
+        record.keys,
+        `the response kept for Idempotency-Key ${record.key}`,
+      )
+    : kept.body;
+  return { kind: "replay", response: { status: kept.status, body } };
+}
+
+/** What a kept body's ciphertext is bound to: a body copied to another record does not decrypt. */
+function boundTo({ apiKeyId, key }: RecordKey): string {
+  return `idempotency:${apiKeyId}:${key}`;
 }
 
 /**
@@ -125,18 +155,19 @@ async function keptRecord(
 
 async function keep(
   tx: Prisma.TransactionClient,
-  apiKeyId: string,
-  key: string,
+  record: RecordKey,
   requestHash: string,
   response: KeptResponse,
 ): Promise<void> {
+  const { apiKeyId, key } = record;
+  const body = encryptAtRest(response.body, boundTo(record), record.keys);
   const now = new Date();
   const expiresAt = new Date(now.getTime() + IDEMPOTENCY_WINDOW_MS);
   // Under this key's lock, any row already there has expired or has no response.
   await tx.$executeRaw`
     INSERT INTO idempotency_records
       (api_key_id, key, request_hash, response_status, response_body, created_at, expires_at)
-    VALUES (${apiKeyId}::uuid, ${key}, ${requestHash}, ${response.status}, ${response.body}, ${now}, ${expiresAt})
+    VALUES (${apiKeyId}::uuid, ${key}, ${requestHash}, ${response.status}, ${body}, ${now}, ${expiresAt})
     ON CONFLICT (api_key_id, key) DO UPDATE
       SET request_hash = EXCLUDED.request_hash, response_status = EXCLUDED.response_status,
           response_body = EXCLUDED.response_body, created_at = EXCLUDED.created_at,
