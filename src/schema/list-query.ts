@@ -111,6 +111,9 @@ export function parseListQuery(
     return null;
   };
   if (query.length > MAX_QUERY_LENGTH) return problem(`must be at most ${MAX_QUERY_LENGTH} characters`);
+  // PostgreSQL text cannot hold U+0000: the statement would fail.
+  const nul = query.indexOf("\u0000");
+  if (nul !== -1) return problem(`must not contain the NUL character (U+0000) (at character ${nul + 1})`);
   let terms: QueryTerm[];
   try {
     terms = tokenize(query);
