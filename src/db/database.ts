@@ -4,6 +4,7 @@ import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
+import { lockDataDirectory } from "./data-directory-lock.js";
 import { type DatabaseTarget, parseDatabaseUrl } from "./database-url.js";
 import { PrismaClient } from "./generated/prisma/client.js";
 import { createNotificationListener } from "./notification-listener.js";
@@ -69,8 +70,16 @@ async function openPglite(
   target: Extract<DatabaseTarget, { kind: "pglite" }>,
   options: DatabaseOptions,
 ): Promise<Database> {
-  if (target.dataDir) mkdirSync(target.dataDir, { recursive: true });
-  const pglite = await PGlite.create(target.dataDir ?? undefined, { extensions: { pg_trgm } });
+  // Taken before PGlite reads the folder: a refused process has opened nothing.
+  const lock = target.dataDir ? lockDataDirectory(target.dataDir) : null;
+  let pglite: PGlite;
+  try {
+    if (target.dataDir) mkdirSync(target.dataDir, { recursive: true });
+    pglite = await PGlite.create(target.dataDir ?? undefined, { extensions: { pg_trgm } });
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
   const prisma = new PrismaClient({
     adapter: new PrismaPGliteWithSavepoints(pglite),
     log: [...prismaLogOptions(options)],
@@ -101,6 +110,7 @@ async function openPglite(
       // The adapter's $disconnect leaves PGlite open; its files are only
       // consistent once PGlite itself is closed.
       if (!pglite.closed) await pglite.close();
+      lock?.release();
     },
   };
 }
