@@ -48,7 +48,8 @@ const database = await openDatabase(parseDatabaseUrl(url.toString()));
 let server: ReturnType<typeof spawn> | undefined;
 try {
   await migrateDatabase(database);
-  const demo = await loadDemoData(database);
+  const { demo } = await loadDemoData(database);
+  if (!demo) throw new Error(`${DB_NAME} is not empty: the demo data was not loaded`);
   const orderIds = (
     await database.prisma.order.findMany({ where: { buyer: { name: demo.buyerName } }, select: { id: true } })
   ).map((order) => order.id);

@@ -1,7 +1,8 @@
 import type { Command } from "commander";
 import { loadConfig } from "../../config.js";
+import { noteServingUrl } from "../../db/data-directory-lock.js";
 import { openConfiguredDatabase } from "../context.js";
-import { type DemoData, loadDemoData } from "../demo-data.js";
+import { type DemoData, type DemoOutcome, loadDemoData } from "../demo-data.js";
 
 /**
  * The address a client on this machine reaches a server listening on `host`
@@ -27,13 +28,24 @@ export function examples(demo: DemoData, baseUrl: string): string {
   ].join("\n");
 }
 
+/** What the demo says about the data: loaded, or served as it was found. */
+function describeData(outcome: DemoOutcome, database: string): string {
+  const key = outcome.demo ? `Buyer: ${outcome.demo.buyerName}\nAPI key: ${outcome.demo.apiKey}\n` : "";
+  if (outcome.loaded) return `Demo data loaded into ${database}.\n${key}`;
+  const found = `${database} already has data: serving it as it is (the demo data is loaded into an empty database only).\n`;
+  return outcome.demo
+    ? `${found}${key}`
+    : `${found}The demo API key is not in it: issue one with \`buyer-api keys create\` while the server is stopped.\n`;
+}
+
 export function registerDemo(program: Command): void {
   program
     .command("demo")
     .summary("load the demo dataset and print an API key and example requests")
     .description(
-      "load the demo dataset (data/demo.json: 2 buyers, suppliers, catalogue, approvals, ~50 orders)\n" +
-        "and print the demo API key with example requests; loading it again changes nothing",
+      "Loads the demo dataset (data/demo.json: 2 buyers, suppliers, catalogue, approvals, about 50 orders) " +
+        "and prints the demo API key with example requests. The data goes into an empty database only: " +
+        "a database that already has data is left as it is, changes made through the API included.",
     )
     .option("--serve", "then start the HTTP server on the same database")
     .action(async (options: { serve?: boolean }) => {
@@ -46,14 +58,15 @@ export function registerDemo(program: Command): void {
       const database = await openConfiguredDatabase(config, options.serve ? undefined : 2);
       let handedToServer = false;
       try {
-        const demo = await loadDemoData(database);
-        const loaded =
-          `Demo data loaded into ${config.database.description}.\n` +
-          `Buyer: ${demo.buyerName}\nAPI key: ${demo.apiKey}\n`;
+        const outcome = await loadDemoData(database);
+        const { demo } = outcome;
+        const data = describeData(outcome, config.database.description);
         if (!options.serve) {
           process.stdout.write(
-            `${loaded}\nOnce the server runs (npm start, PORT=${config.port}):\n\n` +
-              `${examples(demo, localUrl(config.host, config.port))}\n`,
+            demo
+              ? `${data}\nOnce the server runs (npm start, PORT=${config.port}):\n\n` +
+                  `${examples(demo, localUrl(config.host, config.port))}\n`
+              : data,
           );
           return;
         }
@@ -62,12 +75,16 @@ export function registerDemo(program: Command): void {
         // The server keeps using this database (an in-memory PGlite has no
         // other copy) and closes it when it shuts down.
         handedToServer = true;
-        const { port } = await startServer({ config, database, demoApiKey: demo.apiKey });
+        const { port } = await startServer({ config, database, demoApiKey: demo?.apiKey });
         // Printed once listening, for the port it got (PORT=0 picks a free one).
         const url = localUrl(config.host, port);
+        // A command refused the PGlite folder names this address.
+        noteServingUrl(url);
         process.stdout.write(
-          `${loaded}\nOpen ${url}/ for the reference and the GraphQL console (the demo key is filled in).\n\n` +
-            `${examples(demo, url)}\n`,
+          demo
+            ? `${data}\nOpen ${url}/ for the reference and the GraphQL console (the demo key is filled in).\n\n` +
+                `${examples(demo, url)}\n`
+            : `${data}\nOpen ${url}/ for the reference and the GraphQL console.\n`,
         );
       } catch (error) {
         handedToServer = false;
