@@ -6,6 +6,7 @@ import {
   getVariableValues,
 } from "graphql";
 import { isAsyncIterable, type Plugin } from "graphql-yoga";
+import { REFUSAL_CODES } from "./refusal.js";
 
 /** Request errors answer 400 whatever media type the client accepts (see docs/graphql.md). */
 const REQUEST_ERROR = { status: 400, spec: false } as const;
@@ -43,13 +44,19 @@ function codeFor(error: GraphQLError): string {
   return "INTERNAL";
 }
 
-/** Codes of requests refused before execution: the document, its variables or the HTTP request itself. */
-const REQUEST_ERROR_CODES = new Set([
+/**
+ * Codes of requests refused before execution: the document, its variables or
+ * the HTTP request itself, and the limits. Refusals are made with `spec: false`,
+ * but Yoga marks every error raised while parsing as a spec error (HTTP 200 for
+ * clients accepting only `application/json`), the token limit's among them.
+ */
+const REQUEST_ERROR_CODES = new Set<string>([
   "OPERATION_RESOLUTION_FAILURE",
   "GRAPHQL_PARSE_FAILED",
   "GRAPHQL_VALIDATION_FAILED",
   "BAD_USER_INPUT",
   "BAD_REQUEST",
+  ...REFUSAL_CODES,
 ]);
 
 function withCodes(result: ExecutionResult): void {

@@ -1,14 +1,17 @@
 import { GraphQLError } from "graphql";
 
 /** `extensions.code` of an operation refused before it runs. */
-export type RefusalCode =
-  | "DEPTH_LIMIT_EXCEEDED"
-  | "ALIAS_LIMIT_EXCEEDED"
-  | "COST_LIMIT_EXCEEDED"
-  | "TOKEN_LIMIT_EXCEEDED"
-  | "DIRECTIVE_LIMIT_EXCEEDED"
-  | "CONCURRENCY_LIMIT_EXCEEDED"
-  | "INTROSPECTION_DISABLED";
+export const REFUSAL_CODES = [
+  "DEPTH_LIMIT_EXCEEDED",
+  "ALIAS_LIMIT_EXCEEDED",
+  "COST_LIMIT_EXCEEDED",
+  "TOKEN_LIMIT_EXCEEDED",
+  "DIRECTIVE_LIMIT_EXCEEDED",
+  "CONCURRENCY_LIMIT_EXCEEDED",
+  "INTROSPECTION_DISABLED",
+] as const;
+
+export type RefusalCode = (typeof REFUSAL_CODES)[number];
 
 interface RefusalHttp {
   status: number;
