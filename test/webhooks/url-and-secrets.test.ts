@@ -1,6 +1,6 @@
 // The SSRF rules for webhook URLs and the encryption of signing secrets at rest.
 import { Webhook } from "standardwebhooks";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEVELOPMENT_WEBHOOK_SECRET_KEY, loadConfig } from "../../src/config.js";
 import {
   decryptSecret,
@@ -8,8 +8,12 @@ import {
   generateSigningSecret,
   SecretKeyMissingError,
 } from "../../src/domain/webhook-secrets.js";
-import { checkWebhookUrl, urlProblem } from "../../src/domain/webhook-url.js";
+import { checkWebhookUrl, guardedLookup, urlProblem } from "../../src/domain/webhook-url.js";
 import { signatureHeaders } from "../../src/webhooks/send.js";
+import { graphql } from "../graphql/helpers.js";
+import { expectProblem } from "../rest/helpers.js";
+import { type SeededBuyer, seedBuyer } from "../support/seed.js";
+import { callApi, createTestApp, type TestApp } from "../support/test-app.js";
 
 const strict = { allowHttp: false, allowPrivateNetworks: false };
 
@@ -39,8 +43,45 @@ describe("webhook URLs", () => {
     ["https://[fe80::1]/", "linkLocal"],
     ["https://[::ffff:127.0.0.1]/", "loopback"],
     ["https://[::ffff:10.0.0.1]/", "private"],
+    // IPv4-compatible (::a.b.c.d, deprecated), SIIT (::ffff:0:a.b.c.d), NAT64 and 6to4 forms carrying a private address.
+    ["https://[::127.0.0.1]/", "loopback"],
+    ["https://[::10.0.0.1]/", "private"],
+    ["https://[::169.254.169.254]/", "linkLocal"],
+    ["https://[::ffff:0:127.0.0.1]/", "loopback"],
+    ["https://[64:ff9b::127.0.0.1]/", "loopback"],
+    ["https://[64:ff9b::192.168.0.1]/", "private"],
+    ["https://[2002:7f00:1::1]/", "loopback"],
+    ["https://[2002:a9fe:a9fe::]/", "linkLocal"],
   ])("refuses the non-public address of %s (%s)", (url, range) => {
-    expect(urlProblem(url, strict)).toContain(range);
+    expect(urlProblem(url, strict)).toContain(` is ${range})`);
+  });
+
+  it.each([
+    ["https://[::93.184.215.14]/", "ipv4Compatible"],
+    ["https://[64:ff9b::93.184.215.14]/", "rfc6052"],
+    ["https://[2002:5db8:d70e::1]/", "6to4"],
+    ["https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/", "teredo"],
+  ])("refuses %s, a translated form even of a public IPv4 address (%s)", (url, range) => {
+    expect(urlProblem(url, strict)).toContain(` is ${range})`);
+  });
+
+  it("at delivery, refuses a host that resolves to an address carrying a private IPv4 address", async () => {
+    // The lookup every delivery connects through; an IP literal resolves to itself.
+    const lookupError = (host: string) =>
+      new Promise<Error | null>((resolve) => guardedLookup(strict)(host, {}, (error) => resolve(error)));
+    expect((await lookupError("::127.0.0.1"))?.message).toContain("(loopback)");
+    expect((await lookupError("64:ff9b::a00:1"))?.message).toContain("(private)");
+    expect(await lookupError("93.184.215.14")).toBeNull();
+  });
+
+  it("refuses control characters, which PostgreSQL or the URL parser would not keep as sent", () => {
+    for (const url of [
+      "https://93.184.215.14/a\u0000b",
+      "https://93.184.215.14/\u0000",
+      "https://93.184.215.14/a\u0007",
+    ]) {
+      expect(urlProblem(url, strict)).toContain("control character");
+    }
   });
 
   it("accepts a public https address, and private or http ones only when configuration allows", () => {
@@ -63,6 +104,56 @@ describe("webhook URLs", () => {
     expect(await checkWebhookUrl("https://nowhere.example.test/x", strict, unresolvable)).toContain(
       "resolves",
     );
+  });
+});
+
+describe("a webhook URL with a NUL character", { timeout: 60_000 }, () => {
+  let test: TestApp;
+  let buyer: SeededBuyer;
+  beforeAll(async () => {
+    test = await createTestApp();
+    buyer = await seedBuyer(test.database, "NUL sender");
+  }, 120_000);
+  afterAll(() => test?.close());
+
+  const withNul = "https://93.184.215.14/hooks\u0000x";
+
+  it("is 422 naming url over REST, on create and on change, and changes nothing", async () => {
+    const api = (method: string, path: string, body: unknown) =>
+      callApi(test.app, method, path, { key: buyer.apiKey, body });
+    expectProblem(
+      await api("POST", "/webhook_endpoints", { url: withNul, enabled_events: ["*"] }),
+      422,
+      "validation_failed",
+      [["url", "invalid"]],
+    );
+    const created = await api("POST", "/webhook_endpoints", {
+      url: "https://93.184.215.14/hooks",
+      enabled_events: ["*"],
+    });
+    const { id } = created.body as { id: string };
+    expectProblem(
+      await api("PATCH", `/webhook_endpoints/${id}`, { url: withNul }),
+      422,
+      "validation_failed",
+      [["url", "invalid"]],
+    );
+    const endpoints = await test.database.prisma.webhookEndpoint.findMany({
+      where: { buyerId: buyer.buyerId },
+    });
+    expect(endpoints.map((endpoint) => endpoint.url)).toEqual(["https://93.184.215.14/hooks"]);
+  });
+
+  it("is VALIDATION_FAILED naming input.url over GraphQL", async () => {
+    const refused = await graphql(
+      test.app,
+      "mutation ($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { secret } }",
+      { key: buyer.apiKey, variables: { input: { url: withNul, enabledEvents: ["*"] } } },
+    );
+    expect(refused.errors?.[0]?.extensions).toMatchObject({
+      code: "VALIDATION_FAILED",
+      fieldErrors: [{ path: ["input", "url"] }],
+    });
   });
 });
 
