@@ -1,4 +1,5 @@
 import { createServer, type Server, type ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
 import type { App } from "../app.js";
 import type { Logger } from "../logger.js";
 import { malformedTarget, writeBadRequest, writeClientError } from "./malformed-request.js";
@@ -27,8 +28,18 @@ export function createHttpServer(
   let draining = false;
   const activeResponses = new Set<ServerResponse>();
   let lastRequestAt = 0;
-  const server = createServer({ ServerResponse: ResponseWithReasonPhrase }, (request, response) => {
+  /** The response of the request each connection is on, for the parser's errors that come while the app answers. */
+  const responseOn = new WeakMap<Duplex, ServerResponse>();
+  const serverOptions = {
+    ServerResponse: ResponseWithReasonPhrase,
+    // A request without Host is answered here (malformedTarget), with a problem body, not by Node with an empty one.
+    requireHostHeader: false,
+    // Node checks the request and headers timeouts this often: a timeout is kept to within a second.
+    connectionsCheckingInterval: Math.min(1_000, options.requestTimeoutMs),
+  };
+  const server = createServer(serverOptions, (request, response) => {
     lastRequestAt = Date.now();
+    responseOn.set(request.socket, response);
     // A target or Host header no URL can be built from never reaches the app:
     // @whatwg-node/server builds the fetch Request's URL from them and would
     // answer its own 500 with a stack trace.
@@ -54,9 +65,12 @@ export function createHttpServer(
     void app(request, response);
   });
   server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
-    const written = writeClientError(error, socket);
+    const written = writeClientError(error, socket, responseOn.get(socket));
     if (written)
-      logger.info({ status: written.status, reason: error.code }, "request refused by the HTTP parser");
+      logger.info(
+        { requestId: written.requestId, status: written.status, reason: error.code },
+        "request refused by the HTTP parser",
+      );
   });
   // A client that trickles its request in is cut off; a response may take as long as it needs (SSE).
   server.requestTimeout = options.requestTimeoutMs;
