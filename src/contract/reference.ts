@@ -109,9 +109,9 @@ export const HEADER_PARAMETERS = {
     in: "header",
     required: false,
     description:
-      "Change the record only if it has not changed since you read it: an `ETag` from a `GET` that showed it (a list or the record), or `*` for any existing record. When it changed since, the answer is 412 `precondition_failed` and nothing is done. Weak tags (`W/`) and malformed values never match. Without the header the update goes ahead as always.",
+      "Change the record only if it has not changed since you read it: the `ETag` of a `GET` of the same path (the record itself, not a list), or of your last `PATCH` of it, or `*` for any existing record. When it changed since, the answer is 412 `precondition_failed` and nothing is done. A tag of another URL, a weak tag (`W/`) and a malformed value never match. Without the header the update goes ahead as always.",
     schema: { type: "string" },
-    example: '"42-9f86d081884c7d65"',
+    example: '"42-3c1e5b0f7a9d2e64"',
   },
 } satisfies Record<string, HeaderParameter>;
 
@@ -127,11 +127,13 @@ curl -si https://api.example.com/api/public/buyer/v1/orders?limit=100 -H "X-API-
 # HTTP/1.1 304 Not Modified
 \`\`\`
 
-To change an order only if nobody changed it since you read it, send the \`ETag\` of the read in \`If-Match\`; if the order changed since, the answer is 412 \`precondition_failed\` and nothing is done. The \`PATCH\` response carries the order's new \`ETag\`.
+To change an order only if nobody changed it since you read it, send the \`ETag\` of \`GET /orders/{id}\` in \`If-Match\`; if the order changed since, the answer is 412 \`precondition_failed\` and nothing is done. The \`PATCH\` response carries the order's new \`ETag\`. A list's \`ETag\` is the list's, not the order's: it never matches.
 
 \`\`\`sh
+curl -si https://api.example.com/api/public/buyer/v1/orders/$ORDER_ID -H "X-API-KEY: $KEY" | grep -i etag
+# ETag: "42-3c1e5b0f7a9d2e64"
 curl -si -X PATCH https://api.example.com/api/public/buyer/v1/orders/$ORDER_ID -H "X-API-KEY: $KEY" \\
-  -H 'If-Match: "42-9f86d081884c7d65"' -H 'Content-Type: application/json' -d '{"order_status":"order_confirmed"}'
+  -H 'If-Match: "42-3c1e5b0f7a9d2e64"' -H 'Content-Type: application/json' -d '{"order_status":"order_confirmed"}'
 \`\`\``;
 
 /** The introduction of the reference, what holds for every operation, around the table of every problem. */

@@ -232,7 +232,7 @@ The status moves forward only: \`quote_selected\` → \`order_placed\` → \`ord
       invalid_transition:
         "The status cannot move as asked (backwards, or out of `delivered`); `allowed_statuses` lists where it can go.",
       precondition_failed:
-        "`If-Match` was sent and the order changed since that ETag (or the tag is weak or malformed); nothing was changed.",
+        "`If-Match` was sent and the order changed since that ETag (or the tag is not one of this order's: another URL's, weak or malformed); nothing was changed.",
     },
     problemExamples: {
       validation_failed: {

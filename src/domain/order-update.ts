@@ -24,8 +24,10 @@ type ChangeLog = Record<string, { from: unknown; to: unknown }>;
 
 /**
  * An update's precondition (If-Match, docs/decisions.md §9): `any` holds for
- * any existing order; `versions` holds when the order has not changed after
- * one of these buyer versions. An empty list never holds.
+ * any existing order; `versions` holds when one of these buyer versions is at
+ * or after the order's last change and not beyond the buyer's current
+ * version: a version at which a read showed the order as it is now. An empty
+ * list never holds.
  */
 export type OrderPrecondition = { kind: "any" } | { kind: "versions"; versions: readonly bigint[] };
 
@@ -44,6 +46,12 @@ interface StoredOrder {
   placed_at: Date | null;
   /** The row version (`xmin`): every write to the order row changes it. */
   row_version: string;
+  /**
+   * Whether a locking read got a row changed after its statement's snapshot:
+   * having waited for another update's lock, it reads that update's row, but
+   * everything else (the versions below) as of before it. Always false unlocked.
+   */
+  changed_since_snapshot: boolean;
   /** The buyer's data version as this statement saw it. */
   buyer_version: bigint | null;
   /** The buyer version at which the order last changed (0 if never since the change log began). */
@@ -84,7 +92,9 @@ export async function updateOrder(
     }
   }
   return prisma.$transaction(async (tx) => {
-    const current = await readOrder(tx, viewer, orderId, true);
+    let current = await readOrder(tx, viewer, orderId, true);
+    // The lock is ours now, so a new statement's snapshot sees the update it waited for (READ COMMITTED).
+    if (current.changed_since_snapshot) current = await readOrder(tx, viewer, orderId, true);
     const { data, log } = planChanges(current, changes, precondition);
     if (changes.resourceValues !== undefined) {
       const before = await tx.orderResourceValue.findMany({
@@ -106,9 +116,13 @@ export async function updateOrder(
 }
 
 async function readOrder(db: Queries, viewer: Viewer, orderId: string, lock: boolean): Promise<StoredOrder> {
+  // Locked, o is the row as locked, and the subquery reads it as of the statement's snapshot.
+  const changedSinceSnapshot = lock
+    ? Prisma.sql`o.xmin IS DISTINCT FROM (SELECT s.xmin FROM orders AS s WHERE s.id = o.id)`
+    : Prisma.sql`false`;
   const [current] = await db.$queryRaw<StoredOrder[]>`
     SELECT o.order_status::text AS order_status, o.purchase_order_reference, o.supplier_order_reference,
-           o.placed_at, o.xmin::text AS row_version,
+           o.placed_at, o.xmin::text AS row_version, ${changedSinceSnapshot} AS changed_since_snapshot,
            (SELECT version FROM buyer_versions WHERE buyer_id = ${viewer.buyerId}::uuid) AS buyer_version,
            (SELECT coalesce(max(version), 0)::bigint FROM change_log
             WHERE buyer_id = ${viewer.buyerId}::uuid AND record_type = 'order' AND record_id = o.id) AS changed_at_version
@@ -131,9 +145,12 @@ function planChanges(
   changes: OrderChanges,
   precondition: OrderPrecondition | undefined,
 ): { data: OrderWrite; log: ChangeLog } {
+  const currentVersion = current.buyer_version ?? 0n;
   if (
     precondition?.kind === "versions" &&
-    !precondition.versions.some((version) => current.changed_at_version <= version)
+    !precondition.versions.some(
+      (version) => current.changed_at_version <= version && version <= currentVersion,
+    )
   ) {
     throw preconditionFailed("The order changed since the ETag given in If-Match; read it again");
   }

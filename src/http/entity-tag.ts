@@ -49,6 +49,11 @@ export function formatEntityTag(version: bigint, hash: string): string {
   return `"${version}-${hash}"`;
 }
 
+/** If-Match's strong comparison (RFC 9110 §8.8.3.2): is the tag strong, and the same as this one? */
+export function strongMatch(tag: EntityTag, etag: string): boolean {
+  return !tag.weak && `"${tag.opaque}"` === etag;
+}
+
 /** If-None-Match's weak comparison (RFC 9110 §13.1.2): does any listed tag name this one? */
 export function noneMatchHits(condition: TagCondition, etag: string): boolean {
   if (condition.any) return true;

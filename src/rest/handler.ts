@@ -32,8 +32,8 @@ export interface RestDependencies {
     operation: OperationDefinitionNode,
     run: () => Promise<ExecutionResult>,
   ): Promise<ExecutionResult>;
-  /** The ETag of a GET, for the response of a write made with If-Match or without. */
-  entityTag?: EntityTagFor;
+  /** The ETag of a GET: what If-Match is compared with, and the response of a write carries. */
+  entityTag: EntityTagFor;
 }
 
 export interface RestCall {
@@ -86,7 +86,7 @@ export function createRestHandler(dependencies: RestDependencies): RestHandler {
     if ("problem" in variables) return fail(variables.problem);
 
     // If-Match, checked by the mutation; the version it produced names the new ETag.
-    const write = writeConditionFor(entry.route, request);
+    const write = writeConditionFor(entry.route, request, url, viewer, dependencies.entityTag);
     // A keyed request runs in the transaction that keeps its response (see respondIdempotently).
     const run = async (prisma?: GraphQLContext["prisma"]) => {
       const context = { ...dependencies.contextFor(viewer, requestId), ...(write ? { write } : {}) };
