@@ -44,25 +44,29 @@ class Undone<Fresh extends KeptResponse> {
 /**
  * Idempotency records live in the database so that every server process sees
  * them. A kept response may show a webhook signing secret, so its body is
- * stored encrypted with the keys that encrypt those secrets (`keys[0]` writes,
+ * stored encrypted with the keys that encrypt those secrets (the first writes,
  * any of them reads), bound to its API key and Idempotency-Key.
  */
-export function createIdempotencyStore(prisma: PrismaClient, keys: readonly Buffer[]): IdempotencyStore {
+export function createIdempotencyStore(
+  prisma: PrismaClient,
+  encryptionKeys: readonly Buffer[],
+): IdempotencyStore {
   return {
-    run: (apiKeyId, key, requestHash, work) => runOnce(prisma, { apiKeyId, key, keys }, requestHash, work),
+    run: (apiKeyId, key, requestHash, work) =>
+      runOnce(prisma, { apiKeyId, key, encryptionKeys }, requestHash, work),
   };
 }
 
-/** One record's identity, and the keys its body is encrypted with. */
-interface RecordKey {
+/** Which record (API key and Idempotency-Key), and the keys its body is encrypted with. */
+interface RecordScope {
   apiKeyId: string;
   key: string;
-  keys: readonly Buffer[];
+  encryptionKeys: readonly Buffer[];
 }
 
 async function runOnce<Fresh extends KeptResponse>(
   prisma: PrismaClient,
-  record: RecordKey,
+  record: RecordScope,
   requestHash: string,
   work: (prisma: PrismaClient) => Promise<Fresh>,
 ): Promise<IdempotentOutcome<Fresh>> {
@@ -114,7 +118,7 @@ async function workUndoingRefusals<Fresh extends KeptResponse>(
 function answerFrom<Fresh extends KeptResponse>(
   kept: { requestHash: string; status: number; body: string },
   requestHash: string,
-  record: RecordKey,
+  record: RecordScope,
 ): IdempotentOutcome<Fresh> {
   if (kept.requestHash !== requestHash) return { kind: "mismatch" };
   // A body kept in clear was written by an earlier version; it replays as it is.
@@ -122,15 +126,15 @@ function answerFrom<Fresh extends KeptResponse>(
     ? decryptAtRest(
         kept.body,
         boundTo(record),
-        record.keys,
-        `the response kept for Idempotency-Key ${record.key}`,
+        record.encryptionKeys,
+        "a response kept for an Idempotency-Key",
       )
     : kept.body;
   return { kind: "replay", response: { status: kept.status, body } };
 }
 
 /** What a kept body's ciphertext is bound to: a body copied to another record does not decrypt. */
-function boundTo({ apiKeyId, key }: RecordKey): string {
+function boundTo({ apiKeyId, key }: RecordScope): string {
   return `idempotency:${apiKeyId}:${key}`;
 }
 
@@ -155,12 +159,12 @@ async function keptRecord(
 
 async function keep(
   tx: Prisma.TransactionClient,
-  record: RecordKey,
+  record: RecordScope,
   requestHash: string,
   response: KeptResponse,
 ): Promise<void> {
   const { apiKeyId, key } = record;
-  const body = encryptAtRest(response.body, boundTo(record), record.keys);
+  const body = encryptAtRest(response.body, boundTo(record), record.encryptionKeys);
   const now = new Date();
   const expiresAt = new Date(now.getTime() + IDEMPOTENCY_WINDOW_MS);
   // Under this key's lock, any row already there has expired or has no response.
