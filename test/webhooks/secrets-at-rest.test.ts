@@ -8,6 +8,7 @@ import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, createApp } from "../../src/app.js";
 import { DEFAULT_GRAPHQL_CONFIG, DEFAULT_WEBHOOK_CONFIG, loadConfig } from "../../src/config.js";
+import { decryptSecret } from "../../src/domain/webhook-secrets.js";
 import { createLogger } from "../../src/logger.js";
 import { startTracing, type Tracing } from "../../src/telemetry/tracing.js";
 import { graphqlData } from "../graphql/helpers.js";
@@ -98,9 +99,11 @@ describe("signing secrets at rest", { timeout: 60_000 }, () => {
     const rotatedAgain = await post(`/webhook_endpoints/${id}/rotate_secret`, {}, rotateKey);
     expect(rotatedAgain.headers.get("idempotent-replayed")).toBe("true");
     expect(rotatedAgain.body).toEqual(rotated.body);
-    // Rotated once: the secret before the rotation is the one that still signs beside the new one.
+    // Rotated once: the secret the create showed still signs beside the new one.
     const endpoint = await database.prisma.webhookEndpoint.findUniqueOrThrow({ where: { id } });
-    expect(endpoint.previousSecretCiphertext).not.toBeNull();
+    const keys = DEFAULT_WEBHOOK_CONFIG.secretKeys;
+    expect(decryptSecret(endpoint.secretCiphertext, id, keys)).toBe(rotatedSecret);
+    expect(decryptSecret(endpoint.previousSecretCiphertext ?? "", id, keys)).toBe(secret);
   });
 
   it("a kept response is not replayed to another API key's request with the same Idempotency-Key", async () => {
