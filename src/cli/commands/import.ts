@@ -21,15 +21,27 @@ export function formatCounts(counts: readonly KindCount[]): string {
   );
 }
 
+/** One line saying how many stored records the import set to the file's values. */
+export function describeUpdates(counts: readonly KindCount[]): string {
+  const updated = counts.reduce((sum, count) => sum + count.updated, 0);
+  if (updated === 0) return "No stored record differed from the file.\n";
+  return updated === 1
+    ? "1 stored record differed from the file and now matches it.\n"
+    : `${updated} stored records differed from the file and now match it.\n`;
+}
+
 export function registerImport(program: Command): void {
   program
     .command("import")
     .summary("load buyers, suppliers, catalogue, approvals and orders from a JSON file")
     .description(
-      "Loads an import file (version 1, see docs/import-format.md). The whole file is validated\n" +
-        "first: if anything is wrong, every bad value is listed by its JSON path on stderr, nothing is\n" +
-        "written and the exit code is 1. Otherwise everything is written in one transaction. Records are\n" +
-        "upserted by id, so importing the same file again changes nothing.",
+      "Loads an import file (version 1, see docs/import-format.md). The whole file is validated first: " +
+        "if anything is wrong, every bad value is listed by its JSON path on stderr, nothing is written " +
+        "and the exit code is 1. Otherwise everything is written in one transaction.\n\n" +
+        "Records are upserted by id and the file is the source of truth for the records it carries: a " +
+        "stored record that differs from the file, changed through the API or otherwise, is set to what " +
+        "the file says, and the summary counts these as updated. Importing the same file twice in a row " +
+        "changes nothing the second time.",
     )
     .argument("<file>", "path of the JSON import file")
     .action(async (file: string) => {
@@ -56,6 +68,7 @@ export function registerImport(program: Command): void {
         const seconds = ((performance.now() - started) / 1000).toFixed(1);
         process.stdout.write(`Imported ${file} into ${config.database.description} in ${seconds} s\n`);
         process.stdout.write(formatCounts(outcome.counts));
+        process.stdout.write(describeUpdates(outcome.counts));
       });
     });
 }

@@ -1,0 +1,104 @@
+// What an import does to a record changed through the API since the file was
+// last imported (docs/import-format.md, "How an import behaves"): the file is
+// the source of truth for the records it carries, so the record goes back to
+// what the file says, the change is logged like any other, and the CLI says
+// how many stored records it changed.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApp } from "../../src/app.js";
+import { DEFAULT_GRAPHQL_CONFIG, DEFAULT_WEBHOOK_CONFIG } from "../../src/config.js";
+import { type Database, openDatabase } from "../../src/db/database.js";
+import { parseDatabaseUrl } from "../../src/db/database-url.js";
+import { migrateDatabase } from "../../src/db/migrations.js";
+import { createLogger } from "../../src/logger.js";
+import { runCli } from "../support/cli-process.js";
+import { callApi } from "../support/test-app.js";
+import { createTestDatabase } from "../support/test-database.js";
+
+const EXAMPLE = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures", "example.json");
+const EXAMPLE_KEY = "bpk_example_0123456789abcdefghijklmnopqrstuv";
+const ORDER = "00000000-0000-4000-8000-000000008001";
+
+/** Runs `work` with the API over the database at `url`, closed afterwards (a PGlite folder has one holder). */
+async function withApi<T>(
+  url: string,
+  work: (app: ReturnType<typeof createApp>, database: Database) => Promise<T>,
+): Promise<T> {
+  const database = await openDatabase(parseDatabaseUrl(url));
+  try {
+    await migrateDatabase(database);
+    const app = createApp({
+      config: {
+        appBaseUrl: "https://app.example.test",
+        rateLimitPerMinute: 100_000,
+        graphql: DEFAULT_GRAPHQL_CONFIG,
+        webhooks: DEFAULT_WEBHOOK_CONFIG,
+      },
+      database,
+      logger: createLogger("silent"),
+    });
+    return await work(app, database);
+  } finally {
+    await database.close();
+  }
+}
+
+describe("an import over a record changed through the API", { timeout: 180_000 }, () => {
+  let workDir: string;
+  let databaseUrl: string;
+  let cleanup: () => Promise<void> = async () => {};
+
+  beforeAll(async () => {
+    workDir = mkdtempSync(path.join(tmpdir(), "buyer-api-reimport-"));
+    if (process.env.DATABASE_URL?.startsWith("postgres")) {
+      const database = await createTestDatabase();
+      databaseUrl = database.url;
+      cleanup = () => database.close();
+    } else {
+      databaseUrl = `pglite:${path.join(workDir, "pglite")}`;
+    }
+  });
+  afterAll(async () => {
+    await cleanup();
+    rmSync(workDir, { recursive: true, force: true });
+  });
+
+  it("sets it back to the file's values, logs that change, and says how many records it changed", async () => {
+    expect((await runCli(databaseUrl, "import", EXAMPLE)).code).toBe(0);
+    await withApi(databaseUrl, async (app) => {
+      const patched = await callApi(app, "PATCH", `/orders/${ORDER}`, {
+        key: EXAMPLE_KEY,
+        body: { order_status: "shipped", purchase_order_reference: "PO-FROM-API" },
+      });
+      expect(patched.status).toBe(200);
+    });
+
+    const again = await runCli(databaseUrl, "import", EXAMPLE);
+    expect(again.stderr).toBe("");
+    expect(again.code).toBe(0);
+    // kind, in file, new, updated, unchanged, removed
+    expect(again.stdout).toMatch(/^orders\s+2\s+0\s+1\s+1\s+0$/m);
+    expect(again.stdout).toMatch(/^1 stored record differed from the file and now matches it\.$/m);
+
+    await withApi(databaseUrl, async (app, database) => {
+      const order = await callApi(app, "GET", `/orders/${ORDER}`, { key: EXAMPLE_KEY });
+      expect(order.body).toMatchObject({ order_status: "order_placed", purchase_order_reference: "PO-7781" });
+      const log = await database.query<{ change: string; previous: { order_status?: string } | null }>(
+        "SELECT change, previous FROM change_log WHERE record_type = 'order' AND record_id = $1 ORDER BY seq",
+        [ORDER],
+      );
+      expect(log.map((entry) => [entry.change, entry.previous?.order_status ?? null])).toEqual([
+        ["created", null],
+        ["updated", "order_placed"],
+        ["updated", "shipped"],
+      ]);
+    });
+
+    const unchanged = await runCli(databaseUrl, "import", EXAMPLE);
+    expect(unchanged.stdout).toMatch(/^orders\s+2\s+0\s+0\s+2\s+0$/m);
+    expect(unchanged.stdout).toMatch(/^No stored record differed from the file\.$/m);
+  });
+});
