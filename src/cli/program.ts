@@ -11,8 +11,10 @@ import { reportFailure } from "./context.js";
 export function buildProgram(): Command {
   const program = new Command("buyer-api")
     .description(
-      "Operator commands for the Buyer Public API.\n" +
-        "The database is DATABASE_URL (default pglite:./.data/pglite); see also MIGRATE_ON_START.",
+      "Operator commands for the Buyer Public API.\n\n" +
+        "The database is DATABASE_URL (default pglite:./.data/pglite); see also MIGRATE_ON_START. " +
+        "A PGlite folder serves one process: while the server or the demo runs on it, these commands " +
+        "are refused; stop it first.",
     )
     .showHelpAfterError()
     // Failures are turned into exit codes by runCli, which also closes what is open.
