@@ -16,7 +16,18 @@ const runtimes = Object.entries(manifest.optionalDependencies ?? {}).filter(([na
 );
 const pinned = runtimes[0]?.[1];
 
+/** The version of the npm running this install, when it is npm that runs it. */
+function npmVersion() {
+  return /^npm\/(\d+)\.(\S+)/.exec(process.env.npm_config_user_agent ?? "");
+}
+
 function reasonItFails() {
+  // Named first: the bin link an npm older than 11 leaves missing would
+  // otherwise be blamed on --no-bin-links below.
+  const npm = npmVersion();
+  if (npm && Number(npm[1]) < 11) {
+    return `npm ${npm[1]}.${npm[2]} cannot install it, npm 11 or later is needed (\`npm install -g npm@11\`, then \`npm ci\` again)`;
+  }
   if (!pinned) return "package.json pins no Node.js runtime package (node-<os>-<cpu>)";
   // npm's --os/--cpu choose which optional packages install; honour them as npm did.
   const platform = `${process.env.npm_config_os || process.platform}-${process.env.npm_config_cpu || process.arch}`;
