@@ -18,7 +18,7 @@ describe("the PGlite folder lock", { timeout: 60_000 }, () => {
     workDir = mkdtempSync(path.join(tmpdir(), "buyer-api-lock-"));
     dataDir = path.join(workDir, "pglite");
     await (await openDatabase(parseDatabaseUrl(`pglite:${dataDir}`))).close();
-  });
+  }, 120_000);
   afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
   it("refuses a second opening while the first is open, and allows one once it is closed", async () => {
