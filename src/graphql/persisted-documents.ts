@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
+import { printExecutableGraphQLDocument } from "@graphql-tools/documents";
 import { usePersistedOperations } from "@graphql-yoga/plugin-persisted-operations";
-import { GraphQLError } from "graphql";
+import { GraphQLError, parse } from "graphql";
 import type { GraphQLParams, Plugin } from "graphql-yoga";
 import { LRUCache } from "lru-cache";
 import type { PersistedDocumentsConfig } from "../config.js";
@@ -17,6 +18,19 @@ function requestError(message: string, code: string): GraphQLError {
 
 function sha256(text: string): string {
   return createHash("sha256").update(text).digest("hex");
+}
+
+/**
+ * A document as graphql-codegen's client preset prints it before hashing it
+ * into the manifest (fields and arguments sorted, no comments or layout), or
+ * null when it does not parse (within `maxTokens`, when given).
+ */
+function normalised(document: string, maxTokens?: number): string | null {
+  try {
+    return printExecutableGraphQLDocument(parse(document, { noLocation: true, maxTokens }));
+  } catch {
+    return null;
+  }
 }
 
 /** `sha256:<hex>` (graphql-codegen's client preset) and a bare hex hash name the same document. */
@@ -45,9 +59,30 @@ function persistedDocumentId(params: GraphQLParams): string | null {
  *   unknown here answers `PERSISTED_QUERY_NOT_FOUND`, the client sends the
  *   document with its hash once, and this process keeps it;
  * - with `GRAPHQL_PERSISTED_ONLY`, nothing else: a document sent in full is
- *   refused unless it is in the manifest, and clients cannot register more.
+ *   refused unless it is in the manifest (its text, or its text normalised
+ *   as the client preset normalises before hashing, is a manifest
+ *   document's; the manifest's document then runs), and clients cannot
+ *   register more.
  */
-export function persistedDocumentsPlugins({ manifest, only }: PersistedDocumentsConfig): Plugin[] {
+export function persistedDocumentsPlugins(
+  { manifest, only }: PersistedDocumentsConfig,
+  { maxTokens }: { maxTokens: number },
+): Plugin[] {
+  /** sha256 of each manifest document's normalised text → its id, for documents sent in full. */
+  const manifestIdByNormalisedHash = new Map<string, string>();
+  if (only) {
+    for (const [id, document] of manifest) {
+      const text = normalised(document);
+      if (text !== null) manifestIdByNormalisedHash.set(sha256(text), id);
+    }
+  }
+  /** The manifest id of a document sent in full, or null when it is not in the manifest. */
+  const manifestIdOf = (document: string): string | null => {
+    const exact = sha256(document);
+    if (manifest.has(exact)) return exact;
+    const text = normalised(document, maxTokens);
+    return text === null ? null : (manifestIdByNormalisedHash.get(sha256(text)) ?? null);
+  };
   const registered = new LRUCache<string, string>({
     max: APQ_DOCUMENTS,
     maxSize: APQ_MAX_BYTES,
@@ -58,11 +93,19 @@ export function persistedDocumentsPlugins({ manifest, only }: PersistedDocuments
       const id = persistedDocumentId(params);
       if (params.query === undefined || params.query === null) return;
       if (id === null) {
-        if (only)
+        if (!only) return;
+        const manifestId = manifestIdOf(params.query);
+        if (manifestId === null)
           throw requestError(
-            "Only persisted documents are accepted: send the document's id",
+            "Only persisted documents are accepted: this one is not in the manifest; send a manifest document's id",
             "PERSISTED_QUERY_ONLY",
           );
+        // Run the manifest's own text, by its id.
+        setParams({
+          ...params,
+          query: undefined,
+          extensions: { ...params.extensions, persistedQuery: { version: 1, sha256Hash: manifestId } },
+        });
         return;
       }
       if (sha256(params.query) !== id) {

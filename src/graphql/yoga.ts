@@ -82,7 +82,7 @@ export function createGraphQLServer({
       },
     },
     plugins: [
-      ...persistedDocumentsPlugins(config.persistedDocuments),
+      ...persistedDocumentsPlugins(config.persistedDocuments, { maxTokens: config.limits.maxTokens }),
       ...protectionPlugins(config, { cancelsStatements }),
       ...plugins,
     ],
