@@ -148,7 +148,11 @@ export function createApp({ config, database, logger, tracing, demoApiKey, clust
   const rest = createRestHandler({
     schema,
     contextFor,
-    idempotency: createIdempotencyStore(prisma, (config.webhooks ?? DEFAULT_WEBHOOK_CONFIG).secretKeys),
+    idempotency: createIdempotencyStore(
+      prisma,
+      (config.webhooks ?? DEFAULT_WEBHOOK_CONFIG).secretKeys,
+      (error) => logUnexpected(error),
+    ),
     onUnexpectedError: logUnexpected,
     traceExecution: tracing?.traceExecution,
     entityTag: (url, buyerId, version) => conditionalGets.entityTag(url, { buyerId, version }),

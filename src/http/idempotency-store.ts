@@ -50,11 +50,34 @@ class Undone<Fresh extends KeptResponse> {
 export function createIdempotencyStore(
   prisma: PrismaClient,
   encryptionKeys: readonly Buffer[],
+  onSweepError: (error: unknown) => void = () => {},
 ): IdempotencyStore {
+  let sweptAt = Number.NEGATIVE_INFINITY;
   return {
-    run: (apiKeyId, key, requestHash, work) =>
-      runOnce(prisma, { apiKeyId, key, encryptionKeys }, requestHash, work),
+    run: (apiKeyId, key, requestHash, work) => {
+      const now = Date.now();
+      if (now - sweptAt >= SWEEP_EVERY_MS) {
+        sweptAt = now;
+        sweepExpiredRecords(prisma, new Date(now)).catch(onSweepError);
+      }
+      return runOnce(prisma, { apiKeyId, key, encryptionKeys }, requestHash, work);
+    },
   };
+}
+
+/** How often a process deletes expired records, beside a keyed request. */
+const SWEEP_EVERY_MS = 60_000;
+/** The most expired records one sweep deletes, so that a sweep stays one short statement. */
+const SWEEP_BATCH = 1_000;
+
+/**
+ * Deletes expired records: nothing reads them, and records kept by earlier
+ * versions hold their responses in clear, so none may outlive its window.
+ */
+async function sweepExpiredRecords(prisma: PrismaClient, now: Date): Promise<void> {
+  await prisma.$executeRaw`
+    DELETE FROM idempotency_records WHERE ctid IN (
+      SELECT ctid FROM idempotency_records WHERE expires_at < ${now} LIMIT ${SWEEP_BATCH})`;
 }
 
 /** Which record (API key and Idempotency-Key), and the keys its body is encrypted with. */

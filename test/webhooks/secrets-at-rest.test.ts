@@ -12,6 +12,7 @@ import { decryptSecret } from "../../src/domain/webhook-secrets.js";
 import { createLogger } from "../../src/logger.js";
 import { startTracing, type Tracing } from "../../src/telemetry/tracing.js";
 import { graphqlData } from "../graphql/helpers.js";
+import { eventually } from "../support/eventually.js";
 import { type SeededBuyer, seedBuyer } from "../support/seed.js";
 import { callApi } from "../support/test-app.js";
 import { createTestDatabase, type TestDatabase } from "../support/test-database.js";
@@ -211,6 +212,37 @@ describe("signing secrets at rest", { timeout: 60_000 }, () => {
     const replayed = await post("/webhook_endpoints", body, key);
     expect(replayed.headers.get("idempotent-replayed")).toBe("true");
     expect(replayed.body).toEqual(refused.body);
+  });
+
+  it("a record whose window has passed is deleted, so none kept in clear by an earlier version outlives it", async () => {
+    const stale = randomUUID();
+    await database.prisma.$executeRaw`
+      INSERT INTO idempotency_records (api_key_id, key, request_hash, response_status, response_body, created_at, expires_at)
+      VALUES (${buyer.apiKeyId}::uuid, ${stale}, 'h', 201, '{"secret":"whsec_c2VjcmV0IGtlcHQgaW4gY2xlYXI="}',
+              now() - interval '25 hours', now() - interval '1 hour')`;
+    // A process sweeps beside its first keyed request, and about once a minute after.
+    const restarted = createApp({
+      config: {
+        appBaseUrl: "https://app.example.test",
+        rateLimitPerMinute: 100_000,
+        graphql: DEFAULT_GRAPHQL_CONFIG,
+        webhooks: DEFAULT_WEBHOOK_CONFIG,
+      },
+      database,
+      logger: createLogger("silent"),
+    });
+    const fresh = randomUUID();
+    const created = await callApi(restarted, "POST", "/webhook_endpoints", {
+      key: buyer.apiKey,
+      body: { url: PUBLIC_URL, enabled_events: ["order.created"] },
+      headers: { "idempotency-key": fresh },
+    });
+    shown(created.body);
+    await eventually(async () => {
+      const left = await database.prisma.idempotencyRecord.count({ where: { key: stale } });
+      return left === 0 ? true : null;
+    });
+    expect(await database.prisma.idempotencyRecord.count({ where: { key: fresh } })).toBe(1);
   });
 
   /** The secret's key bytes as they might appear: with its prefix, or the base64 alone. */
