@@ -22,12 +22,24 @@ export interface ProblemEntry {
    * Without it, only the operations that list it.
    */
   on?: "any" | "path id" | "body" | "POST";
+  /**
+   * Answered by the HTTP server before the request reaches a route (docs/decisions.md §2
+   * "Statuses and codes"): no API key has been read, so no rate-limit headers.
+   */
+  beforeRouting?: true;
   /** When it happens, in general; an operation may say it more precisely. */
   when: string;
   example: ProblemExample;
 }
 
 const CATALOGUE = {
+  bad_request: {
+    status: 400,
+    on: "any",
+    beforeRouting: true,
+    when: "The request is not one HTTP can route: a target that is not a path, a `Host` header that is not a host, or bytes that are not HTTP/1.1.",
+    example: { detail: "The request target must be a path starting with /" },
+  },
   invalid_json: {
     status: 400,
     on: "body",
@@ -43,8 +55,15 @@ const CATALOGUE = {
   not_found: {
     status: 404,
     on: "path id",
-    when: "The id in the path is not a UUID, or names no record of your organisation.",
-    example: { detail: "No such resource" },
+    when: "The id in the path names no record of your organisation: it is neither the UUID nor, where the operation takes one, the global ID of one.",
+    example: { detail: "Order not found" },
+  },
+  request_timeout: {
+    status: 408,
+    on: "any",
+    beforeRouting: true,
+    when: "The request did not arrive in full within the server's time limit; send it again.",
+    example: { detail: "The request took too long to arrive" },
   },
   method_not_allowed: {
     status: 405,
@@ -88,6 +107,13 @@ const CATALOGUE = {
     on: "body",
     when: "The body is larger than 1 MiB.",
     example: { detail: "The request body is larger than 1048576 bytes" },
+  },
+  request_header_fields_too_large: {
+    status: 431,
+    on: "any",
+    beforeRouting: true,
+    when: "The request headers are larger than the server accepts (16 KiB).",
+    example: { detail: "The request headers are larger than the server accepts" },
   },
   unsupported_media_type: {
     status: 415,

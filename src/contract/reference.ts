@@ -117,7 +117,7 @@ export const HEADER_PARAMETERS = {
 
 const POLLING_SECTION = `## Polling efficiently
 
-Every \`GET\` answers with a strong \`ETag\` and \`Cache-Control: private, no-cache\`. Keep the body and its \`ETag\`; next time, send the tag in \`If-None-Match\`. While nothing you can read has changed, the answer is \`304 Not Modified\` without a body, and it does not count against your rate limit (\`RateLimit-Remaining\` stays where it was). A tag changes whenever the body would.
+Every \`GET\` of orders, buyer products, approvals and the lists of them answers with a strong \`ETag\` and \`Cache-Control: private, no-cache\`; the operations that carry them list \`If-None-Match\` and 304. Events, webhook endpoints and deliveries change as deliveries run, so their \`GET\`s answer \`Cache-Control: no-store\` without an \`ETag\`: read them again each time. Keep the body and its \`ETag\`; next time, send the tag in \`If-None-Match\`. While nothing you can read has changed, the answer is \`304 Not Modified\` without a body, and it does not count against your rate limit (\`RateLimit-Remaining\` stays where it was). A tag changes whenever the body would.
 
 \`\`\`sh
 curl -si https://api.example.com/api/public/buyer/v1/orders?limit=100 -H "X-API-KEY: $KEY" | grep -i etag
@@ -148,7 +148,7 @@ Send your API key in the \`X-API-KEY\` header on every request. Keys belong to o
 
 ## Errors
 
-Errors are [RFC 9457](https://www.rfc-editor.org/rfc/rfc9457) problem details with \`Content-Type: application/problem+json\` and a stable \`code\`. Field problems are all reported at once in \`errors\`, each naming the field in the REST spelling (\`tag_ids[2]\`). Checks run in this order: unknown path (404), wrong method (405, with \`Allow\`), API key (401), rate limit (429), path id (404), content type (415), size (413), JSON (400), field types and enum values (422), then the operation itself (its own 404, 409, 422).
+Errors are [RFC 9457](https://www.rfc-editor.org/rfc/rfc9457) problem details with \`Content-Type: application/problem+json\` and a stable \`code\`. Field problems are all reported at once in \`errors\`, each naming the field in the REST spelling (\`tag_ids[2]\`). Checks run in this order: a request HTTP cannot route (400 \`bad_request\`, 408, 431, answered before anything else), unknown path (404), wrong method (405, with \`Allow\`), API key (401), rate limit (429), path id (404), content type (415), size (413), JSON (400), field types and enum values (422), then the operation itself (its own 404, 409, 422).
 
 ${problemTable}
 

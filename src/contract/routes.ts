@@ -80,7 +80,7 @@ export const routes: RestRoute[] = [
       "Creates a user under one of the suppliers your organisation is connected to. Names and email are trimmed. An email may be used once per supplier, regardless of case. Send `Idempotency-Key` to make retries safe.",
     problems: {
       not_found:
-        "The supplier does not exist, is not connected to your organisation, or its id is not a UUID.",
+        "The supplier does not exist or is not connected to your organisation, or the id is neither its UUID nor its global ID.",
       already_exists: "A user with this email (ignoring case) already exists under this supplier.",
     },
     problemExamples: {
@@ -211,7 +211,7 @@ When nothing matches, a catalogue product is created from the buyer product. \`a
     document: `mutation UpdateOrder($id: UUID!, $input: UpdateOrderInput!) {
       updateOrder(id: $id, input: $input) { ${ORDER_FIELDS} } }`,
     pathParameters: {
-      id: { description: "An id that is not a UUID is 404.", example: examples.EXAMPLE_IDS.ORDER_ID },
+      id: { example: examples.EXAMPLE_IDS.ORDER_ID },
     },
     body: {
       fields: {
@@ -228,7 +228,8 @@ When nothing matches, a catalogue product is created from the buyer product. \`a
 
 The status moves forward only: \`quote_selected\` → \`order_placed\` → \`order_confirmed\` → the logistics stages (\`shipped\`, \`in_transit\`, \`in_port\`, \`in_warehouse\`, in any order among themselves) → \`delivered\`, which is final. It may skip stages. Setting the current status again changes nothing. Moving to \`order_placed\` or later sets \`placed_at\` to now when it is still null.`,
     problems: {
-      not_found: "The order does not exist, is not your organisation's, or its id is not a UUID.",
+      not_found:
+        "The order does not exist or is not your organisation's, or the id is neither its UUID nor its global ID.",
       invalid_transition:
         "The status cannot move as asked (backwards, or out of `delivered`); `allowed_statuses` lists where it can go.",
       precondition_failed:
@@ -282,14 +283,17 @@ The status moves forward only: \`quote_selected\` → \`order_placed\` → \`ord
     path: "/orders/{id}",
     document: `query GetOrder($id: UUID!) { order(id: $id) { ${ORDER_FIELDS} } }`,
     pathParameters: {
-      id: { description: "An id that is not a UUID is 404.", example: examples.EXAMPLE_IDS.ORDER_ID },
+      id: { example: examples.EXAMPLE_IDS.ORDER_ID },
     },
     success: { description: "The order.", example: examples.order },
     summary: "Get an order",
     tag: "Orders",
     description:
       "One of your organisation's orders, as the list shows it: read it after an `order.updated` event, for instance.",
-    problems: { not_found: "The order does not exist, is not your organisation's, or its id is not a UUID." },
+    problems: {
+      not_found:
+        "The order does not exist or is not your organisation's, or the id is neither its UUID nor its global ID.",
+    },
   },
   {
     operationId: "getBuyerProduct",
@@ -297,14 +301,15 @@ The status moves forward only: \`quote_selected\` → \`order_placed\` → \`ord
     path: "/buyer_products/{id}",
     document: `query GetBuyerProduct($id: UUID!) { buyerProduct(id: $id) { ${BUYER_PRODUCT_FIELDS} } }`,
     pathParameters: {
-      id: { description: "An id that is not a UUID is 404.", example: examples.EXAMPLE_IDS.BUYER_PRODUCT_ID },
+      id: { example: examples.EXAMPLE_IDS.BUYER_PRODUCT_ID },
     },
     success: { description: "The buyer product.", example: examples.buyerProduct },
     summary: "Get a buyer product",
     tag: "Buyer products",
     description: "One of your organisation's buyer products.",
     problems: {
-      not_found: "The buyer product does not exist, is not your organisation's, or its id is not a UUID.",
+      not_found:
+        "The buyer product does not exist or is not your organisation's, or the id is neither its UUID nor its global ID.",
     },
   },
   {
@@ -313,14 +318,15 @@ The status moves forward only: \`quote_selected\` → \`order_placed\` → \`ord
     path: "/buyer_product_approvals/{id}",
     document: `query GetBuyerProductApproval($id: UUID!) { buyerProductApproval(id: $id) { ${APPROVAL_FIELDS} } }`,
     pathParameters: {
-      id: { description: "An id that is not a UUID is 404.", example: examples.EXAMPLE_IDS.APPROVAL_ID },
+      id: { example: examples.EXAMPLE_IDS.APPROVAL_ID },
     },
     success: { description: "The buyer product approval.", example: examples.approval },
     summary: "Get a buyer product approval",
     tag: "Buyer product approvals",
     description: "One of your organisation's buyer product approvals.",
     problems: {
-      not_found: "The approval does not exist, is not your organisation's, or its id is not a UUID.",
+      not_found:
+        "The approval does not exist or is not your organisation's, or the id is neither its UUID nor its global ID.",
     },
   },
   {
@@ -371,7 +377,7 @@ The status moves forward only: \`quote_selected\` → \`order_placed\` → \`ord
     // Events and endpoints change outside the change log (deliveries): never 304 or cached.
     versioned: false,
     document: `query GetEvent($id: UUID!) { event(id: $id) { ${EVENT_FIELDS} } }`,
-    pathParameters: { id: { description: "An id that is not a UUID is 404.", example: examples.EVENT_ID } },
+    pathParameters: { id: { example: examples.EVENT_ID } },
     success: { description: "The event.", example: examples.event },
     summary: "Get an event",
     tag: "Events",
@@ -384,7 +390,7 @@ The status moves forward only: \`quote_selected\` → \`order_placed\` → \`ord
     path: "/events/{id}/redeliver",
     document: `mutation RedeliverEvent($id: UUID!, $input: RedeliverEventInput) {
       redeliverEvent(id: $id, input: $input) { deliveries { ${DELIVERY_FIELDS} } } }`,
-    pathParameters: { id: { to: "id", description: "The event.", example: examples.EVENT_ID } },
+    pathParameters: { id: { to: "id", example: examples.EVENT_ID } },
     body: { example: { endpoint_id: examples.WEBHOOK_ENDPOINT_ID } },
     success: {
       status: 202,
@@ -464,7 +470,7 @@ The status moves forward only: \`quote_selected\` → \`order_placed\` → \`ord
     versioned: false,
     document: `query GetWebhookEndpoint($id: UUID!) { webhookEndpoint(id: $id) { ${WEBHOOK_ENDPOINT_FIELDS} } }`,
     pathParameters: {
-      id: { description: "An id that is not a UUID is 404.", example: examples.WEBHOOK_ENDPOINT_ID },
+      id: { example: examples.WEBHOOK_ENDPOINT_ID },
     },
     success: { description: "The webhook endpoint.", example: examples.webhookEndpoint },
     summary: "Get a webhook endpoint",
@@ -479,7 +485,7 @@ The status moves forward only: \`quote_selected\` → \`order_placed\` → \`ord
     document: `mutation UpdateWebhookEndpoint($id: UUID!, $input: UpdateWebhookEndpointInput!) {
       updateWebhookEndpoint(id: $id, input: $input) { ${WEBHOOK_ENDPOINT_FIELDS} } }`,
     pathParameters: {
-      id: { description: "An id that is not a UUID is 404.", example: examples.WEBHOOK_ENDPOINT_ID },
+      id: { example: examples.WEBHOOK_ENDPOINT_ID },
     },
     body: {
       fields: { url: { format: "uri" }, description: { acceptsNull: true } },
@@ -501,7 +507,7 @@ The status moves forward only: \`quote_selected\` → \`order_placed\` → \`ord
     path: "/webhook_endpoints/{id}",
     document: "mutation DeleteWebhookEndpoint($id: UUID!) { deleteWebhookEndpoint(id: $id) }",
     pathParameters: {
-      id: { description: "An id that is not a UUID is 404.", example: examples.WEBHOOK_ENDPOINT_ID },
+      id: { example: examples.WEBHOOK_ENDPOINT_ID },
     },
     response: "empty",
     success: { description: "Deleted, with its deliveries." },
@@ -516,7 +522,7 @@ The status moves forward only: \`quote_selected\` → \`order_placed\` → \`ord
     path: "/webhook_endpoints/{id}/rotate_secret",
     document: `mutation RotateWebhookEndpointSecret($id: UUID!) {
       rotateWebhookEndpointSecret(id: $id) { secret endpoint { ${WEBHOOK_ENDPOINT_FIELDS} } } }`,
-    pathParameters: { id: { to: "id", description: "The endpoint.", example: examples.WEBHOOK_ENDPOINT_ID } },
+    pathParameters: { id: { to: "id", example: examples.WEBHOOK_ENDPOINT_ID } },
     response: { spread: "endpoint" },
     success: {
       status: 200,
@@ -538,7 +544,7 @@ The status moves forward only: \`quote_selected\` → \`order_placed\` → \`ord
     document: `query ListWebhookDeliveries($id: UUID!, $first: Int, $after: String) {
       webhookDeliveries(endpointId: $id, first: $first, after: $after) {
         edges { node { ${DELIVERY_FIELDS} } } pageInfo { hasNextPage endCursor } } }`,
-    pathParameters: { id: { description: "The endpoint.", example: examples.WEBHOOK_ENDPOINT_ID } },
+    pathParameters: { id: { example: examples.WEBHOOK_ENDPOINT_ID } },
     query: PAGE_PARAMETERS,
     success: { description: "A page of deliveries, newest first.", example: [examples.delivery] },
     summary: "List an endpoint's deliveries",

@@ -3,7 +3,9 @@
 import { validationFailed } from "./errors.js";
 import { InputChecks } from "./input-checks.js";
 import { ALL_EVENTS, isWebhookEventType, WEBHOOK_EVENT_TYPES } from "./webhook-events.js";
-import { checkWebhookUrl, type WebhookUrlPolicy } from "./webhook-url.js";
+import { checkWebhookUrl, MAX_WEBHOOK_URL_LENGTH, type WebhookUrlPolicy } from "./webhook-url.js";
+
+export const MAX_WEBHOOK_DESCRIPTION_LENGTH = 1000;
 
 type Path = (string | number)[];
 
@@ -36,8 +38,13 @@ export async function checkEndpointFields(
     checks.add(at("url"), "required", "is required");
   } else if (fields.url !== undefined) {
     const url = fields.url.trim();
-    const problem = await checkWebhookUrl(url, policy);
-    if (problem) checks.add(at("url"), "invalid", problem);
+    // Too long is `too_long`, as for every other text; only a URL of a fitting length is looked at.
+    if ([...url].length > MAX_WEBHOOK_URL_LENGTH) {
+      checks.add(at("url"), "too_long", `must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`);
+    } else {
+      const problem = await checkWebhookUrl(url, policy);
+      if (problem) checks.add(at("url"), "invalid", problem);
+    }
     checked.url = url;
   }
 
@@ -67,7 +74,8 @@ export async function checkEndpointFields(
   }
 
   if (fields.description !== undefined) {
-    checked.description = checks.optionalText(at("description"), fields.description, 1000) ?? null;
+    checked.description =
+      checks.optionalText(at("description"), fields.description, MAX_WEBHOOK_DESCRIPTION_LENGTH) ?? null;
   }
   if (checks.problems.length) throw validationFailed(checks.problems);
   return checked;

@@ -19,6 +19,7 @@ import {
   visit,
 } from "graphql";
 import { compileQuery, isCompiledQuery } from "graphql-jit";
+import { restDescription } from "../contract/descriptions.js";
 import type { RestRoute } from "../contract/route.js";
 import type { GraphQLContext } from "../schema/context.js";
 import { type QueryForm, readQueryParameter } from "./query-parameters.js";
@@ -29,11 +30,15 @@ export interface InputTarget {
   path: string[];
   type: GraphQLInputType;
   description: string | null;
+  /** For an id: the record types whose global IDs it takes besides UUIDs (`takesIdsOf`). */
+  nodeTypes: readonly string[];
 }
 
 /** A selected field with what is selected beneath it, by response key: the document's shape, walked once. */
 export interface Selected {
   field: GraphQLField<unknown, unknown>;
+  /** The name of the type the field belongs to. */
+  parentType: string;
   children: Map<string, Selected>;
 }
 
@@ -80,7 +85,12 @@ export function compileRoute(schema: GraphQLSchema, route: RestRoute) {
     const argument = operation.selectionSet.selections
       .flatMap((node) => (node.kind === Kind.FIELD ? (node.arguments ?? []) : []))
       .find((node) => node.value.kind === Kind.VARIABLE && node.value.name.value === variable);
-    let description = rootField?.args.find((arg) => arg.name === argument?.name.value)?.description ?? null;
+    const rootArgument = rootField?.args.find((arg) => arg.name === argument?.name.value);
+    let description = restDescription(
+      `${root.name}.${rootField?.name}(${rootArgument?.name}:)`,
+      rootArgument?.description,
+    );
+    let nodeTypes = nodeTypesOf(rootArgument?.extensions);
     for (const segment of fields) {
       const object = isNonNullType(type) ? type.ofType : type;
       const field = isInputObjectType(object)
@@ -88,9 +98,10 @@ export function compileRoute(schema: GraphQLSchema, route: RestRoute) {
         : undefined;
       if (!field) return fail(`${to} is no input field`);
       type = field.type;
-      description = field.description ?? null;
+      description = restDescription(`${object}.${field.name}`, field.description);
+      nodeTypes = nodeTypesOf(field.extensions);
     }
-    return { path: [variable, ...fields], type, description };
+    return { path: [variable, ...fields], type, description, nodeTypes };
   };
 
   const bodyTarget = route.body ? target(route.body.to ?? "input") : null;
@@ -146,6 +157,10 @@ export function compileRoute(schema: GraphQLSchema, route: RestRoute) {
 
   return {
     route,
+    /** What each path parameter names, for its 404: `/webhook_endpoints/{id}` → "Webhook endpoint". */
+    recordNames: Object.fromEntries(paramNames.map((name) => [name, recordNameBefore(route.path, name)])),
+    /** What a single read's 404 says it did not find: the record of its last path parameter. */
+    readRecordName: recordNameBefore(route.path, paramNames.at(-1) ?? ""),
     pattern: new RegExp(`^${route.path.replace(/\{\w+\}/g, "([^/]+)")}$`),
     paramNames,
     operation,
@@ -190,6 +205,25 @@ export function compileRoute(schema: GraphQLSchema, route: RestRoute) {
   };
 }
 
+/** The record a path parameter names, from the collection before it: `/buyer_products/{id}` → "Buyer product". */
+function recordNameBefore(path: string, parameter: string): string {
+  const collection = /\/(\w+)\/\{(\w+)\}/g;
+  for (const [, plural = "", name] of path.matchAll(collection)) {
+    if (name !== parameter) continue;
+    const words = plural.replace(/s$/, "").replace(/_/g, " ");
+    return words.charAt(0).toUpperCase() + words.slice(1);
+  }
+  return "Record";
+}
+
+/** The record types whose global IDs an argument or input field takes (`takesIdsOf` in src/schema/global-ids.ts). */
+export function nodeTypesOf(
+  extensions: Readonly<Record<string, unknown>> | null | undefined,
+): readonly string[] {
+  const nodeTypes = extensions?.nodeTypes;
+  return Array.isArray(nodeTypes) ? nodeTypes.filter((type): type is string => typeof type === "string") : [];
+}
+
 function selectionsOf(
   parent: GraphQLObjectType,
   selectionSet: SelectionSetNode | undefined,
@@ -202,7 +236,7 @@ function selectionsOf(
     if (!field) continue; // __typename
     const type = getNamedType(field.type);
     const children = isObjectType(type) ? selectionsOf(type, node.selectionSet, fail) : new Map();
-    selected.set(node.alias?.value ?? node.name.value, { field, children });
+    selected.set(node.alias?.value ?? node.name.value, { field, parentType: parent.name, children });
   }
   return selected;
 }

@@ -10,11 +10,13 @@ import type { Viewer } from "../auth/viewer.js";
 import { API_PREFIX } from "../contract/route.js";
 import { routes } from "../contract/routes.js";
 import { isUuid } from "../domain/uuid.js";
+import { DOCS_PATH } from "../http/api-reference.js";
 import { respondIdempotently } from "../http/idempotency.js";
 import type { IdempotencyStore } from "../http/idempotency-store.js";
 import { readJsonObject } from "../http/json-body.js";
 import { jsonResponse, type Problem, problemResponse } from "../http/problem.js";
 import type { GraphQLContext } from "../schema/context.js";
+import { decodeGlobalId } from "../schema/global-ids.js";
 import { type CompiledRoute, compileRoute } from "./compiled-route.js";
 import { type EntityTagFor, withWrittenEntityTag, writeConditionFor } from "./conditional-write.js";
 import { fieldProblems, problemFor } from "./errors.js";
@@ -42,7 +44,21 @@ export interface RestCall {
   viewer: Viewer | null;
 }
 
-const notFound: Problem = { status: 404, code: "not_found", detail: "No such resource" };
+/** A path no operation has: what was asked for, and where the operations are listed. */
+function noOperation(pathname: string): Problem {
+  const shown = pathname.length > 200 ? `${pathname.slice(0, 200)}…` : pathname;
+  return {
+    status: 404,
+    code: "not_found",
+    detail: `No operation has the path ${shown}; the API reference is at ${DOCS_PATH}`,
+    headers: { link: `<${DOCS_PATH}>; rel="help"` },
+  };
+}
+
+/** A record the caller cannot see, worded as the operations' own checks word it ("Order not found"). */
+function recordNotFound(record: string): Problem {
+  return { status: 404, code: "not_found", detail: `${record} not found` };
+}
 const unauthenticated: Problem = {
   status: 401,
   code: "unauthenticated",
@@ -61,7 +77,7 @@ export function createRestHandler(dependencies: RestDependencies): RestHandler {
     const fail = (problem: Problem) => problemResponse(problem, requestId);
     const path = url.pathname.startsWith(`${API_PREFIX}/`) ? url.pathname.slice(API_PREFIX.length) : "";
     const candidates = compiled.filter((entry) => entry.pattern.test(path));
-    if (candidates.length === 0) return fail(notFound);
+    if (candidates.length === 0) return fail(noOperation(url.pathname));
     // HEAD is GET without the body (the HTTP server drops it).
     const method = request.method === "HEAD" ? "GET" : request.method;
     const entry = candidates.find((candidate) => candidate.route.method === method);
@@ -75,14 +91,14 @@ export function createRestHandler(dependencies: RestDependencies): RestHandler {
     }
     if (!viewer) return fail(unauthenticated);
     const params = readPathParams(entry, path);
-    if (!params) return fail(notFound);
+    if ("missing" in params) return fail(recordNotFound(entry.recordNames[params.missing] ?? "Record"));
     let body: Record<string, unknown> = {};
     if (entry.route.method !== "GET") {
       const read = await readJsonObject(request);
       if ("problem" in read) return fail(read.problem);
       body = read.value;
     }
-    const variables = toVariables(entry, entry.variables(params, url.searchParams, body), body);
+    const variables = toVariables(entry, entry.variables(params.params, url.searchParams, body), body);
     if ("problem" in variables) return fail(variables.problem);
 
     // If-Match, checked by the mutation; the version it produced names the new ETag.
@@ -130,7 +146,7 @@ export function createRestHandler(dependencies: RestDependencies): RestHandler {
     applyEnumPlan(result.data, entry.enumPlan);
     const read = entry.responseBody(result.data);
     // A single read answers null for a record the caller cannot see.
-    if (!read) return problemResponse(notFound, requestId);
+    if (!read) return problemResponse(recordNotFound(entry.readRecordName), requestId);
     const headers: Record<string, string> = {};
     if (read.nextCursor) {
       const next = new URL(url);
@@ -142,20 +158,36 @@ export function createRestHandler(dependencies: RestDependencies): RestHandler {
   }
 }
 
-/** Path parameters, or null when one is not a UUID (such a record cannot exist: 404). */
-function readPathParams(entry: CompiledRoute, path: string): Record<string, string> | null {
+/**
+ * Path parameters as UUIDs, or the one that names no record (404): neither a
+ * UUID nor the global ID of a record type the parameter takes (docs/decisions.md
+ * §3 "Ids"). A global ID is handed on as its UUID.
+ */
+function readPathParams(
+  entry: CompiledRoute,
+  path: string,
+): { params: Record<string, string> } | { missing: string } {
   const match = entry.pattern.exec(path);
   const params: Record<string, string> = {};
   for (const [index, name] of entry.paramNames.entries()) {
+    let value: string;
     try {
-      const value = decodeURIComponent(match?.[index + 1] ?? "");
-      if (!isUuid(value)) return null;
-      params[name] = value.toLowerCase();
+      value = decodeURIComponent(match?.[index + 1] ?? "");
     } catch {
-      return null;
+      return { missing: name };
     }
+    const uuid = uuidOf(value, entry.pathTargets.get(name)?.nodeTypes ?? []);
+    if (uuid === null) return { missing: name };
+    params[name] = uuid;
   }
-  return params;
+  return { params };
+}
+
+/** The UUID an id names: a UUID itself, or the global ID of one of `nodeTypes`; else null. */
+function uuidOf(value: string, nodeTypes: readonly string[]): string | null {
+  if (isUuid(value)) return value.toLowerCase();
+  const global = decodeGlobalId(value);
+  return global && nodeTypes.includes(global.type) ? global.uuid : null;
 }
 
 /** The request's values in GraphQL's spelling, checked as execution would; every problem at once. */

@@ -264,6 +264,7 @@ export interface components {
             errors?: components["schemas"]["FieldError"][];
             allowed_statuses?: ("delivered" | "in_port" | "in_transit" | "in_warehouse" | "order_confirmed" | "order_placed" | "quote_selected" | "shipped")[];
         };
+        IdOrGlobalId: string;
         CreateSupplierUserRequest: {
             /** Format: email */
             contact_email: string;
@@ -285,8 +286,7 @@ export interface components {
         };
         AttachTagsRequest: {
             tag_ids: string[];
-            /** Format: uuid */
-            taggable_id: string;
+            taggable_id: components["schemas"]["IdOrGlobalId"];
         };
         TagGroup: {
             /** Format: uuid */
@@ -532,7 +532,7 @@ export interface components {
         };
         CreateWebhookEndpointRequest: {
             description?: string;
-            enabled_events: string[];
+            enabled_events: ("*" | "order.created" | "order.updated" | "buyer_product.created" | "buyer_product_approval.created" | "buyer_product_approval.updated" | "supplier_user.created" | "tagging.created")[];
             /** Format: uri */
             url: string;
         };
@@ -577,9 +577,9 @@ export interface components {
         };
         UpdateWebhookEndpointRequest: {
             description?: string | null;
-            enabled_events?: string[];
+            enabled_events?: ("*" | "order.created" | "order.updated" | "buyer_product.created" | "buyer_product_approval.created" | "buyer_product_approval.updated" | "supplier_user.created" | "tagging.created")[];
             /** @enum {string} */
-            status?: "disabled" | "enabled" | "failing";
+            status?: "enabled" | "disabled";
             /** Format: uri */
             url?: string;
         };
@@ -635,7 +635,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
-                supplier_id: string;
+                supplier_id: components["schemas"]["IdOrGlobalId"];
             };
             cookie?: never;
         };
@@ -661,9 +661,6 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -671,7 +668,7 @@ export interface operations {
                         /** @constant */
                         status?: 400;
                         /** @enum {string} */
-                        code?: "invalid_json";
+                        code?: "bad_request" | "invalid_json";
                     };
                 };
             };
@@ -704,6 +701,20 @@ export interface operations {
                         status?: 404;
                         /** @enum {string} */
                         code?: "not_found";
+                    };
+                };
+            };
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 408;
+                        /** @enum {string} */
+                        code?: "request_timeout";
                     };
                 };
             };
@@ -795,6 +806,20 @@ export interface operations {
                     };
                 };
             };
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 431;
+                        /** @enum {string} */
+                        code?: "request_header_fields_too_large";
+                    };
+                };
+            };
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -861,9 +886,6 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -871,7 +893,7 @@ export interface operations {
                         /** @constant */
                         status?: 400;
                         /** @enum {string} */
-                        code?: "invalid_json";
+                        code?: "bad_request" | "invalid_json";
                     };
                 };
             };
@@ -904,6 +926,20 @@ export interface operations {
                         status?: 404;
                         /** @enum {string} */
                         code?: "not_found";
+                    };
+                };
+            };
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 408;
+                        /** @enum {string} */
+                        code?: "request_timeout";
                     };
                 };
             };
@@ -992,6 +1028,20 @@ export interface operations {
                         status?: 429;
                         /** @enum {string} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 431;
+                        /** @enum {string} */
+                        code?: "request_header_fields_too_large";
                     };
                 };
             };
@@ -1061,9 +1111,6 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1071,7 +1118,7 @@ export interface operations {
                         /** @constant */
                         status?: 400;
                         /** @enum {string} */
-                        code?: "invalid_json";
+                        code?: "bad_request" | "invalid_json";
                     };
                 };
             };
@@ -1086,6 +1133,20 @@ export interface operations {
                         status?: 401;
                         /** @enum {string} */
                         code?: "unauthenticated";
+                    };
+                };
+            };
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 408;
+                        /** @enum {string} */
+                        code?: "request_timeout";
                     };
                 };
             };
@@ -1174,6 +1235,20 @@ export interface operations {
                         status?: 429;
                         /** @enum {string} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 431;
+                        /** @enum {string} */
+                        code?: "request_header_fields_too_large";
                     };
                 };
             };
@@ -1256,6 +1331,20 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @enum {string} */
+                        code?: "bad_request";
+                    };
+                };
+            };
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1267,6 +1356,20 @@ export interface operations {
                         status?: 401;
                         /** @enum {string} */
                         code?: "unauthenticated";
+                    };
+                };
+            };
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 408;
+                        /** @enum {string} */
+                        code?: "request_timeout";
                     };
                 };
             };
@@ -1302,6 +1405,20 @@ export interface operations {
                         status?: 429;
                         /** @enum {string} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 431;
+                        /** @enum {string} */
+                        code?: "request_header_fields_too_large";
                     };
                 };
             };
@@ -1347,7 +1464,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
-                id: string;
+                id: components["schemas"]["IdOrGlobalId"];
             };
             cookie?: never;
         };
@@ -1379,6 +1496,20 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @enum {string} */
+                        code?: "bad_request";
+                    };
+                };
+            };
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1407,6 +1538,20 @@ export interface operations {
                         status?: 404;
                         /** @enum {string} */
                         code?: "not_found";
+                    };
+                };
+            };
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 408;
+                        /** @enum {string} */
+                        code?: "request_timeout";
                     };
                 };
             };
@@ -1442,6 +1587,20 @@ export interface operations {
                         status?: 429;
                         /** @enum {string} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 431;
+                        /** @enum {string} */
+                        code?: "request_header_fields_too_large";
                     };
                 };
             };
@@ -1487,7 +1646,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
-                id: string;
+                id: components["schemas"]["IdOrGlobalId"];
             };
             cookie?: never;
         };
@@ -1513,9 +1672,6 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1523,7 +1679,7 @@ export interface operations {
                         /** @constant */
                         status?: 400;
                         /** @enum {string} */
-                        code?: "invalid_json";
+                        code?: "bad_request" | "invalid_json";
                     };
                 };
             };
@@ -1555,6 +1711,20 @@ export interface operations {
                         status?: 404;
                         /** @enum {string} */
                         code?: "not_found";
+                    };
+                };
+            };
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 408;
+                        /** @enum {string} */
+                        code?: "request_timeout";
                     };
                 };
             };
@@ -1661,6 +1831,20 @@ export interface operations {
                     };
                 };
             };
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 431;
+                        /** @enum {string} */
+                        code?: "request_header_fields_too_large";
+                    };
+                };
+            };
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1701,7 +1885,7 @@ export interface operations {
                 limit?: number;
                 cursor?: string;
                 "approval_status[]"?: ("approved" | "inactive" | "pending" | "preferred" | "purchased" | "sample_approved" | "sample_requested" | "unapproved" | "unstarted")[];
-                buyer_product_id?: string;
+                buyer_product_id?: components["schemas"]["IdOrGlobalId"];
             };
             header?: {
                 "If-None-Match"?: components["parameters"]["IfNoneMatch"];
@@ -1739,6 +1923,20 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @enum {string} */
+                        code?: "bad_request";
+                    };
+                };
+            };
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1750,6 +1948,20 @@ export interface operations {
                         status?: 401;
                         /** @enum {string} */
                         code?: "unauthenticated";
+                    };
+                };
+            };
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 408;
+                        /** @enum {string} */
+                        code?: "request_timeout";
                     };
                 };
             };
@@ -1785,6 +1997,20 @@ export interface operations {
                         status?: 429;
                         /** @enum {string} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 431;
+                        /** @enum {string} */
+                        code?: "request_header_fields_too_large";
                     };
                 };
             };
@@ -1830,7 +2056,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
-                id: string;
+                id: components["schemas"]["IdOrGlobalId"];
             };
             cookie?: never;
         };
@@ -1862,6 +2088,20 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @enum {string} */
+                        code?: "bad_request";
+                    };
+                };
+            };
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1890,6 +2130,20 @@ export interface operations {
                         status?: 404;
                         /** @enum {string} */
                         code?: "not_found";
+                    };
+                };
+            };
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 408;
+                        /** @enum {string} */
+                        code?: "request_timeout";
                     };
                 };
             };
@@ -1925,6 +2179,20 @@ export interface operations {
                         status?: 429;
                         /** @enum {string} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 431;
+                        /** @enum {string} */
+                        code?: "request_header_fields_too_large";
                     };
                 };
             };
@@ -1970,7 +2238,7 @@ export interface operations {
                 "X-Request-Id"?: components["parameters"]["RequestId"];
             };
             path: {
-                id: string;
+                id: components["schemas"]["IdOrGlobalId"];
             };
             cookie?: never;
         };
@@ -2002,6 +2270,20 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @enum {string} */
+                        code?: "bad_request";
+                    };
+                };
+            };
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2030,6 +2312,20 @@ export interface operations {
                         status?: 404;
                         /** @enum {string} */
                         code?: "not_found";
+                    };
+                };
+            };
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 408;
+                        /** @enum {string} */
+                        code?: "request_timeout";
                     };
                 };
             };
@@ -2065,6 +2361,20 @@ export interface operations {
                         status?: 429;
                         /** @enum {string} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 431;
+                        /** @enum {string} */
+                        code?: "request_header_fields_too_large";
                     };
                 };
             };
@@ -2132,6 +2442,20 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEvent"][];
                 };
             };
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @enum {string} */
+                        code?: "bad_request";
+                    };
+                };
+            };
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2143,6 +2467,20 @@ export interface operations {
                         status?: 401;
                         /** @enum {string} */
                         code?: "unauthenticated";
+                    };
+                };
+            };
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 408;
+                        /** @enum {string} */
+                        code?: "request_timeout";
                     };
                 };
             };
@@ -2178,6 +2516,20 @@ export interface operations {
                         status?: 429;
                         /** @enum {string} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 431;
+                        /** @enum {string} */
+                        code?: "request_header_fields_too_large";
                     };
                 };
             };
@@ -2240,6 +2592,20 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEvent"];
                 };
             };
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @enum {string} */
+                        code?: "bad_request";
+                    };
+                };
+            };
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2268,6 +2634,20 @@ export interface operations {
                         status?: 404;
                         /** @enum {string} */
                         code?: "not_found";
+                    };
+                };
+            };
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 408;
+                        /** @enum {string} */
+                        code?: "request_timeout";
                     };
                 };
             };
@@ -2303,6 +2683,20 @@ export interface operations {
                         status?: 429;
                         /** @enum {string} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 431;
+                        /** @enum {string} */
+                        code?: "request_header_fields_too_large";
                     };
                 };
             };
@@ -2373,9 +2767,6 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2383,7 +2774,7 @@ export interface operations {
                         /** @constant */
                         status?: 400;
                         /** @enum {string} */
-                        code?: "invalid_json";
+                        code?: "bad_request" | "invalid_json";
                     };
                 };
             };
@@ -2416,6 +2807,20 @@ export interface operations {
                         status?: 404;
                         /** @enum {string} */
                         code?: "not_found";
+                    };
+                };
+            };
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 408;
+                        /** @enum {string} */
+                        code?: "request_timeout";
                     };
                 };
             };
@@ -2507,6 +2912,20 @@ export interface operations {
                     };
                 };
             };
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 431;
+                        /** @enum {string} */
+                        code?: "request_header_fields_too_large";
+                    };
+                };
+            };
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2568,6 +2987,20 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"][];
                 };
             };
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @enum {string} */
+                        code?: "bad_request";
+                    };
+                };
+            };
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2579,6 +3012,20 @@ export interface operations {
                         status?: 401;
                         /** @enum {string} */
                         code?: "unauthenticated";
+                    };
+                };
+            };
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 408;
+                        /** @enum {string} */
+                        code?: "request_timeout";
                     };
                 };
             };
@@ -2614,6 +3061,20 @@ export interface operations {
                         status?: 429;
                         /** @enum {string} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 431;
+                        /** @enum {string} */
+                        code?: "request_header_fields_too_large";
                     };
                 };
             };
@@ -2683,9 +3144,6 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2693,7 +3151,7 @@ export interface operations {
                         /** @constant */
                         status?: 400;
                         /** @enum {string} */
-                        code?: "invalid_json";
+                        code?: "bad_request" | "invalid_json";
                     };
                 };
             };
@@ -2708,6 +3166,20 @@ export interface operations {
                         status?: 401;
                         /** @enum {string} */
                         code?: "unauthenticated";
+                    };
+                };
+            };
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 408;
+                        /** @enum {string} */
+                        code?: "request_timeout";
                     };
                 };
             };
@@ -2799,6 +3271,20 @@ export interface operations {
                     };
                 };
             };
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 431;
+                        /** @enum {string} */
+                        code?: "request_header_fields_too_large";
+                    };
+                };
+            };
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2858,6 +3344,20 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @enum {string} */
+                        code?: "bad_request";
+                    };
+                };
+            };
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2886,6 +3386,20 @@ export interface operations {
                         status?: 404;
                         /** @enum {string} */
                         code?: "not_found";
+                    };
+                };
+            };
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 408;
+                        /** @enum {string} */
+                        code?: "request_timeout";
                     };
                 };
             };
@@ -2921,6 +3435,20 @@ export interface operations {
                         status?: 429;
                         /** @enum {string} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 431;
+                        /** @enum {string} */
+                        code?: "request_header_fields_too_large";
                     };
                 };
             };
@@ -2984,9 +3512,6 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2994,7 +3519,7 @@ export interface operations {
                         /** @constant */
                         status?: 400;
                         /** @enum {string} */
-                        code?: "invalid_json";
+                        code?: "bad_request" | "invalid_json";
                     };
                 };
             };
@@ -3026,6 +3551,20 @@ export interface operations {
                         status?: 404;
                         /** @enum {string} */
                         code?: "not_found";
+                    };
+                };
+            };
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 408;
+                        /** @enum {string} */
+                        code?: "request_timeout";
                     };
                 };
             };
@@ -3095,6 +3634,20 @@ export interface operations {
                         status?: 429;
                         /** @enum {string} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 431;
+                        /** @enum {string} */
+                        code?: "request_header_fields_too_large";
                     };
                 };
             };
@@ -3164,9 +3717,6 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3174,7 +3724,7 @@ export interface operations {
                         /** @constant */
                         status?: 400;
                         /** @enum {string} */
-                        code?: "invalid_json";
+                        code?: "bad_request" | "invalid_json";
                     };
                 };
             };
@@ -3206,6 +3756,20 @@ export interface operations {
                         status?: 404;
                         /** @enum {string} */
                         code?: "not_found";
+                    };
+                };
+            };
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 408;
+                        /** @enum {string} */
+                        code?: "request_timeout";
                     };
                 };
             };
@@ -3278,6 +3842,20 @@ export interface operations {
                     };
                 };
             };
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 431;
+                        /** @enum {string} */
+                        code?: "request_header_fields_too_large";
+                    };
+                };
+            };
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3342,9 +3920,6 @@ export interface operations {
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3352,7 +3927,7 @@ export interface operations {
                         /** @constant */
                         status?: 400;
                         /** @enum {string} */
-                        code?: "invalid_json";
+                        code?: "bad_request" | "invalid_json";
                     };
                 };
             };
@@ -3385,6 +3960,20 @@ export interface operations {
                         status?: 404;
                         /** @enum {string} */
                         code?: "not_found";
+                    };
+                };
+            };
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 408;
+                        /** @enum {string} */
+                        code?: "request_timeout";
                     };
                 };
             };
@@ -3476,6 +4065,20 @@ export interface operations {
                     };
                 };
             };
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 431;
+                        /** @enum {string} */
+                        code?: "request_header_fields_too_large";
+                    };
+                };
+            };
             500: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3539,6 +4142,20 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDelivery"][];
                 };
             };
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 400;
+                        /** @enum {string} */
+                        code?: "bad_request";
+                    };
+                };
+            };
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3567,6 +4184,20 @@ export interface operations {
                         status?: 404;
                         /** @enum {string} */
                         code?: "not_found";
+                    };
+                };
+            };
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 408;
+                        /** @enum {string} */
+                        code?: "request_timeout";
                     };
                 };
             };
@@ -3602,6 +4233,20 @@ export interface operations {
                         status?: 429;
                         /** @enum {string} */
                         code?: "rate_limited";
+                    };
+                };
+            };
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"] & {
+                        /** @constant */
+                        status?: 431;
+                        /** @enum {string} */
+                        code?: "request_header_fields_too_large";
                     };
                 };
             };

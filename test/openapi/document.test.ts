@@ -298,7 +298,7 @@ describe("generating the document", () => {
       document: updateOrder.document
         .replace("mutation UpdateOrder($id: UUID!, $input: UpdateOrderInput!)", "query GetOrder($id: UUID!)")
         .replace("updateOrder(id: $id, input: $input)", "order(id: $id)"),
-      pathParameters: { id: { description: "An id that is not a UUID is 404.", example: ORDER_ID } },
+      pathParameters: { id: { example: ORDER_ID } },
       success: { description: "The order." },
       summary: "Get an order",
       tag: "Orders",
@@ -308,7 +308,11 @@ describe("generating the document", () => {
     const document = buildOpenApiDocument(schema, [updateOrder, getOrder]);
     const operation = document.paths["/orders/{id}"]?.get;
     expect(operation?.parameters).toContainEqual(
-      expect.objectContaining({ name: "id", in: "path", schema: { type: "string", format: "uuid" } }),
+      expect.objectContaining({
+        name: "id",
+        in: "path",
+        schema: { $ref: "#/components/schemas/IdOrGlobalId" },
+      }),
     );
     expect(operation?.requestBody).toBeUndefined();
     const ok = operation?.responses["200"];
@@ -317,10 +321,13 @@ describe("generating the document", () => {
     expect(Object.keys(operation?.responses ?? {})).toEqual([
       "200",
       "304",
+      "400",
       "401",
       "404",
+      "408",
       "422",
       "429",
+      "431",
       "500",
       "503",
     ]);

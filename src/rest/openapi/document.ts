@@ -6,7 +6,7 @@ import { routes as contractRoutes, TAG_DESCRIPTIONS } from "../../contract/route
 import { type CompiledRoute, compileRoute } from "../compiled-route.js";
 import { acceptsIfMatch } from "../conditional-write.js";
 import { problemResponses, problemSchema, problemTable, requestProblems } from "./problems.js";
-import { inputObjectSchema, inputSchema, responseSchema, SchemaRegistry } from "./schemas.js";
+import { idSchema, inputObjectSchema, inputSchema, responseSchema, SchemaRegistry } from "./schemas.js";
 import type { JsonSchema, OpenApiDocument, Operation, Parameter, PathItem, Response } from "./types.js";
 
 export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
@@ -70,7 +70,7 @@ function buildOperation(
       in: "path",
       required: true,
       description: described(target.description, parameter?.description),
-      schema: { type: "string", format: "uuid" },
+      schema: idSchema(target.nodeTypes, registry),
       ...(parameter ? { example: parameter.example } : {}),
     };
   });
@@ -80,7 +80,7 @@ function buildOperation(
       in: "query",
       required: false,
       description: described(target.description, description),
-      schema: { ...inputSchema(target.type, { registry, limitStrings: false }), ...schema },
+      schema: { ...inputSchema(target.type, { registry, limitStrings: false }, target.nodeTypes), ...schema },
       ...(form === "list" ? { style: "form", explode: true } : {}),
       example,
     }),
@@ -131,7 +131,7 @@ function buildOperation(
       [String(status)]: success,
       ...(isVersionedRead(route) ? { "304": notModified(compiled) } : {}),
       ...problemResponses(problems, route.problemExamples ?? {}, problemRef, (code) =>
-        headersFor(PROBLEMS[code].status, compiled),
+        headersFor(PROBLEMS[code].status, compiled, PROBLEMS[code].beforeRouting),
       ),
     },
   };
@@ -150,11 +150,16 @@ const REPLAYABLE = new Set([200, 201, 404, 409, 422]);
 
 /**
  * The headers of a response with this status. Rate-limit headers come with
- * every response to a valid key: a 401 has none, and a 500 may have lost them.
+ * every response to a valid key: a 401 has none, a 500 may have lost them, and
+ * what the HTTP server answers before routing never read a key.
  */
-function headersFor(status: number, { route, response }: CompiledRoute): Response["headers"] {
+function headersFor(
+  status: number,
+  { route, response }: CompiledRoute,
+  beforeRouting = false,
+): Response["headers"] {
   const names: (keyof typeof RESPONSE_HEADERS)[] = ["X-Request-Id"];
-  if (status !== 401 && status !== 500)
+  if (status !== 401 && status !== 500 && !beforeRouting)
     names.push("RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset");
   if (status === 429 || status === 503) names.push("Retry-After");
   if (response.list && status < 300) names.push("Link");

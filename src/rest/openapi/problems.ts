@@ -117,7 +117,12 @@ export function problemResponses(
     };
     responses[String(status)] = {
       description: statusCodes.map((code) => `\`${code}\`: ${codes.get(code)}`).join("\n\n"),
-      headers: headersFor(statusCodes[0] ?? "internal"),
+      // Only the headers every code of the status carries (400 `bad_request` has no rate-limit headers).
+      headers: Object.fromEntries(
+        Object.entries(headersFor(statusCodes[0] ?? "internal") ?? {}).filter(([name]) =>
+          statusCodes.every((code) => headersFor(code)?.[name] !== undefined),
+        ),
+      ),
       content: {
         "application/problem+json": {
           schema: { allOf: [problemRef, { type: "object", properties: statusSchema }] },

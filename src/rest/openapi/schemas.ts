@@ -13,9 +13,10 @@ import {
   isObjectType,
   isScalarType,
 } from "graphql";
+import { restDescription } from "../../contract/descriptions.js";
 import type { BodyFieldHint } from "../../contract/route.js";
 import { MAX_STRING_LENGTH } from "../../domain/input-checks.js";
-import { type CompiledRoute, type Selected, selectedAt } from "../compiled-route.js";
+import { type CompiledRoute, nodeTypesOf, type Selected, selectedAt } from "../compiled-route.js";
 import { enumSpelling, snakeCase } from "../rest-spelling.js";
 import type { JsonSchema } from "./types.js";
 
@@ -90,22 +91,49 @@ export function leafSchema(
   return { ...schema };
 }
 
+/** Global IDs are base64 (`src/schema/global-ids.ts`); which type one names is checked by the service. */
+const GLOBAL_ID_PATTERN = "^[A-Za-z0-9+/]+={0,2}$";
+
+/**
+ * The schema of an id the service takes: a UUID, or also a global ID where the
+ * argument or field takes the global IDs of `nodeTypes` (docs/decisions.md §3 "Ids").
+ */
+export function idSchema(nodeTypes: readonly string[], registry: SchemaRegistry): JsonSchema {
+  if (nodeTypes.length === 0) return { type: "string", format: "uuid" };
+  return registry.ref("IdOrGlobalId", {
+    description:
+      "A record's UUID, or its global ID: the opaque `id` the GraphQL API gives the record, which names its type too.",
+    anyOf: [
+      { type: "string", format: "uuid" },
+      { type: "string", pattern: GLOBAL_ID_PATTERN },
+    ],
+  });
+}
+
 interface InputSchemaOptions {
   registry: SchemaRegistry;
   /** Body strings are limited (docs/decisions.md §6 "Limits"); query parameters have their own rules. */
   limitStrings: boolean;
 }
 
-/** The JSON Schema of a value of a GraphQL input type. */
-export function inputSchema(type: GraphQLInputType, options: InputSchemaOptions): JsonSchema {
-  if (isNonNullType(type)) return inputSchema(type.ofType, options);
+/**
+ * The JSON Schema of a value of a GraphQL input type; `nodeTypes`, for an id,
+ * the record types whose global IDs it takes besides UUIDs.
+ */
+export function inputSchema(
+  type: GraphQLInputType,
+  options: InputSchemaOptions,
+  nodeTypes: readonly string[] = [],
+): JsonSchema {
+  if (isNonNullType(type)) return inputSchema(type.ofType, options, nodeTypes);
   if (isListType(type)) {
-    const item = inputSchema(type.ofType, options);
+    const item = inputSchema(type.ofType, options, nodeTypes);
     return { type: "array", items: isNonNullType(type.ofType) ? item : nullable(item) };
   }
   if (isInputObjectType(type)) {
     return options.registry.ref(type.name, inputObjectSchema(type, options, new Set(), {}));
   }
+  if (type.name === "UUID") return idSchema(nodeTypes, options.registry);
   const schema = leafSchema(type, "input");
   return options.limitStrings && type.name === "String"
     ? { ...schema, maxLength: MAX_STRING_LENGTH }
@@ -129,16 +157,24 @@ export function inputObjectSchema(
   for (const field of fields) {
     const name = snakeCase(field.name);
     const { acceptsNull, ...keywords } = hints[name] ?? {};
-    let schema = { ...inputSchema(field.type, options), ...keywords };
+    // `extensions.jsonSchema` says what the GraphQL type cannot: the resolvers' limits, the values a string takes.
+    const hint = (field.extensions.jsonSchema ?? {}) as JsonSchema;
+    const typed = inputSchema(field.type, options, nodeTypesOf(field.extensions));
+    let schema: JsonSchema = {
+      ...typed,
+      ...hint,
+      ...(typed.items && hint.items ? { items: { ...typed.items, ...hint.items } } : {}),
+      ...keywords,
+    };
     if (acceptsNull) schema = nullable(schema);
     const defaultValue = field.defaultValue;
     if (["string", "number", "boolean"].includes(typeof defaultValue)) schema.default = defaultValue;
-    properties[name] = described(schema, field.description);
+    properties[name] = described(schema, restDescription(`${type.name}.${field.name}`, field.description));
     if (isNonNullType(field.type) && field.defaultValue === undefined) required.push(name);
   }
   return described(
     { type: "object", properties, ...(required.length > 0 ? { required } : {}) },
-    type.description,
+    restDescription(type.name, type.description),
   );
 }
 
@@ -167,19 +203,18 @@ export function responseSchema(
 }
 
 function outputSchema(
-  { field, children }: Selected,
+  selected: Selected,
   registry: SchemaRegistry,
-  type: GraphQLOutputType = field.type,
+  type: GraphQLOutputType = selected.field.type,
 ): JsonSchema {
   const inner = isNonNullType(type) ? type.ofType : type;
   let schema: JsonSchema;
-  if (isListType(inner))
-    schema = { type: "array", items: outputSchema({ field, children }, registry, inner.ofType) };
+  if (isListType(inner)) schema = { type: "array", items: outputSchema(selected, registry, inner.ofType) };
   else if (isScalarType(inner) || isEnumType(inner)) schema = leafSchema(inner, "output");
   else if (isObjectType(inner)) {
-    const properties = objectProperties(children, registry);
+    const properties = objectProperties(selected.children, registry);
     const object: JsonSchema = { type: "object", properties, required: Object.keys(properties) };
-    schema = registry.ref(inner.name, described(object, inner.description));
+    schema = registry.ref(inner.name, described(object, restDescription(inner.name, inner.description)));
   } else throw new Error(`OpenAPI: ${inner.name}: interfaces and unions are not supported`);
   return isNonNullType(type) ? schema : nullable(schema);
 }
@@ -191,10 +226,11 @@ function objectProperties(
 ): Record<string, JsonSchema> {
   const properties: Record<string, JsonSchema> = {};
   for (const [key, selected] of selections) {
-    const { field } = selected;
+    const { field, parentType } = selected;
     // `extensions.jsonSchema` says what the GraphQL type cannot, such as the values of a string.
     const hint = field.extensions.jsonSchema as JsonSchema | undefined;
-    properties[key] = described({ ...outputSchema(selected, registry), ...hint }, field.description);
+    const description = restDescription(`${parentType}.${field.name}`, field.description);
+    properties[key] = described({ ...outputSchema(selected, registry), ...hint }, description);
   }
   return properties;
 }

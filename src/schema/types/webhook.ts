@@ -2,7 +2,7 @@
 // for the REST routes that run these fields (docs/webhooks.md).
 import { randomUUID } from "node:crypto";
 import { DomainError, notFound, validationFailed } from "../../domain/errors.js";
-import { checkEndpointFields } from "../../domain/webhook-endpoints.js";
+import { checkEndpointFields, MAX_WEBHOOK_DESCRIPTION_LENGTH } from "../../domain/webhook-endpoints.js";
 import { endpointReceives, WEBHOOK_EVENT_TYPES } from "../../domain/webhook-events.js";
 import { queueDeliveries } from "../../domain/webhook-queue.js";
 import {
@@ -10,6 +10,7 @@ import {
   generateSigningSecret,
   PREVIOUS_SECRET_OVERLAP_MS,
 } from "../../domain/webhook-secrets.js";
+import { MAX_WEBHOOK_URL_LENGTH } from "../../domain/webhook-url.js";
 import { builder } from "../builder.js";
 import type { GraphQLContext } from "../context.js";
 import { connectionType, readPageArgs, rootPageQuery, throwIfProblems, toConnection } from "../pagination.js";
@@ -18,6 +19,14 @@ import { answersUserErrors, UserErrorRef, type WithUserErrors } from "./user-err
 
 const EVENT_TYPES_SCHEMA = { enum: [...WEBHOOK_EVENT_TYPES] };
 const ENABLED_EVENTS_SCHEMA = { type: "array", items: { enum: ["*", ...WEBHOOK_EVENT_TYPES] } };
+// What the REST reference says of the endpoint inputs, beyond their GraphQL types: checkEndpointFields' limits.
+const URL_INPUT_SCHEMA = { maxLength: MAX_WEBHOOK_URL_LENGTH };
+const DESCRIPTION_INPUT_SCHEMA = { maxLength: MAX_WEBHOOK_DESCRIPTION_LENGTH };
+const ENABLED_EVENTS_INPUT_SCHEMA = {
+  minItems: 1,
+  uniqueItems: true,
+  items: { enum: ["*", ...WEBHOOK_EVENT_TYPES] },
+};
 
 function lowerCaseEnum<Value extends string>(name: string, values: readonly Value[], description: string) {
   return builder.enumType(name, {
@@ -345,28 +354,40 @@ const CreateWebhookEndpointInput = builder.inputType("CreateWebhookEndpointInput
     url: t.string({
       required: true,
       description: "An https URL on the public internet (see docs/webhooks.md, Security).",
+      extensions: { jsonSchema: URL_INPUT_SCHEMA },
     }),
     enabledEvents: t.stringList({
       required: true,
       description: 'Event types to send, or ["*"] for all.',
-      extensions: { jsonSchema: { items: { enum: ["*", ...WEBHOOK_EVENT_TYPES] } } },
+      extensions: { jsonSchema: ENABLED_EVENTS_INPUT_SCHEMA },
     }),
-    description: t.string({ description: "A note for the buyer; at most 1000 characters." }),
+    description: t.string({
+      description: "A note for the buyer; at most 1000 characters.",
+      extensions: { jsonSchema: DESCRIPTION_INPUT_SCHEMA },
+    }),
   }),
 });
 
 const UpdateWebhookEndpointInput = builder.inputType("UpdateWebhookEndpointInput", {
   description: "Changes to a webhook endpoint; absent fields are left as they are.",
   fields: (t) => ({
-    url: t.string({ description: "An https URL on the public internet." }),
+    url: t.string({
+      description: "An https URL on the public internet.",
+      extensions: { jsonSchema: URL_INPUT_SCHEMA },
+    }),
     enabledEvents: t.stringList({
       description: 'Event types to send, or ["*"] for all.',
-      extensions: { jsonSchema: { items: { enum: ["*", ...WEBHOOK_EVENT_TYPES] } } },
+      extensions: { jsonSchema: ENABLED_EVENTS_INPUT_SCHEMA },
     }),
-    description: t.string({ description: "A note for the buyer; null clears it." }),
+    description: t.string({
+      description: "A note for the buyer; null clears it.",
+      extensions: { jsonSchema: DESCRIPTION_INPUT_SCHEMA },
+    }),
     status: t.field({
       type: WebhookEndpointStatusEnum,
       description: "ENABLED (also to re-enable a failing or disabled endpoint) or DISABLED.",
+      // FAILING is set by deliveries only (updateEndpointFrom refuses it).
+      extensions: { jsonSchema: { enum: ["enabled", "disabled"] } },
     }),
   }),
 });

@@ -1,0 +1,362 @@
+// The OpenAPI document and the server cannot drift apart: every constraint the
+// document states on a request (maxLength, minLength, minimum, maximum, enum,
+// format, required, maxItems, minItems), on every operation, becomes requests
+// at and past its bound, sent to the app as a client would. A value the
+// document admits must not be refused as invalid; a value it does not admit
+// must be refused with 422 naming the field (a path id: 404). Every response
+// is also checked against the document by callApi.
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RestRoute } from "../../src/contract/route.js";
+import { routes } from "../../src/contract/routes.js";
+import { OPENAPI_PATH } from "../../src/rest/openapi/document.js";
+import type { JsonSchema, OpenApiDocument, Operation, Parameter } from "../../src/rest/openapi/types.js";
+import type { ProblemBody } from "../rest/helpers.js";
+import { PUBLIC_WEBHOOK_URL, pathOf, type RouteFixtures, seedRouteFixtures } from "../rest/route-fixtures.js";
+import { callApi, createTestApp, type TestApp } from "../support/test-app.js";
+
+type Json = unknown;
+
+/** One request derived from one constraint, and what the document says of it. */
+interface Case {
+  /** The constraint, for the report: `body resource_values[0].provider maxLength 255 + 1`. */
+  name: string;
+  /** The field the answer names when it refuses (REST spelling), or the path parameter. */
+  field: string;
+  expect: "accepted" | "refused" | "not_found";
+  /** The code a refusal must carry, when the document implies one. */
+  code?: string;
+  query?: [string, string][];
+  body?: (valid: Record<string, Json>) => Record<string, Json>;
+  pathValue?: string;
+  headers?: Record<string, string>;
+  /** When this case disagrees, these are tried instead (each enum value alone, after all at once). */
+  otherwise?: Case[];
+}
+
+/** A value the format does not admit, whatever else the field allows. */
+const INVALID_FORMAT: Record<string, string> = {
+  uuid: "not-a-uuid",
+  date: "2025-13-45",
+  "date-time": "yesterday at noon",
+  email: "not-an-email",
+  uri: "not a url",
+};
+
+/** A string `length` code points long, built on `base` so that it keeps its format. */
+function stringOfLength(base: string, length: number, format: string | undefined): string {
+  const chars = [...base];
+  if (chars.length >= length) return chars.slice(0, length).join("");
+  const padding = "x".repeat(length - chars.length);
+  // An email keeps its domain; a URL or anything else grows at its end.
+  return format === "email" ? padding + base : base + padding;
+}
+
+function sampleString(format: string | undefined): string {
+  if (format === "email") return "someone@example.com";
+  if (format === "uri") return PUBLIC_WEBHOOK_URL;
+  return "x";
+}
+
+/** `resource_values[0].provider` from its segments. */
+function fieldName(path: (string | number)[]): string {
+  return path.reduce<string>(
+    (name, segment) =>
+      typeof segment === "number" ? `${name}[${segment}]` : name === "" ? segment : `${name}.${segment}`,
+    "",
+  );
+}
+
+function setAt(value: Record<string, Json>, path: (string | number)[], leaf: Json | undefined) {
+  const copy = structuredClone(value);
+  let target: Record<string | number, Json> = copy;
+  for (const segment of path.slice(0, -1)) target = target[segment] as Record<string | number, Json>;
+  const last = path.at(-1) ?? "";
+  if (leaf === undefined) delete target[last];
+  else target[last] = leaf;
+  return copy;
+}
+
+function getAt(value: Json, path: (string | number)[]): Json {
+  let current = value;
+  for (const segment of path) {
+    if (typeof current !== "object" || current === null) return undefined;
+    current = (current as Record<string | number, Json>)[segment];
+  }
+  return current;
+}
+
+class CaseBuilder {
+  readonly cases: Case[] = [];
+  /** Constraints the builder could not turn into requests; the test fails on them. */
+  readonly untestable: string[] = [];
+
+  constructor(private readonly document: OpenApiDocument) {}
+
+  /** A schema with its `$ref` (and a lone nullable `anyOf` branch) replaced by what it names. */
+  resolve(schema: JsonSchema): JsonSchema {
+    if (schema.$ref) {
+      const name = schema.$ref.replace("#/components/schemas/", "");
+      const { $ref: _ref, ...siblings } = schema;
+      return { ...this.resolve(this.document.components.schemas[name] ?? {}), ...siblings };
+    }
+    return schema;
+  }
+
+  /** The branches a value may take, `null` left out. */
+  branches(schema: JsonSchema): JsonSchema[] {
+    const resolved = this.resolve(schema);
+    if (!resolved.anyOf) return [resolved];
+    return resolved.anyOf.map((branch) => this.resolve(branch)).filter((branch) => branch.type !== "null");
+  }
+
+  /** Cases for one value in the body at `path`, whose valid form is `sample`. */
+  bodyValue(schema: JsonSchema, path: (string | number)[], sample: Json): void {
+    const field = fieldName(path);
+    const at = (name: string, leaf: Json | undefined, expect: Case["expect"], code?: string) =>
+      this.cases.push({
+        name: `body ${field} ${name}`,
+        field,
+        expect,
+        ...(code ? { code } : {}),
+        body: (valid) => setAt(valid, path, leaf),
+      });
+    const branches = this.branches(schema);
+    const only = branches.length === 1 ? branches[0] : undefined;
+    const formats = branches.map((branch) => branch.format).filter((format) => format !== undefined);
+    // A value no branch admits: for ids that are a UUID or a global ID, text that is neither.
+    if (formats.length > 0 && branches.every((branch) => branch.format || branch.pattern)) {
+      const invalid = formats.length === branches.length ? INVALID_FORMAT[formats[0] ?? ""] : "not an id!";
+      if (invalid === undefined) this.untestable.push(`${field}: format ${formats.join("/")}`);
+      else at(`format ${formats.join(" or ")}`, invalid, "refused", "invalid");
+    }
+    if (!only) return;
+    const type = Array.isArray(only.type) ? only.type.find((name) => name !== "null") : only.type;
+    if (only.enum) {
+      for (const value of only.enum) if (value !== null) at(`enum ${String(value)}`, value, "accepted");
+    }
+    if (type === "string" && !only.enum) {
+      const base = typeof sample === "string" ? sample : sampleString(only.format);
+      if (only.maxLength !== undefined) {
+        at(`maxLength ${only.maxLength}`, stringOfLength(base, only.maxLength, only.format), "accepted");
+        at(
+          `maxLength ${only.maxLength} + 1`,
+          stringOfLength(base, only.maxLength + 1, only.format),
+          "refused",
+          "too_long",
+        );
+      }
+      if (only.minLength !== undefined && only.minLength > 0) {
+        at(`minLength ${only.minLength}`, stringOfLength(base, only.minLength, only.format), "accepted");
+        at(
+          `minLength ${only.minLength} - 1`,
+          stringOfLength(base, only.minLength - 1, only.format),
+          "refused",
+        );
+      }
+    }
+    if (type === "integer" || type === "number") {
+      if (only.minimum !== undefined) {
+        at(`minimum ${only.minimum}`, only.minimum, "accepted");
+        at(`minimum ${only.minimum} - 1`, only.minimum - 1, "refused", "out_of_range");
+      }
+      if (only.maximum !== undefined) {
+        at(`maximum ${only.maximum}`, only.maximum, "accepted");
+        at(`maximum ${only.maximum} + 1`, only.maximum + 1, "refused", "out_of_range");
+      }
+    }
+    if (type === "array" && only.items) {
+      const items = Array.isArray(sample) ? sample : [];
+      const item = this.resolve(only.items);
+      if (only.maxItems !== undefined) {
+        const [first] = items;
+        if (first === undefined) this.untestable.push(`${field}: maxItems without an item to repeat`);
+        else at(`maxItems ${only.maxItems} + 1`, Array(only.maxItems + 1).fill(first), "refused");
+      }
+      if (only.minItems !== undefined && only.minItems > 0)
+        at(`minItems ${only.minItems} - 1`, items.slice(0, only.minItems - 1), "refused");
+      if (item.enum) {
+        // Every value at once, or each alone where values exclude one another ("*" stands alone).
+        const values = item.enum.filter((value) => value !== null);
+        at("items enum, every value", values, "accepted");
+        const together = this.cases.pop();
+        if (together) {
+          for (const value of values) at(`items enum ${String(value)}`, [value], "accepted");
+          together.otherwise = this.cases.splice(this.cases.length - values.length);
+          this.cases.push(together);
+        }
+      } else if (items.length > 0) {
+        this.bodyValue(only.items, [...path, 0], items[0]);
+      } else if (this.hasConstraints(item)) {
+        this.untestable.push(`${field}: item constraints without an item in the valid body`);
+      }
+    }
+    if (type === "object") this.bodyObject(only, path, sample);
+  }
+
+  bodyObject(schema: JsonSchema, path: (string | number)[], sample: Json): void {
+    const object = this.resolve(schema);
+    for (const name of object.required ?? []) {
+      const field = fieldName([...path, name]);
+      this.cases.push({
+        name: `body ${field} required`,
+        field,
+        expect: "refused",
+        code: "required",
+        body: (valid) => setAt(valid, [...path, name], undefined),
+      });
+    }
+    for (const [name, property] of Object.entries(object.properties ?? {})) {
+      const value = getAt(sample, [name]);
+      this.bodyValue(property, [...path, name], value);
+    }
+  }
+
+  hasConstraints(schema: JsonSchema): boolean {
+    return (
+      JSON.stringify(this.resolve(schema)).match(/"(maxLength|minimum|maximum|enum|format|required)"/) !==
+      null
+    );
+  }
+
+  parameter(parameter: Parameter): void {
+    const schema = this.resolve(parameter.schema);
+    const field = parameter.name.replace(/\[\]$/, "");
+    const name = `${parameter.in} ${parameter.name}`;
+    if (parameter.in === "path") {
+      this.cases.push({ name: `${name} not an id`, field, expect: "not_found", pathValue: "not an id!" });
+      return;
+    }
+    const send = (value: string): Pick<Case, "query" | "headers"> =>
+      parameter.in === "query"
+        ? { query: [[parameter.name, value]] }
+        : { headers: { [parameter.name]: value } };
+    const at = (label: string, value: string, expect: Case["expect"], code?: string) =>
+      this.cases.push({ name: `${name} ${label}`, field, expect, ...(code ? { code } : {}), ...send(value) });
+    const leaf = schema.type === "array" && schema.items ? this.resolve(schema.items) : schema;
+    if (leaf.enum) for (const value of leaf.enum) at(`enum ${String(value)}`, String(value), "accepted");
+    const branches = this.branches(leaf);
+    const formats = branches.map((branch) => branch.format).filter((format) => format !== undefined);
+    if (formats.length > 0) {
+      const invalid = formats.length === branches.length ? INVALID_FORMAT[formats[0] ?? ""] : "not an id!";
+      if (invalid === undefined) this.untestable.push(`${name}: format ${formats.join("/")}`);
+      else at(`format ${formats.join(" or ")}`, invalid, "refused", "invalid");
+    }
+    if (leaf.minimum !== undefined) {
+      at(`minimum ${leaf.minimum}`, String(leaf.minimum), "accepted");
+      at(`minimum ${leaf.minimum} - 1`, String(leaf.minimum - 1), "refused", "out_of_range");
+    }
+    if (leaf.maximum !== undefined) {
+      at(`maximum ${leaf.maximum}`, String(leaf.maximum), "accepted");
+      at(`maximum ${leaf.maximum} + 1`, String(leaf.maximum + 1), "refused", "out_of_range");
+    }
+    // Header values are unique per request: an Idempotency-Key is kept.
+    const unique = () => randomUUID();
+    if (leaf.maxLength !== undefined) {
+      at(`maxLength ${leaf.maxLength}`, stringOfLength(unique(), leaf.maxLength, undefined), "accepted");
+      at(
+        `maxLength ${leaf.maxLength} + 1`,
+        stringOfLength(unique(), leaf.maxLength + 1, undefined),
+        "refused",
+      );
+    }
+  }
+}
+
+function casesFor(document: OpenApiDocument, operation: Operation, validBody: Json): CaseBuilder {
+  const builder = new CaseBuilder(document);
+  for (const entry of operation.parameters) {
+    const parameter =
+      "$ref" in entry
+        ? document.components.parameters[entry.$ref.replace("#/components/parameters/", "")]
+        : entry;
+    if (parameter) builder.parameter(parameter);
+  }
+  const body = operation.requestBody?.content["application/json"]?.schema;
+  if (body) builder.bodyObject(body, [], validBody);
+  return builder;
+}
+
+describe("every constraint of the OpenAPI document holds on the server", { timeout: 120_000 }, () => {
+  let harness: TestApp;
+  let fixtures: RouteFixtures;
+  let document: OpenApiDocument;
+
+  beforeAll(async () => {
+    harness = await createTestApp();
+    fixtures = await seedRouteFixtures(harness);
+    document = (await (await harness.app.fetch(`http://localhost${OPENAPI_PATH}`)).json()) as OpenApiDocument;
+  });
+  afterAll(async () => {
+    await harness?.close();
+  });
+
+  /** What went wrong with one case, or null when the server answered as the document says. */
+  async function disagreement(route: RestRoute, one: Case): Promise<string | null> {
+    const path = await pathOf(route, async (name) =>
+      name === one.field && one.pathValue !== undefined
+        ? one.pathValue
+        : fixtures.pathRecord(route, name).id(),
+    );
+    const query = new URLSearchParams(one.query ?? []).toString();
+    const valid = fixtures.validBody(route);
+    const body = valid && one.body ? one.body(valid) : valid;
+    let response: Awaited<ReturnType<typeof callApi>>;
+    try {
+      response = await callApi(harness.app, route.method, `${path}${query ? `?${query}` : ""}`, {
+        key: fixtures.buyer.apiKey,
+        ...(body === undefined ? {} : { body }),
+        ...(one.headers ? { headers: one.headers } : {}),
+      });
+    } catch (error) {
+      return `${one.name}: ${String(error)}`;
+    }
+    const problem = response.body as ProblemBody | null;
+    const names = (problem?.errors ?? []).filter(
+      (error) =>
+        error.field === one.field ||
+        error.field.startsWith(`${one.field}[`) ||
+        error.field.startsWith(`${one.field}.`),
+    );
+    const answer = `${response.status} ${response.text.slice(0, 300)}`;
+    if (one.expect === "accepted")
+      return response.status >= 500 || [400, 422].includes(response.status)
+        ? `${one.name}: the document admits it, the server answered ${answer}`
+        : null;
+    if (one.expect === "not_found")
+      return response.status === 404 ? null : `${one.name}: expected 404, got ${answer}`;
+    if (response.status !== 422 || names.length === 0)
+      return `${one.name}: the document refuses it, the server answered ${answer}`;
+    if (one.code && !names.some((error) => error.code === one.code))
+      return `${one.name}: refused, but with ${names.map((error) => error.code).join(", ")} rather than ${one.code}`;
+    return null;
+  }
+
+  it.each(routes.map((route) => [`${route.method} ${route.path}`, route] as const))(
+    "%s",
+    async (_name, route) => {
+      const operation = document.paths[route.path]?.[route.method.toLowerCase() as "get"];
+      if (!operation) throw new Error(`the document has no ${route.method} ${route.path}`);
+      const valid = fixtures.validBody(route);
+      const baseline = await disagreement(route, {
+        name: "the valid request",
+        field: "",
+        expect: "accepted",
+      });
+      expect(baseline).toBeNull();
+      const { cases, untestable } = casesFor(document, operation, valid);
+      expect(untestable).toEqual([]);
+      const found: string[] = [];
+      for (const one of cases) {
+        const problem = await disagreement(route, one);
+        if (problem === null) continue;
+        if (!one.otherwise) found.push(problem);
+        for (const instead of one.otherwise ?? []) {
+          const insteadProblem = await disagreement(route, instead);
+          if (insteadProblem) found.push(insteadProblem);
+        }
+      }
+      expect(found).toEqual([]);
+    },
+  );
+});
