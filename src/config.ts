@@ -108,6 +108,10 @@ export interface WebhookConfig {
   pollIntervalMs: number;
   /** Deliveries one process attempts at once. */
   concurrency: number;
+  /** Deliveries to one endpoint attempted at once, by all processes together. */
+  endpointConcurrency: number;
+  /** Deliveries to one buyer's endpoints attempted at once, by all processes together. */
+  buyerConcurrency: number;
 }
 
 const SECOND = 1000;
@@ -141,7 +145,9 @@ export const DEFAULT_WEBHOOK_CONFIG: WebhookConfig = {
   eventRetentionMs: 30 * DAY,
   workerEnabled: true,
   pollIntervalMs: SECOND,
-  concurrency: 10,
+  concurrency: 20,
+  endpointConcurrency: 5,
+  buyerConcurrency: 10,
 };
 
 /** `250ms`, `5s`, `30m`, `2h`, `3d` → milliseconds; null when it is not one. */
@@ -300,6 +306,8 @@ const envSchema = z.object({
   WEBHOOK_WORKER_ENABLED: booleanFlag.default(true),
   WEBHOOK_POLL_INTERVAL: duration("1s"),
   WEBHOOK_CONCURRENCY: limit(DEFAULT_WEBHOOK_CONFIG.concurrency),
+  WEBHOOK_ENDPOINT_CONCURRENCY: limit(DEFAULT_WEBHOOK_CONFIG.endpointConcurrency),
+  WEBHOOK_BUYER_CONCURRENCY: limit(DEFAULT_WEBHOOK_CONFIG.buyerConcurrency),
 });
 
 export interface AppConfig {
@@ -432,6 +440,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       workerEnabled: values.WEBHOOK_WORKER_ENABLED,
       pollIntervalMs: values.WEBHOOK_POLL_INTERVAL,
       concurrency: values.WEBHOOK_CONCURRENCY,
+      endpointConcurrency: values.WEBHOOK_ENDPOINT_CONCURRENCY,
+      buyerConcurrency: values.WEBHOOK_BUYER_CONCURRENCY,
     },
     graphql: {
       graphiql: values.GRAPHIQL_ENABLED,

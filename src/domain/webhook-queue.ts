@@ -6,6 +6,7 @@
 // process claims it again. Nothing is lost, and an attempt's result is
 // written only by the claim that made it.
 import { randomUUID } from "node:crypto";
+import type { Database } from "../db/database.js";
 import type { PrismaClient } from "../db/generated/prisma/client.js";
 import { retryDelayMs } from "./webhook-retries.js";
 
@@ -57,27 +58,33 @@ export async function queueEventDeliveries(
   return rows.map((row) => row.id);
 }
 
-/** Claims up to `limit` due deliveries (or ones whose lease ran out) for `leaseMs`. */
+export interface ClaimSettings {
+  leaseMs: number;
+  /** Deliveries to one endpoint under lease at once, by every process together. */
+  endpointConcurrency: number;
+  /** Deliveries to one buyer's endpoints under lease at once, by every process together. */
+  buyerConcurrency: number;
+}
+
+/**
+ * Claims up to `limit` due deliveries for `settings.leaseMs`, fairly: an
+ * endpoint (and a buyer) already at its number of deliveries under lease gets
+ * none, and the others take turns, each endpoint's oldest first, so that one
+ * endpoint's backlog or slowness holds back no other endpoint. A lease that
+ * ran out (its process died) makes its delivery due again.
+ */
 export async function claimDeliveries(
-  prisma: PrismaClient,
+  database: Pick<Database, "query">,
   limit: number,
-  leaseMs: number,
+  settings: ClaimSettings,
 ): Promise<ClaimedDelivery[]> {
+  await database.query(RELEASE_EXPIRED_LEASES, [], "webhook_release_expired_leases");
   const claimToken = randomUUID();
-  const rows = await prisma.$queryRaw<
-    { id: string; endpoint_id: string; event_id: string; attempts: number }[]
-  >`
-    UPDATE webhook_deliveries
-    SET status = 'delivering', claim_token = ${claimToken}::uuid,
-        available_at = now() + ${leaseMs} * interval '1 millisecond', updated_at = now()
-    WHERE id IN (
-      SELECT id FROM webhook_deliveries
-      WHERE status IN ('pending', 'delivering') AND available_at <= now()
-      ORDER BY available_at
-      LIMIT ${limit}
-      FOR UPDATE SKIP LOCKED
-    )
-    RETURNING id, endpoint_id, event_id, attempts`;
+  const rows = await database.query<{ id: string; endpoint_id: string; event_id: string; attempts: number }>(
+    CLAIM_DUE_DELIVERIES,
+    [claimToken, settings.leaseMs, settings.endpointConcurrency, settings.buyerConcurrency, limit],
+    "webhook_claim_due_deliveries",
+  );
   return rows.map((row) => ({
     id: row.id,
     endpointId: row.endpoint_id,
@@ -86,6 +93,54 @@ export async function claimDeliveries(
     claimToken,
   }));
 }
+
+/** A delivery whose lease ran out is pending again, to be claimed like any other. */
+const RELEASE_EXPIRED_LEASES = `
+  UPDATE webhook_deliveries SET status = 'pending', claim_token = NULL, updated_at = now()
+  WHERE status = 'delivering' AND available_at <= now()`;
+
+/**
+ * $1 claim token, $2 lease (ms), $3 endpoint limit, $4 buyer limit, $5 how many.
+ * Each endpoint's room is its limit less its deliveries under lease, capped by
+ * its buyer's; its oldest due deliveries, up to that room, are locked and
+ * numbered (its turns), and the claim takes every endpoint's first turn, then
+ * every second, and so on, within each buyer's room.
+ */
+const CLAIM_DUE_DELIVERIES = `
+  UPDATE webhook_deliveries
+  SET status = 'delivering', claim_token = $1::uuid,
+      available_at = now() + $2::float8 * interval '1 millisecond', updated_at = now()
+  WHERE id IN (
+    SELECT id FROM (
+      SELECT due.id, due.available_at, due.endpoint_turn, room.buyer_room,
+             row_number() OVER (PARTITION BY room.buyer_id ORDER BY due.endpoint_turn, due.available_at)
+               AS buyer_turn
+      FROM (
+        SELECT endpoint.id AS endpoint_id, endpoint.buyer_id,
+               $3::int - count(leased.id) FILTER (WHERE leased.endpoint_id = endpoint.id) AS endpoint_room,
+               $4::int - count(leased.id) AS buyer_room
+        FROM webhook_endpoints endpoint
+        LEFT JOIN webhook_deliveries leased
+          ON leased.buyer_id = endpoint.buyer_id AND leased.status = 'delivering'
+        GROUP BY endpoint.id
+      ) room
+      CROSS JOIN LATERAL (
+        SELECT id, available_at, row_number() OVER (ORDER BY available_at) AS endpoint_turn
+        FROM (
+          SELECT id, available_at FROM webhook_deliveries
+          WHERE endpoint_id = room.endpoint_id AND status = 'pending' AND available_at <= now()
+          ORDER BY available_at
+          LIMIT room.endpoint_room
+          FOR UPDATE SKIP LOCKED
+        ) locked
+      ) due
+      WHERE room.endpoint_room > 0 AND room.buyer_room > 0
+    ) turns
+    WHERE buyer_turn <= buyer_room
+    ORDER BY endpoint_turn, available_at
+    LIMIT $5::int
+  )
+  RETURNING id, endpoint_id, event_id, attempts`;
 
 /** What one HTTP attempt came to. */
 export interface AttemptOutcome {
@@ -100,11 +155,18 @@ export const isSuccess = (outcome: AttemptOutcome) =>
   outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300 && !outcome.error;
 
 /**
+ * What became of an attempt's outcome: written; not written because the
+ * claim's lease ran out and the delivery was claimed again; not written
+ * because the delivery is gone (its endpoint or event was deleted).
+ */
+export type AttemptRecord = "written" | "lease lost" | "delivery gone";
+
+/**
  * Writes an attempt and what follows from it, in one transaction: success
  * (the endpoint is no longer failing), a retry at the next step of the
  * schedule, or giving up (the endpoint is failing, and disabled once it has
- * been failing for `disableFailingAfterMs`). Returns false when the claim had
- * expired and another process had taken the delivery: nothing is written.
+ * been failing for `disableFailingAfterMs`). Nothing is written when the
+ * claim no longer holds the delivery.
  */
 export async function recordAttempt(
   prisma: PrismaClient,
@@ -112,7 +174,7 @@ export async function recordAttempt(
   outcome: AttemptOutcome,
   settings: QueueSettings,
   random: () => number = Math.random,
-): Promise<boolean> {
+): Promise<AttemptRecord> {
   const attempt = claim.attempts + 1;
   const succeeded = isSuccess(outcome);
   const delay = succeeded
@@ -133,7 +195,10 @@ export async function recordAttempt(
         ...(succeeded ? { succeededAt: now } : {}),
       },
     });
-    if (updated.count === 0) return false;
+    if (updated.count === 0) {
+      const exists = await tx.webhookDelivery.count({ where: { id: claim.id } });
+      return exists ? "lease lost" : "delivery gone";
+    }
     await tx.webhookDeliveryAttempt.create({
       data: {
         id: randomUUID(),
@@ -167,7 +232,7 @@ export async function recordAttempt(
         data: { status: "disabled", disabledAt: now, disabledReason: "failing" },
       });
     }
-    return true;
+    return "written";
   });
 }
 

@@ -27,61 +27,104 @@ export function signatureHeaders(message: SignedMessage, at: Date): Record<strin
   };
 }
 
-/**
- * POSTs the message to `url`: success is a 2xx within `timeoutMs`; a redirect
- * is not followed (it counts as a failure), and an address the policy refuses
- * is never connected to.
- */
-export async function sendWebhook(
-  url: string,
-  message: SignedMessage,
-  options: { timeoutMs: number; policy: WebhookUrlPolicy; userAgent: string },
-): Promise<AttemptOutcome> {
-  const started = performance.now();
-  const elapsed = () => performance.now() - started;
-  const refused = urlProblem(url, options.policy);
-  if (refused) return { statusCode: null, error: `refused: the URL ${refused}`, durationMs: 0 };
-  const target = new URL(url);
-  const client = target.protocol === "https:" ? https : http;
-  const headers = {
-    ...signatureHeaders(message, new Date()),
-    "content-type": "application/json",
-    "user-agent": options.userAgent,
-    "content-length": String(Buffer.byteLength(message.body)),
+export interface WebhookSender {
+  /**
+   * POSTs the message to `url`: success is a 2xx within `timeoutMs`; a
+   * redirect is not followed (it counts as a failure), and an address the
+   * policy refuses is never connected to. Resolves once the connection is
+   * done with: the answer's body read to its end (at most
+   * MAX_RESPONSE_BYTES), or the time up and the connection destroyed.
+   */
+  send(url: string, message: SignedMessage): Promise<AttemptOutcome>;
+  /** Closes every connection; call once no attempt is in flight. */
+  close(): void;
+}
+
+/** A kept connection unused this long is closed: shorter than common servers' keep-alive timeouts (5 s). */
+const IDLE_CONNECTION_MS = 4_000;
+
+export function createWebhookSender(options: {
+  timeoutMs: number;
+  policy: WebhookUrlPolicy;
+  userAgent: string;
+  /** Connections kept open per origin between attempts. */
+  idleConnectionsPerOrigin: number;
+}): WebhookSender {
+  // One pool of connections per origin (host and port) inside each agent: a connection whose
+  // answer was read to its end serves the next attempt to that origin; any other is destroyed.
+  const agentOptions = {
+    keepAlive: true,
+    timeout: IDLE_CONNECTION_MS,
+    maxFreeSockets: options.idleConnectionsPerOrigin,
   };
-  return new Promise<AttemptOutcome>((resolve) => {
-    let settled = false;
-    const finish = (statusCode: number | null, error: string | null) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve({ statusCode, error, durationMs: elapsed() });
+  const agents = { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) };
+  const lookup = guardedLookup(options.policy);
+
+  async function send(url: string, message: SignedMessage): Promise<AttemptOutcome> {
+    const started = performance.now();
+    const elapsed = () => performance.now() - started;
+    const refused = urlProblem(url, options.policy);
+    if (refused) return { statusCode: null, error: `refused: the URL ${refused}`, durationMs: 0 };
+    const target = new URL(url);
+    const [client, agent] = target.protocol === "https:" ? [https, agents.https] : [http, agents.http];
+    const headers = {
+      ...signatureHeaders(message, new Date()),
+      "content-type": "application/json",
+      "user-agent": options.userAgent,
+      "content-length": String(Buffer.byteLength(message.body)),
     };
-    const request = client.request(
-      target,
-      { method: "POST", headers, lookup: guardedLookup(options.policy), agent: false },
-      (response) => {
-        // The status decides; the body is read and dropped, so the connection closes cleanly.
+    return new Promise<AttemptOutcome>((resolve) => {
+      // The outcome is known at the status line; the attempt ends when the connection is done with.
+      let outcome: AttemptOutcome | null = null;
+      const decide = (statusCode: number | null, error: string | null) => {
+        outcome ??= { statusCode, error, durationMs: elapsed() };
+      };
+      let ended = false;
+      const end = () => {
+        ended = true;
+        clearTimeout(timer);
+        resolve(outcome ?? { statusCode: null, error: "the connection closed", durationMs: elapsed() });
+      };
+      const request = client.request(target, { method: "POST", headers, lookup, agent }, (response) => {
         const statusCode = response.statusCode ?? null;
         const ok = statusCode !== null && statusCode >= 200 && statusCode < 300;
-        finish(statusCode, ok ? null : `HTTP ${statusCode}`);
+        decide(statusCode, ok ? null : `HTTP ${statusCode}`);
+        // The body is read and dropped; one too long is cut short with its connection.
         let received = 0;
         response.on("data", (chunk: Buffer) => {
           received += chunk.length;
-          if (received > MAX_RESPONSE_BYTES) response.destroy();
+          if (received > MAX_RESPONSE_BYTES) request.destroy();
         });
+        response.on("end", end);
         response.on("error", () => {});
-      },
-    );
-    const timer = setTimeout(() => {
-      finish(null, `no answer within ${options.timeoutMs} ms`);
-      request.destroy();
-    }, options.timeoutMs);
-    request.on("error", (error: NodeJS.ErrnoException) => {
-      const reason =
-        error.code === "EWEBHOOKREFUSEDADDRESS" ? `refused: ${error.message}` : (error.code ?? error.message);
-      finish(null, reason);
+      });
+      // Decided after the input already waiting, so an answer that came while the process was busy counts.
+      const timer = setTimeout(
+        () =>
+          setImmediate(() => {
+            if (ended) return;
+            decide(null, `no answer within ${options.timeoutMs} ms`);
+            request.destroy();
+          }),
+        options.timeoutMs,
+      );
+      request.on("error", (error: NodeJS.ErrnoException) => {
+        const reason =
+          error.code === "EWEBHOOKREFUSEDADDRESS"
+            ? `refused: ${error.message}`
+            : (error.code ?? error.message);
+        decide(null, reason);
+      });
+      request.on("close", end);
+      request.end(message.body);
     });
-    request.end(message.body);
-  });
+  }
+
+  return {
+    send,
+    close() {
+      agents.http.destroy();
+      agents.https.destroy();
+    },
+  };
 }

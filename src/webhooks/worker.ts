@@ -16,7 +16,7 @@ import { decryptSecret } from "../domain/webhook-secrets.js";
 import type { Logger } from "../logger.js";
 import type { Tracing } from "../telemetry/tracing-types.js";
 import { materializeEvents, type RecordRenderer } from "./materializer.js";
-import { sendWebhook } from "./send.js";
+import { createWebhookSender } from "./send.js";
 
 export interface WebhookWorker {
   /** Looks for work now instead of at the next poll. */
@@ -58,6 +58,12 @@ export async function startWebhookWorker(options: {
   let timer: NodeJS.Timeout | null = null;
   let looking = false;
   let lookAgain = false;
+  const sender = createWebhookSender({
+    timeoutMs: config.deliveryTimeoutMs,
+    policy: config,
+    userAgent: WEBHOOK_USER_AGENT,
+    idleConnectionsPerOrigin: config.endpointConcurrency,
+  });
 
   async function attempt(claim: ClaimedDelivery): Promise<void> {
     const delivery = await prisma.webhookDelivery.findUnique({
@@ -75,12 +81,7 @@ export async function startWebhookWorker(options: {
     if (endpoint.previousSecretCiphertext && (endpoint.previousSecretExpiresAt?.getTime() ?? 0) > now) {
       secrets.push(decryptSecret(endpoint.previousSecretCiphertext, endpoint.id, config.secretKeys));
     }
-    const send = () =>
-      sendWebhook(
-        endpoint.url,
-        { id: event.id, body: eventBody(event), secrets },
-        { timeoutMs: config.deliveryTimeoutMs, policy: config, userAgent: WEBHOOK_USER_AGENT },
-      );
+    const send = () => sender.send(endpoint.url, { id: event.id, body: eventBody(event), secrets });
     const outcome = tracing
       ? await tracing.traceWebhookDelivery(
           {
@@ -94,9 +95,14 @@ export async function startWebhookWorker(options: {
         )
       : await send();
     observeAttempt?.(isSuccess(outcome) ? "delivered" : "failed", outcome.durationMs / 1000);
-    const written = await recordAttempt(prisma, claim, outcome, config);
-    if (!written) {
+    const recorded = await recordAttempt(prisma, claim, outcome, config);
+    if (recorded === "lease lost") {
       logger.warn({ deliveryId: claim.id }, "webhook delivery lease ran out before its attempt was written");
+    } else if (recorded === "delivery gone") {
+      logger.debug(
+        { deliveryId: claim.id },
+        "webhook delivery deleted with its endpoint or event during its attempt",
+      );
     }
   }
 
@@ -131,7 +137,7 @@ export async function startWebhookWorker(options: {
       lookAgain = false;
       const free = config.concurrency - inFlight.size;
       if (stopped || free <= 0) return;
-      const claims = await claimDeliveries(prisma, free, config.leaseMs);
+      const claims = await claimDeliveries(database, free, config);
       for (const claim of claims) track(claim);
       if (claims.length === free) lookAgain = true;
     } while (lookAgain && !stopped);
@@ -182,6 +188,7 @@ export async function startWebhookWorker(options: {
         await Promise.allSettled([...inFlight]);
         if (looking) await new Promise((resolve) => setTimeout(resolve, 10));
       }
+      sender.close();
     },
   };
 }

@@ -10,8 +10,11 @@ export interface ReceivedWebhook {
   headers: IncomingHttpHeaders;
 }
 
-/** What the receiver does with the next request: answer with a status, or never answer. */
-export type ReceiverBehaviour = number | "hang";
+/**
+ * What the receiver does with a request: answer with a status; never answer
+ * ("hang"); or answer 200 and start a body it never finishes ("unfinished body").
+ */
+export type ReceiverBehaviour = number | "hang" | "unfinished body";
 
 /**
  * A real HTTP receiver on localhost that verifies every request with the
@@ -21,13 +24,21 @@ export async function startWebhookReceiver(): Promise<{
   url: string;
   received: ReceivedWebhook[];
   setSecret(secret: string): void;
-  /** Answers for the next requests, in order; afterwards 200. */
+  /** Answers for the next requests, in order; afterwards the usual answer (200 unless set). */
   plan(...behaviours: ReceiverBehaviour[]): void;
+  /** The answer to every request no plan covers. */
+  answerAlways(behaviour: ReceiverBehaviour): void;
+  /** TCP connections the receiver has accepted so far. */
+  connectionsAccepted(): number;
+  /** TCP connections open now. */
+  openConnections(): Promise<number>;
   close(): Promise<void>;
 }> {
   const received: ReceivedWebhook[] = [];
   let secret = "";
   const planned: ReceiverBehaviour[] = [];
+  let usual: ReceiverBehaviour = 200;
+  let accepted = 0;
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -46,10 +57,17 @@ export async function startWebhookReceiver(): Promise<{
         verified,
         headers: request.headers,
       });
-      const behaviour = planned.shift() ?? 200;
+      const behaviour = planned.shift() ?? usual;
       if (behaviour === "hang") return;
+      if (behaviour === "unfinished body") {
+        response.writeHead(200, { "content-type": "text/plain" }).write("still writing");
+        return;
+      }
       response.writeHead(behaviour, { "content-type": "text/plain" }).end("ok");
     });
+  });
+  server.on("connection", () => {
+    accepted += 1;
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
@@ -60,6 +78,14 @@ export async function startWebhookReceiver(): Promise<{
       secret = value;
     },
     plan: (...behaviours) => planned.push(...behaviours),
+    answerAlways: (behaviour) => {
+      usual = behaviour;
+    },
+    connectionsAccepted: () => accepted,
+    openConnections: () =>
+      new Promise<number>((resolve, reject) =>
+        server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+      ),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
