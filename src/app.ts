@@ -10,6 +10,7 @@ import { routes } from "./contract/routes.js";
 import type { Database } from "./db/database.js";
 import type { Prisma, PrismaClient } from "./db/generated/prisma/client.js";
 import { createOrderUpdateFeed } from "./domain/order-notifications.js";
+import { countUnrenderedChanges } from "./domain/webhook-events.js";
 import { limitSubscriptionsPerKey } from "./graphql/subscription-limit.js";
 import { createGraphQLServer } from "./graphql/yoga.js";
 import { createAdmission, createAuthFailureLimit } from "./http/admission.js";
@@ -358,25 +359,41 @@ export function createApp({ config, database, logger, tracing, demoApiKey, clust
     withTracing(tracing, (traced, span) => handle(traced, context, span))(request),
   );
   // Events show records as the REST single reads do (src/contract/event-records.ts);
-  // the webhook worker renders inside its own transaction, as the record's buyer.
-  const renderRecord = createRecordRenderer(schema);
-  const renderEventRecord = (
+  // the webhook worker renders a batch inside its own transaction, each buyer's records as that buyer.
+  const renderRecords = createRecordRenderer(schema);
+  const renderEventRecords = async (
     tx: Prisma.TransactionClient,
-    record: { recordType: string; recordId: string; buyerId: string; changedAt: Date },
-  ) =>
-    renderRecord(
-      {
-        ...contextFor({ buyerId: record.buyerId, apiKeyId: "" }, "webhook-events"),
+    records: readonly { recordType: string; recordId: string; buyerId: string; changedAt: Date }[],
+  ) => {
+    const rendered: (Record<string, unknown> | null)[] = records.map(() => null);
+    const byBuyer = new Map<string, number[]>();
+    for (const [index, record] of records.entries()) {
+      byBuyer.set(record.buyerId, [...(byBuyer.get(record.buyerId) ?? []), index]);
+    }
+    for (const [buyerId, indexes] of byBuyer) {
+      const context = {
+        ...contextFor({ buyerId, apiKeyId: "" }, "webhook-events"),
         prisma: tx as PrismaClient,
-      },
-      record,
-    );
+      };
+      const objects = await renderRecords(
+        context,
+        indexes.map((index) => records[index] as (typeof records)[number]),
+      );
+      for (const [position, index] of indexes.entries()) rendered[index] = objects[position] ?? null;
+    }
+    return rendered;
+  };
+  metrics.watchUnrenderedChanges(() => countUnrenderedChanges(prisma));
 
   // `app.dispose()` ends open subscription streams, which would otherwise keep
   // their connections, and a graceful shutdown, waiting.
   adapter.disposableStack.defer(() => orderUpdates.close());
 
-  return Object.assign(adapter, { renderEventRecord, observeWebhookAttempt: metrics.observeWebhookAttempt });
+  return Object.assign(adapter, {
+    renderEventRecords,
+    observeWebhookAttempt: metrics.observeWebhookAttempt,
+    observeEventRendering: metrics.observeEventRendering,
+  });
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -1,4 +1,5 @@
 // The events integrators can subscribe to (docs/webhooks.md, "Events").
+import type { PrismaClient } from "../db/generated/prisma/client.js";
 
 export const WEBHOOK_EVENT_TYPES = [
   "order.created",
@@ -22,4 +23,9 @@ export function isWebhookEventType(value: string): value is WebhookEventType {
 /** Whether an endpoint subscribed to `enabledEvents` receives an event of `type`. */
 export function endpointReceives(enabledEvents: readonly string[], type: string): boolean {
   return enabledEvents.includes(ALL_EVENTS) || enabledEvents.includes(type);
+}
+
+/** Change log entries waiting to be rendered into events (docs/webhooks.md, "Where events come from"). */
+export function countUnrenderedChanges(prisma: Pick<PrismaClient, "changeLogUnrendered">): Promise<number> {
+  return prisma.changeLogUnrendered.count();
 }

@@ -34,6 +34,10 @@ export interface Metrics {
   watchResponseCacheBytes(read: () => number): void;
   /** Counts one webhook delivery attempt by its outcome, with its duration. */
   observeWebhookAttempt(outcome: "delivered" | "failed", seconds: number): void;
+  /** Reports how many change log entries wait to be rendered into events when metrics are collected. */
+  watchUnrenderedChanges(count: () => Promise<number>): void;
+  /** Counts one committed transaction of the event materialiser: the entries it took and the events it wrote. */
+  observeEventRendering(batch: { entries: number; events: number }): void;
 }
 
 /** Prometheus metrics of this process: requests, latency, GraphQL operations and the runtime. */
@@ -88,6 +92,28 @@ export function createMetrics(options: { routePaths: readonly string[] }): Metri
     buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
+  const eventsRendered = new Counter({
+    name: "webhook_events_rendered_total",
+    help: "Events this process rendered from the change log",
+    registers: [registry],
+  });
+  const renderBatches = new Histogram({
+    name: "webhook_render_batch_entries",
+    help: "Change log entries per event-rendering transaction (each commits before the next starts)",
+    buckets: [1, 10, 25, 50, 100, 200, 500, 1000],
+    registers: [registry],
+  });
+  let countUnrendered: () => Promise<number> = async () => 0;
+  new Gauge({
+    name: "webhook_changes_unrendered",
+    help: "Change log entries not yet rendered into events, in the whole database",
+    // Every process counts the same table: a cluster's scrape shows the count, not a sum of copies.
+    aggregator: "max",
+    registers: [registry],
+    async collect() {
+      this.set(await countUnrendered());
+    },
+  });
   let readCacheBytes = () => 0;
   new Gauge({
     name: "http_response_cache_bytes",
@@ -107,6 +133,13 @@ export function createMetrics(options: { routePaths: readonly string[] }): Metri
     },
     watchResponseCacheBytes(read) {
       readCacheBytes = read;
+    },
+    watchUnrenderedChanges(count) {
+      countUnrendered = count;
+    },
+    observeEventRendering({ entries, events }) {
+      eventsRendered.inc(events);
+      renderBatches.observe(entries);
     },
     observeWebhookAttempt(outcome, seconds) {
       webhookAttempts.inc({ outcome });

@@ -1,10 +1,22 @@
-// A record in its REST shape, for events, by the operations of
+// Records in their REST shape, for events, by the operations of
 // src/contract/event-records.ts: compiled and checked as routes are.
-import type { GraphQLSchema } from "graphql";
+
+import {
+  type ExecutionResult,
+  type GraphQLSchema,
+  getNamedType,
+  Kind,
+  parse,
+  print,
+  validate,
+} from "graphql";
+import { compileQuery, isCompiledQuery } from "graphql-jit";
 import { EVENT_RECORD_DOCUMENTS } from "../contract/event-records.js";
 import type { RestRoute } from "../contract/route.js";
 import type { GraphQLContext } from "../schema/context.js";
-import { compileRoute } from "./compiled-route.js";
+import { encodeGlobalId, NODE_TYPES, type NodeTypeName } from "../schema/global-ids.js";
+import { MAX_NODE_IDS } from "../schema/types/node.js";
+import { type CompiledRoute, compileRoute } from "./compiled-route.js";
 import { applyEnumPlan } from "./rest-spelling.js";
 import { withSharedResponsePaths } from "./shared-paths.js";
 
@@ -16,12 +28,48 @@ export interface RecordToRender {
   changedAt: Date;
 }
 
+/** Records of one buyer (the context's viewer), in the order given; null where the buyer has none. */
 export type RecordRenderer = (
   context: GraphQLContext,
-  record: RecordToRender,
-) => Promise<Record<string, unknown> | null>;
+  records: readonly RecordToRender[],
+) => Promise<(Record<string, unknown> | null)[]>;
 
 const UNDOCUMENTED = { success: { description: "" }, summary: "", tag: "", description: "" };
+
+const isNodeType = (name: string): name is NodeTypeName => (NODE_TYPES as readonly string[]).includes(name);
+
+/**
+ * The single read's selection under `nodes(ids:)`, so that a batch's records
+ * of one type are read with one statement per MAX_NODE_IDS records instead of
+ * one each. Its rows come out as the single read's do, and go through the
+ * same response shaping, so an object is the same either way.
+ */
+function compileNodesRead(schema: GraphQLSchema, single: CompiledRoute) {
+  const [root] = single.operation.selectionSet.selections;
+  const type = getNamedType(single.selections.get(single.response.at)?.field.type);
+  if (root?.kind !== Kind.FIELD || !root.selectionSet || !type || !isNodeType(type.name)) return null;
+  const document = parse(
+    `query RenderNodes($ids: [ID!]!) { nodes(ids: $ids) { ... on ${type.name} ${print(root.selectionSet)} } }`,
+  );
+  const errors = validate(schema, document);
+  if (errors.length > 0)
+    throw new Error(`event record ${type.name}: ${errors.map((e) => e.message).join("; ")}`);
+  const jitted = compileQuery(schema, document);
+  if (!isCompiledQuery(jitted)) throw new Error(`event record ${type.name}: ${jitted.errors?.[0]?.message}`);
+  const typeName = type.name;
+  return async (context: GraphQLContext, ids: readonly string[]): Promise<unknown[]> => {
+    const result = (await jitted.query(undefined, context, {
+      ids: ids.map((id) => encodeGlobalId(typeName, id)),
+    })) as ExecutionResult<{ nodes: unknown[] }>;
+    return nodesOf(result);
+  };
+}
+
+function nodesOf(result: ExecutionResult<{ nodes: unknown[] }>): unknown[] {
+  const [error] = result.errors ?? [];
+  if (error || !result.data) throw error?.originalError ?? error ?? new Error("no data");
+  return result.data.nodes;
+}
 
 export function createRecordRenderer(schema: GraphQLSchema): RecordRenderer {
   const restSchema = withSharedResponsePaths(schema);
@@ -35,21 +83,63 @@ export function createRecordRenderer(schema: GraphQLSchema): RecordRenderer {
         document,
         ...UNDOCUMENTED,
       };
-      return [recordType, compileRoute(restSchema, route)];
+      const single = compileRoute(restSchema, route);
+      return [recordType, { single, nodes: compileNodesRead(restSchema, single) }];
     }),
   );
-  return async (context, record) => {
-    const entry = compiled.get(record.recordType);
-    if (!entry) return null;
-    const variables: Record<string, unknown> = { id: record.recordId };
-    if (record.recordType === "tagging") variables.attachedAt = record.changedAt.toISOString();
-    const result = await entry.execute(context, variables);
-    const [error] = result.errors ?? [];
-    if (error || !result.data) throw error?.originalError ?? error ?? new Error("no data");
-    applyEnumPlan(result.data, entry.enumPlan);
-    const body = entry.responseBody(result.data)?.body;
+
+  /** The REST body the single read would answer, from what its root field resolved to. */
+  const shape = (single: CompiledRoute, value: unknown): Record<string, unknown> | null => {
+    const data = { [single.response.at]: value };
+    applyEnumPlan(data, single.enumPlan);
+    const body = single.responseBody(data)?.body;
     if (typeof body !== "object" || body === null) return null;
     // As the REST answer's JSON: date-times as text, amounts as numbers (events are stored as jsonb).
     return JSON.parse(JSON.stringify(body)) as Record<string, unknown>;
+  };
+
+  const renderOne = async (single: CompiledRoute, context: GraphQLContext, record: RecordToRender) => {
+    const variables: Record<string, unknown> = { id: record.recordId };
+    if (record.recordType === "tagging") variables.attachedAt = record.changedAt.toISOString();
+    const result = await single.execute(context, variables);
+    const [error] = result.errors ?? [];
+    if (error || !result.data) throw error?.originalError ?? error ?? new Error("no data");
+    return shape(single, result.data[single.response.at]);
+  };
+
+  return async (context, records) => {
+    const rendered: (Record<string, unknown> | null)[] = records.map(() => null);
+    const byType = new Map<string, number[]>();
+    for (const [index, record] of records.entries()) {
+      byType.set(record.recordType, [...(byType.get(record.recordType) ?? []), index]);
+    }
+    // Side by side, so that fields loaded per request (src/schema/batch.ts) are loaded once for all.
+    await Promise.all(
+      [...byType].map(async ([recordType, indexes]) => {
+        const entry = compiled.get(recordType);
+        if (!entry) return;
+        const { single, nodes } = entry;
+        if (!nodes) {
+          // Taggings have no read by id (each lists the tags added at its own time): one read each.
+          await Promise.all(
+            indexes.map(async (index) => {
+              const record = records[index];
+              if (record) rendered[index] = await renderOne(single, context, record);
+            }),
+          );
+          return;
+        }
+        for (let start = 0; start < indexes.length; start += MAX_NODE_IDS) {
+          const chunk = indexes.slice(start, start + MAX_NODE_IDS);
+          const values = await nodes(
+            context,
+            chunk.map((index) => records[index]?.recordId ?? ""),
+          );
+          for (const [position, index] of chunk.entries())
+            rendered[index] = shape(single, values[position] ?? null);
+        }
+      }),
+    );
+    return rendered;
   };
 }

@@ -46,7 +46,8 @@ export async function startServer(
         database,
         config: config.webhooks,
         logger,
-        render: app.renderEventRecord,
+        render: app.renderEventRecords,
+        observeRendering: app.observeEventRendering,
         tracing,
         observeAttempt: app.observeWebhookAttempt,
       })

@@ -15,7 +15,7 @@ import {
 import { decryptSecret } from "../domain/webhook-secrets.js";
 import type { Logger } from "../logger.js";
 import type { Tracing } from "../telemetry/tracing-types.js";
-import { materializeEvents, type RecordRenderer } from "./materializer.js";
+import { materializeEvents, type RecordRenderer, type RenderedBatch } from "./materializer.js";
 import { createWebhookSender } from "./send.js";
 
 export interface WebhookWorker {
@@ -46,12 +46,17 @@ export async function startWebhookWorker(options: {
   logger: Logger;
   /** Renders change log entries into events; without it this worker only delivers. */
   render?: RecordRenderer;
+  /** Change log entries rendered per transaction (docs/webhooks.md, "Where events come from"). */
+  renderBatchSize?: number;
+  /** Counts each committed rendering transaction in /metrics. */
+  observeRendering?: (batch: RenderedBatch) => void;
   /** A span per attempt when tracing is on. */
   tracing?: Pick<Tracing, "traceWebhookDelivery">;
   /** Counts each attempt in /metrics. */
   observeAttempt?: (outcome: "delivered" | "failed", seconds: number) => void;
 }): Promise<WebhookWorker> {
-  const { database, config, logger, render, tracing, observeAttempt } = options;
+  const { database, config, logger, render, tracing, observeAttempt, observeRendering } = options;
+  const renderBatchSize = options.renderBatchSize ?? 200;
   const { prisma } = database;
   const inFlight = new Set<Promise<void>>();
   let stopped = false;
@@ -121,13 +126,12 @@ export async function startWebhookWorker(options: {
 
   /** Claims as many due deliveries as there are free slots; sleeps until the next poll when there are none. */
   let prunedAt = 0;
-  const MATERIALIZE_BATCH = 200;
   const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
   async function lookForWork(): Promise<void> {
-    if (render) {
-      while (!stopped && (await materializeEvents(prisma, render, MATERIALIZE_BATCH)) >= MATERIALIZE_BATCH);
-    }
+    // One batch per look, so that deliveries are claimed between batches of a long backlog.
+    const rendered = render ? await materializeEvents(prisma, render, renderBatchSize) : null;
+    if (rendered && rendered.entries > 0) observeRendering?.(rendered);
     if (Date.now() - prunedAt > PRUNE_EVERY_MS) {
       prunedAt = Date.now();
       const pruned = await pruneEvents(prisma, new Date(Date.now() - config.eventRetentionMs));
@@ -136,11 +140,12 @@ export async function startWebhookWorker(options: {
     do {
       lookAgain = false;
       const free = config.concurrency - inFlight.size;
-      if (stopped || free <= 0) return;
+      if (stopped || free <= 0) break;
       const claims = await claimDeliveries(database, free, config);
       for (const claim of claims) track(claim);
       if (claims.length === free) lookAgain = true;
     } while (lookAgain && !stopped);
+    if (rendered?.full && !stopped) lookAgain = true;
   }
 
   function look(): void {

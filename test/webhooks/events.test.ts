@@ -59,7 +59,7 @@ describe("events from the change log", { timeout: 60_000 }, () => {
       database: test.database,
       config,
       logger: createLogger("silent"),
-      render: test.app.renderEventRecord,
+      render: test.app.renderEventRecords,
     });
   });
   afterAll(async () => {
