@@ -16,6 +16,7 @@ import { createGraphQLServer } from "./graphql/yoga.js";
 import { createAdmission, createAuthFailureLimit } from "./http/admission.js";
 import { createApiReference, DOCS_PATH } from "./http/api-reference.js";
 import { withCodeSamples } from "./http/code-samples.js";
+import { createCompression } from "./http/compression.js";
 import { createConditionalGets } from "./http/conditional-get.js";
 import { createHomePage, HOME_PATH } from "./http/home-page.js";
 import { createIdempotencyStore } from "./http/idempotency-store.js";
@@ -47,6 +48,7 @@ export interface AppOptions {
         | "trustProxy"
         | "authFailuresPerMinute"
         | "responseCacheMaxBytes"
+        | "compression"
         | "webhooks"
       >
     >;
@@ -116,6 +118,7 @@ export function createApp({ config, database, logger, tracing, demoApiKey, clust
   tracing?.registerMetrics(metrics.registry);
   clusterMetrics?.share(metrics.registry);
 
+  const compression = createCompression(config.compression ?? true);
   const responseCache = createResponseCache(config.responseCacheMaxBytes ?? DEFAULT_RESPONSE_CACHE_MAX_BYTES);
   metrics.watchResponseCacheBytes(() => responseCache.bytes);
   const conditionalGets = createConditionalGets({
@@ -257,6 +260,7 @@ export function createApp({ config, database, logger, tracing, demoApiKey, clust
             readState(admission),
             () => rest(request, url, { requestId, viewer }),
             whenSent,
+            compression.codingOf(request),
           )
         : await rest(request, url, { requestId, viewer });
     // A path no route matches: point to the reference.
@@ -317,6 +321,7 @@ export function createApp({ config, database, logger, tracing, demoApiKey, clust
           requestId,
         ));
       status = response.status;
+      response = await compression.compress(request, response);
     } catch (error) {
       // A client that hangs up mid-request is not a fault of ours: it is
       // logged and counted as 499, so the 5xx rate stays true.

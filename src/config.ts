@@ -275,6 +275,7 @@ const envSchema = z.object({
     .min(0, "must be 0 (off) to 4294967296")
     .max(4 * 1024 * 1024 * 1024, "must be 0 (off) to 4294967296")
     .default(DEFAULT_RESPONSE_CACHE_MAX_BYTES),
+  COMPRESSION: booleanFlag.default(true),
   REQUEST_TIMEOUT_MS: z.coerce
     .number({ message: "must be a number of milliseconds" })
     .int("must be a whole number")
@@ -339,6 +340,8 @@ export interface AppConfig {
   metricsToken: string | null;
   /** Bytes of GET responses each server process keeps for repeated reads; 0 turns the cache off. */
   responseCacheMaxBytes: number;
+  /** Answers in brotli or gzip when the client accepts them; false leaves it to a proxy in front. */
+  compression: boolean;
   /** OpenTelemetry tracing from the standard OTEL_* variables; null when off. */
   tracing: TracingSettings | null;
   webhooks: WebhookConfig;
@@ -422,6 +425,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     requestTimeoutMs: values.REQUEST_TIMEOUT_MS,
     metricsToken: values.METRICS_TOKEN ?? null,
     responseCacheMaxBytes: values.RESPONSE_CACHE_MAX_BYTES,
+    compression: values.COMPRESSION,
     tracing: tracing.settings,
     webhooks: {
       allowHttp: values.WEBHOOK_ALLOW_HTTP,

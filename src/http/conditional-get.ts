@@ -1,7 +1,15 @@
 import { Response as ServedResponse } from "@whatwg-node/server";
 import {
+  type ContentCoding,
+  codedHeaders,
+  decodeBody,
+  encodeBody,
+  MIN_COMPRESSED_BYTES,
+} from "./compression.js";
+import {
+  codedEntityTag,
   formatEntityTag,
-  noneMatchHits,
+  noneMatchHit,
   parseTagCondition,
   representationHash,
   versionOfTag,
@@ -40,15 +48,25 @@ export interface ConditionalGets {
   claimedVersions(request: Request): bigint[];
   /** The strong ETag a GET of `url` answers with at `state`. */
   entityTag(url: URL, state: ReadState): string;
-  /** A 304 when If-None-Match names the current representation; null otherwise. */
+  /**
+   * A 304 when If-None-Match names the current representation in any coding,
+   * carrying the tag the client holds; null otherwise.
+   */
   notModified(request: Request, url: URL, state: ReadState): Response | null;
   /**
    * Answers a GET from the cache when the buyer's data is unchanged since it
    * was stored; otherwise runs `execute` and keeps a 200 for next time.
    * `whenSent` tells when the answer has gone out, so that the bytes it shares
-   * with the cache can be freed once both are done with them.
+   * with the cache can be freed once both are done with them. The answer is
+   * in `coding` when its body is big enough, coded once per entry and coding.
    */
-  serve(url: URL, state: ReadState, execute: () => Promise<Response>, whenSent?: WhenSent): Promise<Response>;
+  serve(
+    url: URL,
+    state: ReadState,
+    execute: () => Promise<Response>,
+    whenSent?: WhenSent,
+    coding?: ContentCoding,
+  ): Promise<Response>;
 }
 
 /**
@@ -70,6 +88,22 @@ export function createConditionalGets({ salt, cache, counters }: ConditionalGetO
     response.headers.set("cache-control", READ_CACHE_CONTROL);
     return response;
   };
+  /** The stored answer as sent: its tag names its coding. */
+  const replayed = (cached: CachedResponse, etag: string) =>
+    withReadHeaders(replay(cached), codedEntityTag(etag, cached.coding));
+  /** The entry's page in another coding, made from the one it holds and kept beside it when it fits. */
+  const recode = async (
+    key: string,
+    cached: CachedResponse,
+    coding: ContentCoding,
+    whenSent: WhenSent | undefined,
+  ): Promise<CachedResponse> => {
+    // A copy of its own: the stored bytes may be freed while the coder still reads them.
+    const source = cached.body.slice();
+    const plain = cached.coding === "identity" ? source : await decodeBody(source, cached.coding);
+    const body = coding === "identity" ? plain : await encodeBody(plain, coding);
+    return cache.add(key, coding, body, whenSent) ?? { ...cached, coding, body };
+  };
 
   return {
     claimedVersions(request) {
@@ -84,49 +118,55 @@ export function createConditionalGets({ salt, cache, counters }: ConditionalGetO
     notModified(request, url, state) {
       const condition = parseTagCondition(request.headers.get("if-none-match"));
       if (!condition) return null;
-      const etag = entityTag(url, state);
-      if (!noneMatchHits(condition, etag)) return null;
+      const held = noneMatchHit(condition, entityTag(url, state));
+      if (held === null) return null;
       counters.notModified();
-      return withReadHeaders(new Response(null, { status: 304 }), etag);
+      return withReadHeaders(new Response(null, { status: 304 }), held);
     },
-    async serve(url, state, execute, whenSent) {
+    async serve(url, state, execute, whenSent, coding = "identity") {
       const etag = entityTag(url, state);
       const key = `${state.buyerId} ${state.version} ${url.origin}${url.pathname}${url.search}`;
-      const cached = cache.get(key, whenSent);
+      const cached = cache.get(key, coding, whenSent);
       if (cached) {
         counters.hit();
-        return withReadHeaders(replay(cached), etag);
+        const asStored = cached.coding === coding || cached.body.byteLength < MIN_COMPRESSED_BYTES;
+        return replayed(asStored ? cached : await recode(key, cached, coding, whenSent), etag);
       }
       counters.miss();
       const response = await execute();
       if (response.status !== 200) return response;
-      // Nothing to keep (RESPONSE_CACHE_MAX_BYTES=0): the answer goes out as it is.
+      // Nothing to keep (RESPONSE_CACHE_MAX_BYTES=0): the answer goes out as it is, coded on its way out.
       if (!cache.enabled) return withReadHeaders(response, etag);
       // The cache gets the bytes and this answer sends them, encoded once; a page too big to keep
-      // goes out as the text it was (jsonResponse's, whose text() costs nothing).
+      // goes out as the text it was (jsonResponse's, whose text() costs nothing) or its coded bytes.
+      const { status } = response;
       const text = await response.text();
       const headers = [...response.headers];
-      const stored = cache.set(key, { status: response.status, text, headers }, whenSent);
-      // Not kept, the header list is this answer's alone.
-      const answer = stored ? replay(stored) : new ServedResponse(text, { status: response.status, headers });
-      return withReadHeaders(answer, etag);
+      if (coding === "identity" || Buffer.byteLength(text) < MIN_COMPRESSED_BYTES) {
+        const stored = cache.set(key, { status, text, headers }, whenSent);
+        // Not kept, the header list is this answer's alone.
+        return stored
+          ? replayed(stored, etag)
+          : withReadHeaders(new ServedResponse(text, { status, headers }), etag);
+      }
+      const body = await encodeBody(text, coding);
+      const stored = cache.set(key, { status, headers, coding, body }, whenSent);
+      return replayed(stored ?? { status, headers, coding, body }, etag);
     },
   };
 }
 
 /**
  * @whatwg-node's own Response, as jsonResponse's: it sends the stored bytes as
- * they are, in one write, where Node's Response copies them and streams the copy.
+ * they are, in one write, where Node's Response copies them and streams the
+ * copy. Its header list is its own (codedHeaders makes a new one):
+ * @whatwg-node's Headers writes into the list it was built from, and this
+ * answer's ETag, rate limit and CORS headers must not end up in the cache for
+ * the next one.
  */
 function replay(cached: CachedResponse): Response {
-  return new ServedResponse(cached.body, { status: cached.status, headers: ownCopy(cached.headers) });
-}
-
-/**
- * A header list of the answer's own: @whatwg-node's Headers writes into the
- * list it was built from, and this answer's ETag, rate limit and CORS headers
- * must not end up in the cache for the next one.
- */
-function ownCopy(headers: CachedResponse["headers"]): CachedResponse["headers"] {
-  return headers.map(([name, value]) => [name, value]);
+  return new ServedResponse(cached.body, {
+    status: cached.status,
+    headers: codedHeaders(cached.headers, cached.coding),
+  });
 }

@@ -15,7 +15,10 @@ export interface EntityTag {
 export type TagCondition = { any: true } | { any: false; tags: EntityTag[] };
 
 const LIST_ITEM = /\s*(W\/)?"([\x21\x23-\x7e\x80-\xff]*)"\s*(?:,|$)/y;
-const OUR_OPAQUE = /^(\d{1,18})-([0-9a-f]{16})$/;
+const OUR_OPAQUE = /^(\d{1,18})-([0-9a-f]{16})(?:-(?:br|gz))?$/;
+/** The suffix a coded representation's tag carries (docs/decisions.md, "Compression"). */
+const CODING_SUFFIX = /-(?:br|gz)$/;
+const SUFFIX_OF_CODING: Record<string, string> = { br: "-br", gzip: "-gz" };
 
 /** The header's condition, or null when the header is absent. Malformed lists match nothing, never fail. */
 export function parseTagCondition(header: string | null): TagCondition | null {
@@ -49,13 +52,36 @@ export function formatEntityTag(version: bigint, hash: string): string {
   return `"${version}-${hash}"`;
 }
 
-/** If-Match's strong comparison (RFC 9110 §8.8.3.2): is the tag strong, and the same as this one? */
-export function strongMatch(tag: EntityTag, etag: string): boolean {
-  return !tag.weak && `"${tag.opaque}"` === etag;
+/**
+ * The strong tag of the same representation sent in a content coding: `"x"`
+ * becomes `"x-br"` or `"x-gz"` (RFC 9110 §8.8.3: each coding's bytes need a tag
+ * of their own). A weak tag stays as it is, and so does any tag for identity.
+ */
+export function codedEntityTag(etag: string, coding: string): string {
+  const suffix = SUFFIX_OF_CODING[coding];
+  if (!suffix || !etag.startsWith('"') || !etag.endsWith('"') || etag.length < 2) return etag;
+  return `"${etag.slice(1, -1)}${suffix}"`;
 }
 
-/** If-None-Match's weak comparison (RFC 9110 §13.1.2): does any listed tag name this one? */
-export function noneMatchHits(condition: TagCondition, etag: string): boolean {
-  if (condition.any) return true;
-  return condition.tags.some((tag) => `"${tag.opaque}"` === etag);
+/** The tag as sent without a coding: a coded tag of ours stands for the same data. */
+function uncodedOpaque(tag: EntityTag): string {
+  return OUR_OPAQUE.test(tag.opaque) ? tag.opaque.replace(CODING_SUFFIX, "") : tag.opaque;
+}
+
+/**
+ * If-Match's strong comparison (RFC 9110 §8.8.3.2): is the tag strong, and the
+ * same as this one in any coding?
+ */
+export function strongMatch(tag: EntityTag, etag: string): boolean {
+  return !tag.weak && `"${uncodedOpaque(tag)}"` === etag;
+}
+
+/**
+ * If-None-Match's weak comparison (RFC 9110 §13.1.2): the listed tag that
+ * names this one in any coding, quoted as the client holds it; null when none does.
+ */
+export function noneMatchHit(condition: TagCondition, etag: string): string | null {
+  if (condition.any) return etag;
+  const hit = condition.tags.find((tag) => `"${uncodedOpaque(tag)}"` === etag);
+  return hit ? `"${hit.opaque}"` : null;
 }

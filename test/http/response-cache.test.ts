@@ -31,7 +31,7 @@ describe("response cache", () => {
   const sends = {
     "a hit": (cache: ResponseCache, whenSent: WhenSent) => {
       cache.set("first", answer(100 * KIB, "a"), sentAtOnce);
-      return cache.get("first", whenSent);
+      return cache.get("first", "identity", whenSent);
     },
     "the miss that stored it": (cache: ResponseCache, whenSent: WhenSent) =>
       cache.set("first", answer(100 * KIB, "a"), whenSent),
@@ -43,7 +43,7 @@ describe("response cache", () => {
       const served = send(cache, (done) => sent.push(done));
       fill(cache, 40);
 
-      expect(cache.get("first")).toBeUndefined();
+      expect(cache.get("first", "identity")).toBeUndefined();
       expect(served?.body.byteLength).toBe(100 * KIB);
       expect(served?.body.every((byte) => byte === byteOf("a"))).toBe(true);
 
@@ -55,7 +55,7 @@ describe("response cache", () => {
   it("leaves the bytes of an answer whose sending it cannot follow to the garbage collector", () => {
     const cache = createResponseCache(MIB);
     cache.set("first", answer(100 * KIB, "c"), sentAtOnce);
-    const served = cache.get("first");
+    const served = cache.get("first", "identity");
     fill(cache, 40);
 
     expect(served?.body.byteLength).toBe(100 * KIB);
@@ -79,7 +79,7 @@ describe("response cache", () => {
     const before = process.memoryUsage().arrayBuffers;
 
     expect(cache.set("big", answer(MIB / 8 + 1, "f"), sentAtOnce)).toBeUndefined();
-    expect(cache.get("big")).toBeUndefined();
+    expect(cache.get("big", "identity")).toBeUndefined();
     expect(cache.bytes).toBe(0);
     expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(MIB / 8);
   });
@@ -92,5 +92,64 @@ describe("response cache", () => {
     expect(cache.set("accents", answer(100_000, "é"), sentAtOnce)).toBeUndefined();
     expect(cache.bytes).toBe(0);
     expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(100_000);
+  });
+});
+
+describe("response cache, codings", () => {
+  const coded = (size: number): ResponseToKeep => ({
+    status: 200,
+    headers: [["content-type", "application/json"]],
+    coding: "br",
+    body: new Uint8Array(size).fill(7),
+  });
+
+  it("holds a page only in the coding it was asked in, and hands back those very bytes on every hit", () => {
+    const cache = createResponseCache(MIB);
+    const stored = cache.set("page", coded(10 * KIB), sentAtOnce);
+    const held = cache.bytes;
+
+    const first = cache.get("page", "br", sentAtOnce);
+    const second = cache.get("page", "br", sentAtOnce);
+    expect(first?.coding).toBe("br");
+    expect(first?.body).toBe(stored?.body);
+    expect(second?.body).toBe(stored?.body);
+    expect(held).toBeLessThan(11 * KIB);
+    expect(cache.bytes).toBe(held);
+  });
+
+  it("offers the coding it holds for another one, then keeps that other beside it, counted", () => {
+    const cache = createResponseCache(MIB);
+    cache.set("page", coded(10 * KIB), sentAtOnce);
+    const held = cache.bytes;
+
+    expect(cache.get("page", "identity")?.coding).toBe("br");
+    const plain = cache.add("page", "identity", new Uint8Array(60 * KIB), sentAtOnce);
+    expect(plain?.coding).toBe("identity");
+    expect(cache.bytes).toBe(held + 60 * KIB);
+    expect(cache.get("page", "identity")?.body).toBe(plain?.body);
+    expect(cache.get("page", "br")?.body.byteLength).toBe(10 * KIB);
+  });
+
+  it("does not grow an entry past an eighth of its bound, and keeps the codings it had", () => {
+    const cache = createResponseCache(MIB);
+    cache.set("page", coded(10 * KIB), sentAtOnce);
+
+    expect(cache.add("page", "identity", new Uint8Array(MIB / 8), sentAtOnce)).toBeUndefined();
+    expect(cache.get("page", "br")?.body.byteLength).toBe(10 * KIB);
+    expect(cache.get("page", "identity")?.coding).toBe("br");
+  });
+
+  it("gives back every coding's bytes of an evicted entry once no answer is sending them", () => {
+    const cache = createResponseCache(MIB);
+    const sent: (() => void)[] = [];
+    const brotli = cache.set("page", coded(10 * KIB), (done) => sent.push(done));
+    const plain = cache.add("page", "identity", new Uint8Array(60 * KIB), (done) => sent.push(done));
+    fill(cache, 40);
+
+    expect(brotli?.body.byteLength).toBe(10 * KIB);
+    expect(plain?.body.byteLength).toBe(60 * KIB);
+    for (const done of sent) done();
+    expect(brotli?.body.byteLength).toBe(0);
+    expect(plain?.body.byteLength).toBe(0);
   });
 });

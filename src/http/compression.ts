@@ -1,0 +1,165 @@
+import { promisify } from "node:util";
+import { brotliCompress, brotliDecompress, constants, gunzip, gzip } from "node:zlib";
+import { Response as ServedResponse } from "@whatwg-node/server";
+import { codedEntityTag } from "./entity-tag.js";
+
+// Response compression (docs/decisions.md, "Compression"): brotli or gzip as
+// the client's Accept-Encoding prefers, for the types below, from 1 KiB up.
+
+/** A content coding this service answers in; identity is the body as it is. */
+export type ContentCoding = "br" | "gzip" | "identity";
+
+/** Smaller bodies go out as they are: a coding would save less than its headers and CPU cost. */
+export const MIN_COMPRESSED_BYTES = 1024;
+
+/** JSON (answers, problems, the OpenAPI document), the reference page and GraphiQL, their scripts and styles, metrics. */
+const COMPRESSIBLE_TYPE =
+  /^\s*(?:application\/(?:[\w.-]+\+)?json|application\/javascript|text\/(?:html|javascript|css|plain))\s*(?:;|$)/i;
+
+// Brotli at quality 4 costs about what gzip 6 costs and sends fewer bytes;
+// higher qualities cost several times the CPU for a few per cent (docs/performance.md, "Compression").
+const BROTLI_QUALITY = 4;
+const GZIP_LEVEL = 6;
+
+const brotliCompressAsync = promisify(brotliCompress);
+const brotliDecompressAsync = promisify(brotliDecompress);
+const gzipAsync = promisify(gzip);
+const gunzipAsync = promisify(gunzip);
+
+/** `br;q=0.8` → ["br", 0.8]; null for an element whose weight is malformed, which then counts as not sent. */
+function parseElement(element: string): [coding: string, quality: number] | null {
+  const [name = "", ...parameters] = element.split(";");
+  let quality = 1;
+  for (const parameter of parameters) {
+    const match = /^\s*q\s*=\s*(0(?:\.\d{0,3})?|1(?:\.0{0,3})?)\s*$/i.exec(parameter);
+    if (!match?.[1]) return null;
+    quality = Number(match[1]);
+  }
+  return [name.trim().toLowerCase(), quality];
+}
+
+/**
+ * The coding to answer in (RFC 9110 §12.5.3): the highest weight among br,
+ * gzip and identity, br first and identity last on a tie; `*` weighs the
+ * codings not named. Identity outweighs a coding only when named with a
+ * higher weight. No header, or a header refusing every coding, gets identity:
+ * the body as it is is always sent.
+ */
+export function negotiateCoding(acceptEncoding: string | null): ContentCoding {
+  if (acceptEncoding === null) return "identity";
+  const weights = new Map<string, number>();
+  for (const element of acceptEncoding.split(",")) {
+    if (element.trim() === "") continue;
+    const parsed = parseElement(element);
+    if (parsed) weights.set(parsed[0] === "x-gzip" ? "gzip" : parsed[0], parsed[1]);
+  }
+  const any = weights.get("*") ?? 0;
+  const br = weights.get("br") ?? any;
+  const gzip = weights.get("gzip") ?? any;
+  if (br <= 0 && gzip <= 0) return "identity";
+  const identity = weights.get("identity");
+  if (identity !== undefined && identity > Math.max(br, gzip)) return "identity";
+  return br >= gzip ? "br" : "gzip";
+}
+
+/** Bytes of their own, so that the response cache can free them without touching a shared pool. */
+function owned(buffer: Buffer): Uint8Array<ArrayBuffer> {
+  const whole = buffer.buffer;
+  if (whole instanceof ArrayBuffer && buffer.byteOffset === 0 && buffer.byteLength === whole.byteLength) {
+    return new Uint8Array(whole);
+  }
+  return new Uint8Array(buffer);
+}
+
+/** The body in `coding`; `body` is read, never kept. */
+export async function encodeBody(
+  body: string | Uint8Array,
+  coding: Exclude<ContentCoding, "identity">,
+): Promise<Uint8Array<ArrayBuffer>> {
+  if (coding === "gzip") return owned(await gzipAsync(body, { level: GZIP_LEVEL }));
+  const size = typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
+  return owned(
+    await brotliCompressAsync(body, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
+        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+        [constants.BROTLI_PARAM_SIZE_HINT]: size,
+      },
+    }),
+  );
+}
+
+/** The body `encodeBody` wrote, as it was. */
+export async function decodeBody(
+  body: Uint8Array,
+  coding: Exclude<ContentCoding, "identity">,
+): Promise<Uint8Array<ArrayBuffer>> {
+  return owned(coding === "gzip" ? await gunzipAsync(body) : await brotliDecompressAsync(body));
+}
+
+/** Adds Accept-Encoding to Vary once, beside whatever else the answer varies on. */
+export function varyOnAcceptEncoding(headers: Headers): void {
+  const vary = headers.get("vary");
+  if (vary === null) headers.set("vary", "Accept-Encoding");
+  else if (!/(?:^|,)\s*(?:accept-encoding|\*)\s*(?:,|$)/i.test(vary))
+    headers.append("vary", "Accept-Encoding");
+}
+
+/** The headers of an answer sent in `coding`: its length goes, its tag names the coding. */
+export function codedHeaders(headers: Iterable<[string, string]>, coding: ContentCoding): [string, string][] {
+  const coded: [string, string][] = [];
+  for (const [name, value] of headers) {
+    if (name === "content-length") continue;
+    coded.push([name, name === "etag" ? codedEntityTag(value, coding) : value]);
+  }
+  if (coding !== "identity") coded.push(["content-encoding", coding]);
+  return coded;
+}
+
+/** Whether a response's body is one this step codes: a whole body of a compressible type. */
+function compressible(response: Response): boolean {
+  if (response.body === null || response.status === 204 || response.status === 206) return false;
+  return COMPRESSIBLE_TYPE.test(response.headers.get("content-type") ?? "");
+}
+
+export interface Compression {
+  /** The coding a request gets when its body is big enough; identity when compression is off. */
+  codingOf(request: Request): ContentCoding;
+  /**
+   * The answer to `request` in the coding it prefers. Event streams, 204s
+   * and 304s, small bodies and bodies already coded go out as they are.
+   */
+  compress(request: Request, response: Response): Promise<Response>;
+}
+
+/** Off (COMPRESSION=false): a proxy in front compresses, and answers go out as they are. */
+export function createCompression(enabled: boolean): Compression {
+  if (!enabled) return { codingOf: () => "identity", compress: async (_request, response) => response };
+  const codingOf = (request: Request) => negotiateCoding(request.headers.get("accept-encoding"));
+  return {
+    codingOf,
+    async compress(request, response) {
+      // A 304 stands for a conditional read's JSON, whose coding followed Accept-Encoding.
+      if (response.status === 304) {
+        varyOnAcceptEncoding(response.headers);
+        return response;
+      }
+      if (!compressible(response)) return response;
+      varyOnAcceptEncoding(response.headers);
+      if (response.headers.has("content-encoding")) return response;
+      if (/(?:^|,)\s*no-transform\s*(?:,|$)/i.test(response.headers.get("cache-control") ?? ""))
+        return response;
+      const coding = codingOf(request);
+      if (coding === "identity") return response;
+      const declaredLength = response.headers.get("content-length");
+      if (declaredLength !== null && Number(declaredLength) < MIN_COMPRESSED_BYTES) return response;
+      const body = new Uint8Array(await response.arrayBuffer());
+      const sent = body.byteLength < MIN_COMPRESSED_BYTES ? body : await encodeBody(body, coding);
+      return new ServedResponse(sent, {
+        status: response.status,
+        statusText: response.statusText,
+        headers: codedHeaders(response.headers, sent === body ? "identity" : coding),
+      });
+    },
+  };
+}
