@@ -3,13 +3,26 @@ import { openDatabase } from "../db/database.js";
 import { migrateDatabase } from "../db/migrations.js";
 import { createLogger } from "../logger.js";
 import { serveClusterMetrics, workerClusterMetrics } from "./cluster-metrics.js";
+import { listenProblem, reservePort } from "./listen.js";
 import { loadConfigOrExit, startServer } from "./start.js";
+
+/** A worker tells the primary it is serving. */
+const SERVING = "buyer-api:serving";
+/** A worker that died before serving is started again after this, not at once. */
+const RESTART_DELAY_MS = 1_000;
 
 /**
  * `npm start`: one server process, or WEB_CONCURRENCY workers sharing the
- * port (node:cluster) on PostgreSQL. The primary migrates once when asked,
- * restarts workers that die, collects the workers' metrics for GET /metrics,
- * and on SIGTERM lets every worker drain before exiting 0.
+ * port on PostgreSQL. The primary migrates once when asked, restarts workers
+ * that die, collects the workers' metrics for GET /metrics, and on SIGTERM
+ * lets every worker drain before exiting 0.
+ *
+ * Each worker listens on the port itself (SO_REUSEPORT, listen.ts) and the
+ * kernel spreads connections over them. With node:cluster's round-robin the
+ * primary accepts each connection and passes it on: one in that handoff to a
+ * worker that dies is held open by the primary and never answered nor
+ * closed. Here a dying worker's connections, even those not yet accepted,
+ * are closed by the kernel, and the client can retry at once.
  */
 export async function runServer(): Promise<void> {
   const config = loadConfigOrExit();
@@ -18,10 +31,18 @@ export async function runServer(): Promise<void> {
     return;
   }
   if (!cluster.isPrimary) {
-    await startServer({ config, clusterMetrics: workerClusterMetrics() });
+    await startServer({ config, clusterMetrics: workerClusterMetrics(), reusePort: true });
+    process.send?.({ type: SERVING });
     return;
   }
   const logger = createLogger(config.logLevel);
+  const address = { port: config.port, host: config.host };
+  const port = await reservePort(address).catch((error: unknown) => {
+    const problem = listenProblem(error, address);
+    if (!problem) throw error;
+    console.error(problem);
+    process.exit(1);
+  });
   if (config.migrateOnStart) {
     const database = await openDatabase(config.database);
     try {
@@ -33,27 +54,44 @@ export async function runServer(): Promise<void> {
   }
   serveClusterMetrics();
   let stopping = false;
-  const fork = () => cluster.fork({ MIGRATE_ON_START: "false" });
+  let exitCode = 0;
+  const serving = new Set<number>();
+  const fork = () => cluster.fork({ MIGRATE_ON_START: "false", PORT: String(port) });
+  cluster.on("message", (worker: Worker, message: { type?: unknown } | null) => {
+    if (message?.type === SERVING) serving.add(worker.id);
+  });
   cluster.on("exit", (worker: Worker, code: number | null, signal: string | null) => {
+    const served = serving.delete(worker.id);
     if (stopping) {
       if (Object.keys(cluster.workers ?? {}).length === 0) {
         logger.info("all workers stopped");
-        process.exit(0);
+        process.exit(exitCode);
       }
       return;
     }
+    if (!served && serving.size === 0) {
+      // Nothing serves, and a new worker would most likely fail the same way
+      // (its line on stderr says why): exit, for the supervisor to see.
+      logger.error({ pid: worker.process.pid, code, signal }, "a worker failed to start and none is serving");
+      exitCode = code || 1;
+      stop("worker failed to start");
+      return;
+    }
     logger.error({ pid: worker.process.pid, code, signal }, "worker died; starting another");
-    fork();
+    if (served) fork();
+    else setTimeout(() => !stopping && fork(), RESTART_DELAY_MS);
   });
   for (let index = 0; index < config.webConcurrency; index += 1) fork();
   logger.info({ workers: config.webConcurrency }, "started workers");
 
-  const stop = (signal: NodeJS.Signals) => {
+  function stop(reason: string) {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, "stopping workers");
-    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill("SIGTERM");
-  };
+    logger.info({ reason }, "stopping workers");
+    const workers = Object.values(cluster.workers ?? {});
+    if (workers.length === 0) process.exit(exitCode);
+    for (const worker of workers) worker?.process.kill("SIGTERM");
+  }
   process.once("SIGTERM", () => stop("SIGTERM"));
   process.once("SIGINT", () => stop("SIGINT"));
 }

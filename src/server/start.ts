@@ -8,6 +8,7 @@ import { createLogger } from "../logger.js";
 import { startTracing } from "../telemetry/tracing.js";
 import { startWebhookWorker } from "../webhooks/worker.js";
 import { createHttpServer } from "./http-server.js";
+import { listen, listenProblem } from "./listen.js";
 
 /**
  * Starts the HTTP server from the environment's configuration and stops it
@@ -20,6 +21,8 @@ export async function startServer(
     config?: AppConfig;
     demoApiKey?: string;
     clusterMetrics?: ClusterMetrics;
+    /** A cluster's worker: its own listening socket on the shared port (listen.ts). */
+    reusePort?: boolean;
   } = {},
 ): Promise<{ port: number }> {
   const config = options.config ?? loadConfigOrExit();
@@ -36,10 +39,16 @@ export async function startServer(
   const { demoApiKey, clusterMetrics } = options;
   const app = createApp({ config, database, logger, tracing, demoApiKey, clusterMetrics });
   const { server, drain } = createHttpServer(app, { logger, requestTimeoutMs: config.requestTimeoutMs });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(config.port, config.host, () => resolve());
-  });
+  const address = { port: config.port, host: config.host };
+  try {
+    await listen(server, address, options.reusePort);
+  } catch (error) {
+    const problem = listenProblem(error, address);
+    if (!problem) throw error;
+    console.error(problem);
+    if (!options.database) await database.close();
+    process.exit(1);
+  }
   const { port } = server.address() as AddressInfo;
   const webhooks = config.webhooks.workerEnabled
     ? await startWebhookWorker({
