@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { isEnumType, isInputObjectType, isInterfaceType, isObjectType } from "graphql";
 import { describe, expect, it } from "vitest";
+import { REST_DESCRIPTIONS } from "../../src/contract/descriptions.js";
 import { buildOpenApiDocument } from "../../src/rest/openapi/document.js";
 import { enumSpelling } from "../../src/rest/rest-spelling.js";
 import { schema } from "../../src/schema/index.js";
@@ -118,6 +119,22 @@ describe("the REST reference speaks REST", () => {
     expect(wordsIn("VALIDATION_FAILED naming the field")).toEqual(["VALIDATION_FAILED"]);
     // REST words stay: the first page, the `cursor` parameter, `order_status`, units, shell variables.
     expect(wordsIn("the first page; `cursor`, `order_status`, kg, EA, MT; curl …/$ORDER_ID")).toEqual([]);
+  });
+
+  it("every REST text names a type, field or argument the schema has", () => {
+    const stale = Object.keys(REST_DESCRIPTIONS).filter((coordinate) => {
+      const [, typeName = "", fieldName, argumentName] =
+        /^(\w+)(?:\.(\w+)(?:\((\w+):\))?)?$/.exec(coordinate) ?? [];
+      const type = schema.getType(typeName);
+      if (!type) return true;
+      if (fieldName === undefined) return false;
+      if (!isObjectType(type) && !isInputObjectType(type)) return true;
+      const field = type.getFields()[fieldName];
+      if (!field) return true;
+      if (argumentName === undefined) return false;
+      return !("args" in field) || !field.args.some(({ name }: { name: string }) => name === argumentName);
+    });
+    expect(stale).toEqual([]);
   });
 
   it("no description or summary of the document uses one", () => {
