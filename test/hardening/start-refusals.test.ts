@@ -1,0 +1,136 @@
+// A server that cannot start says why in one line and exits non-zero: no
+// stack trace, no worker restarted over and over, no error repeated every second.
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { createServer, type Server } from "node:net";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { projectRoot } from "../../src/project-root.js";
+import { unsupportedNode } from "../../src/server/node-version.js";
+import { TEST_WEBHOOK_SECRET_KEY } from "../support/server-process.js";
+import { onPostgres } from "../support/test-database.js";
+
+/** Runs `src/server.ts` on `node` until it exits (at most `timeoutMs`): its exit code and stderr. */
+function runServerUntilExit(
+  env: Record<string, string>,
+  node = process.execPath,
+  timeoutMs = 90_000,
+): Promise<{ code: number | null; stderr: string; stdout: string }> {
+  const child = spawn(node, ["--import", "tsx", path.join(projectRoot(), "src", "server.ts")], {
+    cwd: projectRoot(),
+    env: {
+      ...process.env,
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "info",
+      NODE_ENV: "production",
+      WEBHOOK_SECRET_KEY: TEST_WEBHOOK_SECRET_KEY,
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  let stdout = "";
+  child.stderr.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  child.stdout.on("data", (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stderr, stdout });
+    });
+  });
+}
+
+describe("a port another process listens on", { timeout: 120_000 }, () => {
+  let occupant: Server;
+  let port: number;
+  beforeAll(async () => {
+    occupant = createServer();
+    await new Promise<void>((resolve) => occupant.listen(0, "127.0.0.1", resolve));
+    port = (occupant.address() as { port: number }).port;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => occupant?.close(resolve));
+  });
+
+  const expectOneLineNamingPort = (result: { code: number | null; stderr: string }) => {
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim().split("\n")).toEqual([
+      `PORT ${port} is already in use on 127.0.0.1: stop what listens there, or set PORT to a free port`,
+    ]);
+  };
+
+  it("stops one server process with one line naming PORT", async () => {
+    expectOneLineNamingPort(
+      await runServerUntilExit({
+        PORT: String(port),
+        DATABASE_URL: "pglite:memory",
+        MIGRATE_ON_START: "true",
+      }),
+    );
+  });
+
+  it.runIf(onPostgres)("stops a cluster with one line naming PORT, before starting any worker", async () => {
+    const result = await runServerUntilExit({
+      PORT: String(port),
+      DATABASE_URL: process.env.DATABASE_URL ?? "",
+      WEB_CONCURRENCY: "2",
+    });
+    expectOneLineNamingPort(result);
+    expect(result.stdout).not.toContain("started workers");
+  });
+});
+
+describe.runIf(onPostgres)("a cluster whose workers cannot start", { timeout: 120_000 }, () => {
+  it("exits non-zero instead of starting workers again and again", async () => {
+    // A database that does not exist: every worker fails as it opens it.
+    const url = new URL(process.env.DATABASE_URL ?? "");
+    url.pathname = "/bpa_missing_database";
+    const result = await runServerUntilExit({
+      PORT: "0",
+      DATABASE_URL: url.toString(),
+      WEB_CONCURRENCY: "2",
+    });
+    expect(result.code).not.toBe(0);
+    expect(result.code).not.toBeNull();
+    expect(result.stdout).toContain("a worker failed to start and none is serving");
+    expect(result.stdout).not.toContain("worker died; starting another");
+  });
+});
+
+describe("the Node.js version", () => {
+  it("refuses one older than package.json's engines, and takes the rest", () => {
+    expect(unsupportedNode("20.20.2")).toMatch(
+      /^buyer-public-api needs Node\.js >=24\.0\.0 \(package\.json engines\); this is Node\.js v20\.20\.2 /,
+    );
+    expect(unsupportedNode("23.11.1")).not.toBeNull();
+    expect(unsupportedNode("24.0.0")).toBeNull();
+    expect(unsupportedNode("26.10.0")).toBeNull();
+  });
+
+  // The machine's own Node.js, when it is older than the one npm scripts run.
+  const systemNode = "/usr/bin/node";
+  const systemMajor = existsSync(systemNode)
+    ? Number(
+        spawnSync(systemNode, ["-p", "process.versions.node.split('.')[0]"], { encoding: "utf8" }).stdout,
+      )
+    : 0;
+  it.runIf(systemMajor > 0 && systemMajor < 24)(
+    "stops at start on an older Node.js with one line naming the version it needs",
+    async () => {
+      const result = await runServerUntilExit(
+        { PORT: "0", DATABASE_URL: "pglite:memory" },
+        systemNode,
+        30_000,
+      );
+      expect(result.code).toBe(1);
+      expect(result.stderr.trim().split("\n")).toHaveLength(1);
+      expect(result.stderr).toContain("needs Node.js >=24.0.0");
+      expect(result.stdout).toBe("");
+    },
+  );
+});
