@@ -45,6 +45,7 @@ describe("buyer-api CLI", () => {
       expect(run.stderr).toBe("");
       expect(run.code).toBe(0);
       expect(run.stdout).toMatch(/^orders\s+2\s+2\s+0\s+0\s+0$/m);
+      expect(run.stdout).toMatch(/^No stored record differed from the file\.$/m);
     },
     SLOW,
   );
