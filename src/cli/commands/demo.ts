@@ -32,7 +32,7 @@ export function examples(demo: DemoData, baseUrl: string): string {
 function describeData(outcome: DemoOutcome, database: string): string {
   const key = outcome.demo ? `Buyer: ${outcome.demo.buyerName}\nAPI key: ${outcome.demo.apiKey}\n` : "";
   if (outcome.loaded) return `Demo data loaded into ${database}.\n${key}`;
-  const found = `${database} already has data: serving it as it is (the demo data is loaded into an empty database only).\n`;
+  const found = `${database} already has data, left as it is (the demo data goes into an empty database only).\n`;
   return outcome.demo
     ? `${found}${key}`
     : `${found}The demo API key is not in it: issue one with \`buyer-api keys create\` while the server is stopped.\n`;
