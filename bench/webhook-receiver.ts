@@ -1,7 +1,8 @@
 // The webhook benchmark's receiver, in its own process as an integrator's
 // would be: it verifies every delivery with the `standardwebhooks` library
 // and counts what arrived. `POST /_mode` switches what it answers (ok, 503,
-// or no answer at all); `GET /_stats` reports.
+// or no answer at all); `GET /_stats` reports (`?since=<ms>`: the lag of the
+// events first received from then on).
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
@@ -13,7 +14,8 @@ let mode: Mode = "ok";
 let requests = 0;
 let badSignatures = 0;
 const firstSeen = new Map<string, number>();
-const lagsMs: number[] = [];
+/** Each event's first receipt: when, and how long after its `created_at`. */
+const receipts: { at: number; lagMs: number }[] = [];
 let firstAt = 0;
 let lastAt = 0;
 const hanging = new Set<ServerResponse>();
@@ -35,8 +37,12 @@ const server = createServer((request, response) => {
       response.end("ok");
       return;
     }
-    if (request.url === "/_stats") {
-      const sorted = [...lagsMs].sort((a, b) => a - b);
+    if (request.url?.startsWith("/_stats")) {
+      const since = Number(new URL(request.url, "http://receiver").searchParams.get("since") ?? 0);
+      const sorted = receipts
+        .filter((receipt) => receipt.at >= since)
+        .map((receipt) => receipt.lagMs)
+        .sort((a, b) => a - b);
       const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? null;
       response.setHeader("content-type", "application/json");
       response.end(
@@ -46,6 +52,7 @@ const server = createServer((request, response) => {
           badSignatures,
           lagP50Ms: at(0.5),
           lagP99Ms: at(0.99),
+          lagged: sorted.length,
           firstAt,
           lastAt,
           ids: [...firstSeen.keys()],
@@ -73,7 +80,7 @@ const server = createServer((request, response) => {
     const now = Date.now();
     if (!firstSeen.has(event.id)) {
       firstSeen.set(event.id, now);
-      lagsMs.push(now - Date.parse(event.created_at));
+      receipts.push({ at: now, lagMs: now - Date.parse(event.created_at) });
       if (firstAt === 0) firstAt = now;
       lastAt = now;
     }
