@@ -1,10 +1,13 @@
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { problemResponse } from "./problem.js";
 
 export const DOCS_PATH = "/docs";
-const BUNDLE_PATH = `${DOCS_PATH}/redoc.standalone.js`;
+const BUNDLE_PREFIX = `${DOCS_PATH}/redoc.standalone.`;
 const INIT_PATH = `${DOCS_PATH}/init.js`;
+/** For a URL that names its content: it never changes, so browsers keep it without asking again. */
+const IMMUTABLE = "public, max-age=31536000, immutable";
 
 // The standalone bundle shows Redocly's logo from their CDN in the sidebar
 // footer. The reference must load nothing from the internet, so the logo
@@ -42,7 +45,7 @@ function page(): string {
 </head>
 <body>
 <div id="redoc"></div>
-<script src="${BUNDLE_PATH}"></script>
+<script src="${bundlePath()}"></script>
 <script src="${INIT_PATH}"></script>
 </body>
 </html>
@@ -74,6 +77,13 @@ function redocBundle(): string {
   return bundle;
 }
 
+let hashedBundlePath: string | undefined;
+/** The bundle's URL carries a hash of its bytes, so a new Redoc gets a new URL. */
+function bundlePath(): string {
+  hashedBundlePath ??= `${BUNDLE_PREFIX}${createHash("sha256").update(redocBundle()).digest("hex").slice(0, 12)}.js`;
+  return hashedBundlePath;
+}
+
 export type ApiReference = (request: Request, url: URL, requestId: string) => Response | null;
 
 /**
@@ -98,14 +108,11 @@ export function createApiReference(options: { documentPath: string; documentJson
       new Response(initScript(options.documentPath), {
         headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "no-cache" },
       }),
-    [BUNDLE_PATH]: () =>
-      new Response(redocBundle(), {
-        headers: {
-          "content-type": "text/javascript; charset=utf-8",
-          "cache-control": "public, max-age=3600",
-        },
-      }),
   };
+  const bundleResponse = () =>
+    new Response(redocBundle(), {
+      headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": IMMUTABLE },
+    });
 
   return (request, url, requestId) => {
     // A bookmark or a typed URL often ends in a slash.
@@ -114,7 +121,9 @@ export function createApiReference(options: { documentPath: string; documentJson
         onlyGet(request, requestId) ?? new Response(null, { status: 308, headers: { location: DOCS_PATH } })
       );
     }
-    const serve = documents[url.pathname];
+    const serve =
+      documents[url.pathname] ??
+      (url.pathname.startsWith(BUNDLE_PREFIX) && url.pathname === bundlePath() ? bundleResponse : undefined);
     if (!serve) return null;
     return onlyGet(request, requestId) ?? serve();
   };

@@ -1,6 +1,8 @@
+import { createHash } from "node:crypto";
 import { promisify } from "node:util";
 import { brotliCompress, brotliDecompress, constants, gunzip, gzip } from "node:zlib";
 import { Response as ServedResponse } from "@whatwg-node/server";
+import { LRUCache } from "lru-cache";
 import { codedEntityTag } from "./entity-tag.js";
 
 // Response compression (docs/decisions.md, "Compression"): brotli or gzip as
@@ -20,6 +22,15 @@ const COMPRESSIBLE_TYPE =
 // higher qualities cost several times the CPU for a few per cent (docs/performance.md, "Compression").
 const BROTLI_QUALITY = 4;
 const GZIP_LEVEL = 6;
+
+/**
+ * From this size up, a body that is no one's own data (not private, not
+ * no-store) is one of a few pages (GraphiQL, the Redoc bundle, the OpenAPI
+ * document) served again and again: its coded bytes are kept by a hash of the
+ * body, which costs a small part of coding it again.
+ */
+const LARGE_BODY_BYTES = 256 * 1024;
+const LARGE_BODIES_KEPT_BYTES = 16 * 1024 * 1024;
 
 const brotliCompressAsync = promisify(brotliCompress);
 const brotliDecompressAsync = promisify(brotliDecompress);
@@ -136,6 +147,19 @@ export interface Compression {
 export function createCompression(enabled: boolean): Compression {
   if (!enabled) return { codingOf: () => "identity", compress: async (_request, response) => response };
   const codingOf = (request: Request) => negotiateCoding(request.headers.get("accept-encoding"));
+  const largeBodies = new LRUCache<string, Uint8Array<ArrayBuffer>>({
+    maxSize: LARGE_BODIES_KEPT_BYTES,
+    sizeCalculation: (coded) => coded.byteLength,
+  });
+  /** Large bodies are coded once and then shared; nothing frees them by hand, so sharing is safe. */
+  const encodeLarge = async (body: Uint8Array, coding: Exclude<ContentCoding, "identity">) => {
+    const key = `${coding} ${createHash("sha256").update(body).digest("base64")}`;
+    const kept = largeBodies.get(key);
+    if (kept) return kept;
+    const coded = await encodeBody(body, coding);
+    largeBodies.set(key, coded);
+    return coded;
+  };
   return {
     codingOf,
     async compress(request, response) {
@@ -154,7 +178,13 @@ export function createCompression(enabled: boolean): Compression {
       const declaredLength = response.headers.get("content-length");
       if (declaredLength !== null && Number(declaredLength) < MIN_COMPRESSED_BYTES) return response;
       const body = new Uint8Array(await response.arrayBuffer());
-      const sent = body.byteLength < MIN_COMPRESSED_BYTES ? body : await encodeBody(body, coding);
+      const shared = !/(?:^|,)\s*(?:private|no-store)\b/i.test(response.headers.get("cache-control") ?? "");
+      const sent =
+        body.byteLength < MIN_COMPRESSED_BYTES
+          ? body
+          : shared && body.byteLength >= LARGE_BODY_BYTES
+            ? await encodeLarge(body, coding)
+            : await encodeBody(body, coding);
       return new ServedResponse(sent, {
         status: response.status,
         statusText: response.statusText,

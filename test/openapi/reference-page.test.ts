@@ -3,6 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OPENAPI_PATH } from "../../src/rest/openapi/document.js";
 import { createTestApp, type TestApp } from "../support/test-app.js";
 
+/** The bundle's URL carries a hash of its bytes. */
+const BUNDLE = /^\/docs\/redoc\.standalone\.[0-9a-f]{12}\.js$/;
+
 describe("the API reference page", () => {
   let harness: TestApp;
   const get = (path: string, init: RequestInit = {}) =>
@@ -21,7 +24,7 @@ describe("the API reference page", () => {
     expect(response.headers.get("content-type")).toMatch(/^text\/html/);
     const html = await response.text();
     expect([...html.matchAll(/<script src="([^"]+)"/g)].map((match) => match[1])).toEqual([
-      "/docs/redoc.standalone.js",
+      expect.stringMatching(BUNDLE),
       "/docs/init.js",
     ]);
     expect(html).not.toMatch(/https?:\/\//);
@@ -30,9 +33,13 @@ describe("the API reference page", () => {
     expect(csp).toContain("connect-src 'self'");
   });
 
-  it("serves Redoc from node_modules without the CDN logo it would fetch", async () => {
-    const response = await get("/docs/redoc.standalone.js");
+  it("serves Redoc from node_modules without the CDN logo it would fetch, at a URL naming its bytes", async () => {
+    const html = await (await get("/docs")).text();
+    const bundlePath = /<script src="([^"]+)"/.exec(html)?.[1] ?? "";
+    const response = await get(bundlePath);
     expect(response.status).toBe(200);
+    expect(response.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect((await get("/docs/redoc.standalone.000000000000.js")).status).toBe(404);
     expect(response.headers.get("content-type")).toMatch(/^text\/javascript/);
     const bundle = await response.text();
     expect(bundle.length).toBeGreaterThan(500_000);
