@@ -65,6 +65,53 @@ export function issueRatios(cells: Cell[], counts: QueryCount[], scenarios: Scen
       ),
     );
   }
+  // Compression (docs/decisions.md, "Compression").
+  const plainPage = cell("list-orders", "rest");
+  const codedPage = cell("list-orders-compressed", "rest");
+  if (plainPage?.responseBytes && codedPage?.responseBytes) {
+    const share = codedPage.responseBytes / plainPage.responseBytes;
+    ratios.push({
+      name: "bytes on the wire of GET /orders?limit=100 in brotli vs plain",
+      value: share,
+      goal: "≤ 0.15",
+      pass: share <= 0.15,
+      perRound: [],
+    });
+  }
+  const codedFloor = cell("list-orders-compressed", "floor");
+  if (codedPage && codedFloor) {
+    ratios.push(
+      ratio(
+        "REST GET /orders?limit=100 in brotli, cached hit vs (a) floor sending the same bytes, req/s",
+        codedPage,
+        codedFloor,
+        rps,
+        { atLeast: 0.4 },
+      ),
+    );
+  }
+  const codedUncached = cell("list-orders-compressed", "rest-uncached");
+  const plainUncached = cell("list-orders", "rest-uncached");
+  if (codedUncached && plainUncached) {
+    ratios.push(
+      ratio(
+        "REST GET /orders?limit=100 without the cache, brotli vs plain, req/s",
+        codedUncached,
+        plainUncached,
+        rps,
+        {
+          atLeast: 0.9,
+        },
+      ),
+      ratio(
+        "REST GET /orders?limit=100 without the cache, brotli vs plain, by CPU per request (server + PostgreSQL)",
+        plainUncached,
+        codedUncached,
+        cpu,
+        { atLeast: 0.9 },
+      ),
+    );
+  }
   compare(
     "REST GET /orders?limit=100 repeated, data unchanged (response cache) vs without the cache",
     "list-orders",

@@ -1,3 +1,5 @@
+import { request as httpRequest } from "node:http";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import autocannon from "autocannon";
 import { cpuBetween, type DatabaseWatch } from "./database-watch.js";
 import { cpuMs, resetPeak, settle, statusKb } from "./proc.js";
@@ -78,21 +80,51 @@ export async function measure(
   };
 }
 
-/** One request outside any measurement (sanity checks, canned floor responses). */
+/**
+ * One request outside any measurement (sanity checks, canned floor responses),
+ * over node:http so that the bytes sent (`wireBody`) are seen as they are;
+ * `body` is them decoded.
+ */
 export async function sendOnce(
   port: number,
   plan: RequestPlan,
-): Promise<{ status: number; contentType: string; body: Buffer; path: string }> {
+): Promise<{
+  status: number;
+  contentType: string;
+  contentEncoding: string | null;
+  body: Buffer;
+  wireBody: Buffer;
+  path: string;
+}> {
   const next = plan.build(requestNumber++);
-  const response = await fetch(`http://127.0.0.1:${port}${next.path}`, {
-    method: plan.method,
-    headers: plan.headers,
-    body: next.body,
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(
+      { host: "127.0.0.1", port, path: next.path, method: plan.method, headers: plan.headers, agent: false },
+      (incoming) => {
+        const chunks: Buffer[] = [];
+        incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
+        incoming.on("error", reject);
+        incoming.on("end", () => {
+          const wireBody = Buffer.concat(chunks);
+          const contentEncoding = incoming.headers["content-encoding"] ?? null;
+          const body =
+            contentEncoding === "br"
+              ? brotliDecompressSync(wireBody)
+              : contentEncoding === "gzip"
+                ? gunzipSync(wireBody)
+                : wireBody;
+          resolve({
+            status: incoming.statusCode ?? 0,
+            contentType: incoming.headers["content-type"] ?? "application/json",
+            contentEncoding,
+            body,
+            wireBody,
+            path: next.path,
+          });
+        });
+      },
+    );
+    outgoing.on("error", reject);
+    outgoing.end(next.body);
   });
-  return {
-    status: response.status,
-    contentType: response.headers.get("content-type") ?? "application/json",
-    body: Buffer.from(await response.arrayBuffer()),
-    path: next.path,
-  };
 }

@@ -11,7 +11,8 @@ export async function captureCannedResponses(
   context: ScenarioContext,
 ): Promise<CannedResponse[]> {
   const canned: CannedResponse[] = [];
-  for (const scenario of scenarios.filter((candidate) => candidate.read && !candidate.only)) {
+  const replayed = (scenario: Scenario) => !scenario.only || scenario.only.includes("floor");
+  for (const scenario of scenarios.filter((candidate) => candidate.read && replayed(candidate))) {
     const plan = scenario.plan("rest", context);
     const response = await sendOnce(gatewayPort, plan);
     if (response.status >= 300) {
@@ -24,7 +25,8 @@ export async function captureCannedResponses(
       target: response.path,
       status: response.status,
       contentType: response.contentType,
-      bodyBase64: response.body.toString("base64"),
+      ...(response.contentEncoding ? { contentEncoding: response.contentEncoding } : {}),
+      bodyBase64: response.wireBody.toString("base64"),
     });
   }
   return canned;
@@ -47,7 +49,8 @@ export async function checkJobs(groups: Job[][], log: (line: string) => void): P
             response.body.toString().slice(0, 500),
         );
       }
-      job.cell.responseBytes = response.body.length;
+      // Bytes on the wire: coded when the scenario asks for a coding.
+      job.cell.responseBytes = response.wireBody.length;
       try {
         bodies.set(job.cell.target, JSON.parse(response.body.toString()));
       } catch {

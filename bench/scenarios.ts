@@ -12,6 +12,7 @@ export type ScenarioId =
   | "update-order"
   | "create-buyer-product"
   | "list-orders-revalidated"
+  | "list-orders-compressed"
   | "list-orders-many-pages"
   | "orders-sorted-placed"
   | "orders-sorted-price-last"
@@ -213,6 +214,18 @@ export const SCENARIOS: Scenario[] = [
     read: true,
     only: ["rest"],
     plan: (_protocol, context) => revalidatedOrders(context),
+  },
+  // The same page in brotli, as browsers and most HTTP clients ask for it: the floor sends the
+  // gateway's coded bytes, so cached hits compare with it and uncached reads with list-orders.
+  {
+    id: "list-orders-compressed",
+    label: "GET /orders?limit=100, Accept-Encoding: br",
+    read: true,
+    only: ["floor", "rest", "rest-uncached"],
+    plan: (_protocol, context) => ({
+      ...fixed("GET", context, restPath(`/orders?limit=${PAGE}`)),
+      headers: { ...headers(context, false), "accept-encoding": "br" },
+    }),
   },
   {
     id: "list-orders-many-pages",

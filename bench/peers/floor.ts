@@ -7,6 +7,8 @@ export interface CannedResponse {
   target: string;
   status: number;
   contentType: string;
+  /** Set when the body is coded (br, gzip): sent to requests whose Accept-Encoding names it. */
+  contentEncoding?: string;
   /** Base64, so that the bytes survive the trip through a JSON file unchanged. */
   bodyBase64: string;
 }
@@ -14,6 +16,7 @@ export interface CannedResponse {
 interface PreparedResponse {
   method: string;
   target: string;
+  contentEncoding?: string;
   status: number;
   headers: Record<string, string | number>;
   body: Buffer;
@@ -25,16 +28,25 @@ interface PreparedResponse {
  * beyond what node:http itself does.
  */
 export function createFloorListener(responses: CannedResponse[]): RequestListener {
-  const prepared: PreparedResponse[] = responses.map((response) => {
-    const body = Buffer.from(response.bodyBase64, "base64");
-    return {
-      method: response.method,
-      target: response.target,
-      status: response.status,
-      headers: { "content-type": response.contentType, "content-length": body.length },
-      body,
-    };
-  });
+  // Coded answers first: a request that accepts the coding gets those bytes, any other the plain ones.
+  const prepared: PreparedResponse[] = responses
+    .map((response) => {
+      const body = Buffer.from(response.bodyBase64, "base64");
+      const headers: Record<string, string | number> = {
+        "content-type": response.contentType,
+        "content-length": body.length,
+      };
+      if (response.contentEncoding) headers["content-encoding"] = response.contentEncoding;
+      return {
+        method: response.method,
+        target: response.target,
+        contentEncoding: response.contentEncoding,
+        status: response.status,
+        headers,
+        body,
+      };
+    })
+    .sort((a, b) => Number(b.contentEncoding !== undefined) - Number(a.contentEncoding !== undefined));
   const notFound = Buffer.from('{"status":404}');
 
   return (request: IncomingMessage, response: ServerResponse) => {
@@ -47,6 +59,8 @@ export function createFloorListener(responses: CannedResponse[]): RequestListene
     }
     for (const entry of prepared) {
       if (entry.method !== request.method) continue;
+      if (entry.contentEncoding && !request.headers["accept-encoding"]?.includes(entry.contentEncoding))
+        continue;
       if (url === entry.target) {
         response.writeHead(entry.status, entry.headers).end(entry.body);
         return;
