@@ -1,6 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { createApp } from "../app.js";
 import { type AppConfig, ConfigError, loadConfig } from "../config.js";
+import { DataDirectoryInUseError } from "../db/data-directory-lock.js";
 import type { Database } from "../db/database.js";
 import { openDatabaseForUse } from "../db/startup.js";
 import type { ClusterMetrics } from "../http/metrics.js";
@@ -9,6 +10,21 @@ import { startTracing } from "../telemetry/tracing.js";
 import { startWebhookWorker } from "../webhooks/worker.js";
 import { createHttpServer } from "./http-server.js";
 import { listen, listenProblem } from "./listen.js";
+
+/** The configured database, or one line and exit 1 when another process holds its PGlite folder. */
+async function openOrExit(config: AppConfig): Promise<Database> {
+  try {
+    return await openDatabaseForUse(config.database, {
+      migrateOnStart: config.migrateOnStart,
+      poolSize: config.databasePoolSize,
+      namedStatements: config.databaseNamedStatements,
+    });
+  } catch (error) {
+    if (!(error instanceof DataDirectoryInUseError)) throw error;
+    console.error(`error: ${error.message}`);
+    process.exit(1);
+  }
+}
 
 /**
  * Starts the HTTP server from the environment's configuration and stops it
@@ -29,13 +45,7 @@ export async function startServer(
   const logger = createLogger(config.logLevel);
   // Before the database opens, so that Prisma reports its queries from the first one.
   const tracing = config.tracing ? await startTracing(config.tracing, logger) : undefined;
-  const database =
-    options.database ??
-    (await openDatabaseForUse(config.database, {
-      migrateOnStart: config.migrateOnStart,
-      poolSize: config.databasePoolSize,
-      namedStatements: config.databaseNamedStatements,
-    }));
+  const database = options.database ?? (await openOrExit(config));
   const { demoApiKey, clusterMetrics } = options;
   const app = createApp({ config, database, logger, tracing, demoApiKey, clusterMetrics });
   const { server, drain } = createHttpServer(app, { logger, requestTimeoutMs: config.requestTimeoutMs });

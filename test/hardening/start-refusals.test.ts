@@ -1,10 +1,12 @@
 // A server that cannot start says why in one line and exits non-zero: no
 // stack trace, no worker restarted over and over, no error repeated every second.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:net";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { lockDataDirectory } from "../../src/db/data-directory-lock.js";
 import { projectRoot } from "../../src/project-root.js";
 import { unsupportedNode } from "../../src/server/node-version.js";
 import { TEST_WEBHOOK_SECRET_KEY } from "../support/server-process.js";
@@ -82,6 +84,26 @@ describe("a port another process listens on", { timeout: 120_000 }, () => {
     });
     expectOneLineNamingPort(result);
     expect(result.stdout).not.toContain("started workers");
+  });
+});
+
+describe("a PGlite folder another process holds", { timeout: 120_000 }, () => {
+  it("stops the server with one line naming the holder, and leaves the folder untouched", async () => {
+    const dataDir = path.join(mkdtempSync(path.join(tmpdir(), "bpa-held-")), "pglite");
+    const lock = lockDataDirectory(dataDir);
+    try {
+      const result = await runServerUntilExit({ PORT: "0", DATABASE_URL: `pglite:${dataDir}` });
+      expect(result.code).toBe(1);
+      expect(result.stderr.trim().split("\n")).toEqual([
+        expect.stringMatching(
+          new RegExp(`^error: the PGlite database ${dataDir} is in use by process ${process.pid} `),
+        ),
+      ]);
+      expect(existsSync(dataDir)).toBe(false);
+    } finally {
+      lock.release();
+      rmSync(path.dirname(dataDir), { recursive: true, force: true });
+    }
   });
 });
 
