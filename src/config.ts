@@ -51,6 +51,22 @@ export const DEFAULT_GRAPHQL_WORK_BOUNDS: GraphQLWorkBounds = {
   maxConcurrentExpensive: 4,
 };
 
+/** What /graphql keeps in memory in one server process, whatever clients send (docs/operations.md). */
+export interface GraphQLMemoryBounds {
+  /** Documents registered by automatic persisted queries: at most this many… */
+  apqMaxDocuments: number;
+  /** …holding at most this many bytes of text; the least recently used go first. */
+  apqMaxBytes: number;
+  /** Parsed documents and parse errors kept so that a document sent again is not parsed again, in estimated bytes. */
+  documentCacheMaxBytes: number;
+}
+
+export const DEFAULT_GRAPHQL_MEMORY_BOUNDS: GraphQLMemoryBounds = {
+  apqMaxDocuments: 1_000,
+  apqMaxBytes: 8 * 1024 * 1024,
+  documentCacheMaxBytes: 32 * 1024 * 1024,
+};
+
 /** Documents clients may send by hash instead of in full (docs/graphql.md "Persisted documents"). */
 export interface PersistedDocumentsConfig {
   /** sha256 (hex) → document, from the manifest file; empty without one. */
@@ -66,6 +82,7 @@ export interface GraphQLConfig {
   introspection: boolean;
   limits: GraphQLLimits;
   work: GraphQLWorkBounds;
+  memory: GraphQLMemoryBounds;
   /** Open `orderUpdated` subscriptions one API key may hold in one server process. */
   maxSubscriptionsPerKey: number;
   persistedDocuments: PersistedDocumentsConfig;
@@ -76,6 +93,7 @@ export const DEFAULT_GRAPHQL_CONFIG: GraphQLConfig = {
   introspection: true,
   limits: DEFAULT_GRAPHQL_LIMITS,
   work: DEFAULT_GRAPHQL_WORK_BOUNDS,
+  memory: DEFAULT_GRAPHQL_MEMORY_BOUNDS,
   maxSubscriptionsPerKey: 10,
   persistedDocuments: { manifest: new Map(), only: false },
 };
@@ -256,6 +274,9 @@ const envSchema = z.object({
   GRAPHQL_PERSISTED_ONLY: booleanFlag.default(false),
   GRAPHQL_EXPENSIVE_COST: limit(DEFAULT_GRAPHQL_WORK_BOUNDS.expensiveCost),
   GRAPHQL_MAX_CONCURRENT_EXPENSIVE: limit(DEFAULT_GRAPHQL_WORK_BOUNDS.maxConcurrentExpensive),
+  GRAPHQL_APQ_MAX_DOCUMENTS: limit(DEFAULT_GRAPHQL_MEMORY_BOUNDS.apqMaxDocuments),
+  GRAPHQL_APQ_MAX_BYTES: limit(DEFAULT_GRAPHQL_MEMORY_BOUNDS.apqMaxBytes),
+  GRAPHQL_DOCUMENT_CACHE_MAX_BYTES: limit(DEFAULT_GRAPHQL_MEMORY_BOUNDS.documentCacheMaxBytes),
   CORS_ORIGINS: z
     .string()
     .default("")
@@ -461,6 +482,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
         timeoutMs: values.GRAPHQL_TIMEOUT_MS,
         expensiveCost: values.GRAPHQL_EXPENSIVE_COST,
         maxConcurrentExpensive: values.GRAPHQL_MAX_CONCURRENT_EXPENSIVE,
+      },
+      memory: {
+        apqMaxDocuments: values.GRAPHQL_APQ_MAX_DOCUMENTS,
+        apqMaxBytes: values.GRAPHQL_APQ_MAX_BYTES,
+        documentCacheMaxBytes: values.GRAPHQL_DOCUMENT_CACHE_MAX_BYTES,
       },
       maxSubscriptionsPerKey: values.GRAPHQL_MAX_SUBSCRIPTIONS_PER_KEY,
       persistedDocuments: { manifest: persisted.manifest, only: values.GRAPHQL_PERSISTED_ONLY },

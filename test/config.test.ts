@@ -70,6 +70,11 @@ describe("configuration", () => {
       introspection: true,
       limits: { maxDepth: 12, maxAliases: 30, maxCost: 200_000, maxTokens: 2_000, maxDirectives: 50 },
       work: { timeoutMs: 15_000, expensiveCost: 20_000, maxConcurrentExpensive: 4 },
+      memory: {
+        apqMaxDocuments: 1_000,
+        apqMaxBytes: 8 * 1024 * 1024,
+        documentCacheMaxBytes: 32 * 1024 * 1024,
+      },
       maxSubscriptionsPerKey: 10,
       persistedDocuments: { manifest: new Map(), only: false },
     });
@@ -94,6 +99,11 @@ describe("configuration", () => {
       introspection: false,
       limits: { maxDepth: 5, maxAliases: 3, maxCost: 1000, maxTokens: 300, maxDirectives: 4 },
       work: { timeoutMs: 2500, expensiveCost: 900, maxConcurrentExpensive: 2 },
+      memory: {
+        apqMaxDocuments: 1_000,
+        apqMaxBytes: 8 * 1024 * 1024,
+        documentCacheMaxBytes: 32 * 1024 * 1024,
+      },
       maxSubscriptionsPerKey: 3,
       persistedDocuments: { manifest: new Map(), only: false },
     });

@@ -5,10 +5,7 @@ import { GraphQLError, parse } from "graphql";
 import type { GraphQLParams, Plugin } from "graphql-yoga";
 import { LRUCache } from "lru-cache";
 import type { PersistedDocumentsConfig } from "../config.js";
-
-/** Documents registered by clients through automatic persisted queries, per process. */
-const APQ_DOCUMENTS = 1_000;
-const APQ_MAX_BYTES = 8 * 1024 * 1024;
+import { stringBytes } from "./document-cache.js";
 
 const REQUEST_ERROR = { status: 400, spec: false } as const;
 
@@ -66,8 +63,16 @@ function persistedDocumentId(params: GraphQLParams): string | null {
  */
 export function persistedDocumentsPlugins(
   { manifest, only }: PersistedDocumentsConfig,
-  { maxTokens }: { maxTokens: number },
+  bounds: {
+    /** The token limit, within which a document sent in full is normalised. */
+    maxTokens: number;
+    /** How many documents automatic persisted queries may register in this process… */
+    maxDocuments: number;
+    /** …and how many bytes of text they may hold; the least recently used go first. */
+    maxBytes: number;
+  },
 ): Plugin[] {
+  const { maxTokens } = bounds;
   /** sha256 of each manifest document's normalised text → its id, for documents sent in full. */
   const manifestIdByNormalisedHash = new Map<string, string>();
   if (only) {
@@ -84,9 +89,9 @@ export function persistedDocumentsPlugins(
     return text === null ? null : (manifestIdByNormalisedHash.get(sha256(text)) ?? null);
   };
   const registered = new LRUCache<string, string>({
-    max: APQ_DOCUMENTS,
-    maxSize: APQ_MAX_BYTES,
-    sizeCalculation: (document) => Math.max(1, document.length),
+    max: bounds.maxDocuments,
+    maxSize: bounds.maxBytes,
+    sizeCalculation: (document, hash) => Math.max(1, stringBytes(document) + stringBytes(hash)),
   });
   const registration: Plugin = {
     onParams({ params, setParams }) {

@@ -6,6 +6,7 @@ import type { GraphQLConfig } from "../config.js";
 import type { Logger } from "../logger.js";
 import type { GraphQLContext } from "../schema/context.js";
 import type { RateLimitStanding } from "./cost.js";
+import { boundedDocumentCache } from "./document-cache.js";
 import { graphiqlOptions } from "./graphiql.js";
 import { persistedDocumentsPlugins } from "./persisted-documents.js";
 import { protectionPlugins } from "./protection.js";
@@ -53,6 +54,7 @@ export function createGraphQLServer({
     schema,
     graphqlEndpoint: "/graphql",
     maxRequestBodySize,
+    parserAndValidationCache: boundedDocumentCache(config.memory.documentCacheMaxBytes),
     context: ({ viewer, requestId, request }) => contextFor(viewer, requestId, request.signal),
     logging: {
       debug: () => {},
@@ -82,7 +84,11 @@ export function createGraphQLServer({
       },
     },
     plugins: [
-      ...persistedDocumentsPlugins(config.persistedDocuments, { maxTokens: config.limits.maxTokens }),
+      ...persistedDocumentsPlugins(config.persistedDocuments, {
+        maxTokens: config.limits.maxTokens,
+        maxDocuments: config.memory.apqMaxDocuments,
+        maxBytes: config.memory.apqMaxBytes,
+      }),
       ...protectionPlugins(config, { cancelsStatements }),
       ...plugins,
     ],

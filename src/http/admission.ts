@@ -39,6 +39,9 @@ export interface Gate {
   admittedLately(key: string | null): boolean;
 }
 
+/** Addresses over their failed-authentication limit a process remembers refusing. */
+const REFUSED_ADDRESSES = 10_000;
+
 /** Keys a process remembers having admitted, and for how long. */
 const REMEMBERED_KEYS = 10_000;
 const REMEMBERED_FOR_MS = 15 * 60_000;
@@ -175,7 +178,8 @@ export function createAuthFailureLimit(
   limitPerMinute: number,
   onError: (error: unknown) => void,
 ): AuthFailureLimit {
-  const refusedUntil = new Map<string, number>();
+  // Past the bound the least recently refused go first; such an address is refused again after one more lookup.
+  const refusedUntil = new LRUCache<string, number>({ max: REFUSED_ADDRESSES });
   return {
     refusal(address, now = Date.now()) {
       const until = refusedUntil.get(address);
@@ -192,8 +196,7 @@ export function createAuthFailureLimit(
       sweepRateLimitWindows(database.prisma, now, onError);
       const decision = decideRateLimit(count, limitPerMinute, windowStart, now);
       if (!decision.allowed) {
-        // Expired entries go on the next refusal() for their address; bound the map against address churn.
-        if (refusedUntil.size > 10_000) refusedUntil.clear();
+        // Expired entries go on the next refusal() for their address.
         refusedUntil.set(address, windowStart.getTime() + 60_000);
       }
       return decision;
