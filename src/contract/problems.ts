@@ -75,8 +75,8 @@ const CATALOGUE = {
     when: "The order's status cannot change as asked; `allowed_statuses` lists where it can go.",
     example: {
       detail:
-        "An order cannot move from in_transit to order_placed; allowed next statuses: shipped, in_port, in_warehouse, delivered",
-      allowed_statuses: ["shipped", "in_port", "in_warehouse", "delivered"],
+        "An order cannot move from in_transit to order_placed; allowed next statuses: in_warehouse, shipped, in_port, delivered",
+      allowed_statuses: ["in_warehouse", "shipped", "in_port", "delivered"],
     },
   },
   already_exists: {

@@ -1,4 +1,4 @@
-import type { OrderStatus } from "../db/generated/prisma/enums.js";
+import { OrderStatus } from "../db/generated/prisma/enums.js";
 
 // docs/decisions.md §5 "Order status transitions": stages in order; the logistics statuses share one stage
 // and may follow each other in any order.
@@ -13,7 +13,8 @@ const STAGE: Record<OrderStatus, number> = {
   delivered: 4,
 };
 
-const ALL_STATUSES = Object.keys(STAGE) as OrderStatus[];
+/** In the contract's order, as every list of statuses is written. */
+const ALL_STATUSES: readonly OrderStatus[] = Object.values(OrderStatus);
 
 /** Setting the current status again is allowed (a no-op). */
 export function canChangeOrderStatus(from: OrderStatus, to: OrderStatus): boolean {
@@ -22,7 +23,7 @@ export function canChangeOrderStatus(from: OrderStatus, to: OrderStatus): boolea
   return STAGE[to] >= STAGE[from];
 }
 
-/** The statuses an order may move to next, in stage order. */
+/** The statuses an order may move to next, in the contract's order. */
 export function nextOrderStatuses(from: OrderStatus): OrderStatus[] {
   return ALL_STATUSES.filter((status) => status !== from && canChangeOrderStatus(from, status));
 }

@@ -5,17 +5,17 @@ import { describe, expect, it } from "vitest";
 import type { OrderStatus } from "../../src/db/generated/prisma/enums.js";
 import { canChangeOrderStatus, isPlacedStatus, nextOrderStatuses } from "../../src/domain/order-status.js";
 
-const LOGISTICS: OrderStatus[] = ["shipped", "in_transit", "in_port", "in_warehouse"];
+const LOGISTICS: OrderStatus[] = ["in_transit", "in_warehouse", "shipped", "in_port"];
 
-/** Every status an order may move to from each status, in the order a 409 lists them. */
+/** Every status an order may move to from each status, in the order a 409 lists them (the contract's). */
 const ALLOWED_NEXT: Record<OrderStatus, OrderStatus[]> = {
   quote_selected: ["order_placed", "order_confirmed", ...LOGISTICS, "delivered"],
   order_placed: ["order_confirmed", ...LOGISTICS, "delivered"],
   order_confirmed: [...LOGISTICS, "delivered"],
-  shipped: ["in_transit", "in_port", "in_warehouse", "delivered"],
-  in_transit: ["shipped", "in_port", "in_warehouse", "delivered"],
-  in_port: ["shipped", "in_transit", "in_warehouse", "delivered"],
-  in_warehouse: ["shipped", "in_transit", "in_port", "delivered"],
+  in_transit: ["in_warehouse", "shipped", "in_port", "delivered"],
+  in_warehouse: ["in_transit", "shipped", "in_port", "delivered"],
+  shipped: ["in_transit", "in_warehouse", "in_port", "delivered"],
+  in_port: ["in_transit", "in_warehouse", "shipped", "delivered"],
   delivered: [],
 };
 
@@ -28,7 +28,7 @@ describe("order status transitions", () => {
     expect(canChangeOrderStatus(from, to)).toBe(allowed);
   });
 
-  it.each(STATUSES)("the allowed next statuses from %s are listed in stage order", (from) => {
+  it.each(STATUSES)("the allowed next statuses from %s are listed in the contract's order", (from) => {
     expect(nextOrderStatuses(from)).toEqual(ALLOWED_NEXT[from]);
   });
 

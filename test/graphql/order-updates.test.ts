@@ -53,13 +53,13 @@ describe("updateOrder inputs and Order.allowedNextStatuses", () => {
     expect(await read(fresh)).toEqual([
       "ORDER_PLACED",
       "ORDER_CONFIRMED",
-      "SHIPPED",
       "IN_TRANSIT",
-      "IN_PORT",
       "IN_WAREHOUSE",
+      "SHIPPED",
+      "IN_PORT",
       "DELIVERED",
     ]);
-    expect(await read(shipped)).toEqual(["IN_TRANSIT", "IN_PORT", "IN_WAREHOUSE", "DELIVERED"]);
+    expect(await read(shipped)).toEqual(["IN_TRANSIT", "IN_WAREHOUSE", "IN_PORT", "DELIVERED"]);
     expect(await read(delivered)).toEqual([]);
   });
 
@@ -71,7 +71,7 @@ describe("updateOrder inputs and Order.allowedNextStatuses", () => {
     });
     const allowed = refused.errors?.[0]?.extensions?.allowedStatuses as string[];
     expect(refused.errors?.[0]?.extensions?.code).toBe("INVALID_TRANSITION");
-    expect(allowed).toEqual(["IN_TRANSIT", "IN_PORT", "IN_WAREHOUSE", "DELIVERED"]);
+    expect(allowed).toEqual(["IN_TRANSIT", "IN_WAREHOUSE", "IN_PORT", "DELIVERED"]);
     // Sent back as they are, each is accepted.
     const moved = await graphqlData<{ updateOrder: { orderStatus: string } }>(harness.app, UPDATE, {
       key: buyer.apiKey,
@@ -89,7 +89,7 @@ describe("updateOrder inputs and Order.allowedNextStatuses", () => {
     expect(response.status).toBe(409);
     expect(response.body).toMatchObject({
       code: "invalid_transition",
-      allowed_statuses: ["in_transit", "in_port", "in_warehouse", "delivered"],
+      allowed_statuses: ["in_transit", "in_warehouse", "in_port", "delivered"],
     });
   });
 

@@ -127,7 +127,7 @@ describe("mutations with userErrors", () => {
           field: ["input", "orderStatus"],
           fieldCode: null,
           message: expect.stringContaining("cannot move"),
-          allowedStatuses: ["IN_TRANSIT", "IN_PORT", "IN_WAREHOUSE", "DELIVERED"],
+          allowedStatuses: ["IN_TRANSIT", "IN_WAREHOUSE", "IN_PORT", "DELIVERED"],
         },
       ]);
       const foreign = await payload<Payload>(

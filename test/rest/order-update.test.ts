@@ -158,12 +158,12 @@ describe("PATCH /orders/{id}", () => {
       expect(await get(id)).toMatchObject({ order_status: to });
     });
 
-    const LOGISTICS_AND_DELIVERED = ["shipped", "in_transit", "in_port", "in_warehouse", "delivered"];
+    const LOGISTICS_AND_DELIVERED = ["in_transit", "in_warehouse", "shipped", "in_port", "delivered"];
     it.each<[OrderStatusValue, OrderStatusValue, string[]]>([
       ["order_placed", "quote_selected", ["order_confirmed", ...LOGISTICS_AND_DELIVERED]],
       ["order_confirmed", "order_placed", LOGISTICS_AND_DELIVERED],
-      ["shipped", "order_confirmed", ["in_transit", "in_port", "in_warehouse", "delivered"]],
-      ["in_warehouse", "quote_selected", ["shipped", "in_transit", "in_port", "delivered"]],
+      ["shipped", "order_confirmed", ["in_transit", "in_warehouse", "in_port", "delivered"]],
+      ["in_warehouse", "quote_selected", ["in_transit", "shipped", "in_port", "delivered"]],
       ["delivered", "in_transit", []],
       ["delivered", "quote_selected", []],
     ])("%s → %s is 409 invalid_transition, naming the allowed statuses", async (from, to, allowed) => {

@@ -155,7 +155,7 @@ export const OrderRef = builder.prismaObject("Order", {
     allowedNextStatuses: t.field({
       type: [OrderStatusEnum],
       description:
-        "The statuses updateOrder may move the order to now, in stage order; empty once it is DELIVERED. " +
+        "The statuses updateOrder may move the order to now, in the order of the OrderStatus enum; empty once it is DELIVERED. " +
         "Setting the current status again is always accepted and changes nothing.",
       select: { orderStatus: true },
       resolve: (order) => nextOrderStatuses(order.orderStatus),
