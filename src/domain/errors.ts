@@ -43,9 +43,23 @@ export class DomainError extends Error {
     readonly fieldErrors?: FieldProblem[],
     /** For INVALID_TRANSITION: the statuses the order may move to instead. */
     readonly allowedStatuses?: OrderStatus[],
+    /** For INVALID_TRANSITION: the move refused, for each API to word in its own spelling. */
+    readonly transition?: { from: OrderStatus; to: OrderStatus },
   ) {
     super(message);
   }
+}
+
+/** A refused move, its statuses spelled by `spell` (the contract's, or GraphQL's enum names). */
+export function describeRefusedTransition<Status extends string>(
+  transition: { from: Status; to: Status },
+  allowed: readonly Status[],
+  spell: (status: Status) => string,
+): string {
+  return (
+    `An order cannot move from ${spell(transition.from)} to ${spell(transition.to)}` +
+    (allowed.length ? `; allowed next statuses: ${allowed.map(spell).join(", ")}` : "; it is final")
+  );
 }
 
 export function notFound(what: string): DomainError {
@@ -65,8 +79,14 @@ export function validationFailed(problems: FieldProblem[]): DomainError {
   return new DomainError("VALIDATION_FAILED", message, problems);
 }
 
-export function invalidTransition(message: string, allowedStatuses: OrderStatus[]): DomainError {
-  return new DomainError("INVALID_TRANSITION", message, undefined, allowedStatuses);
+export function invalidTransition(
+  from: OrderStatus,
+  to: OrderStatus,
+  allowedStatuses: OrderStatus[],
+): DomainError {
+  const transition = { from, to };
+  const message = describeRefusedTransition(transition, allowedStatuses, (status) => status);
+  return new DomainError("INVALID_TRANSITION", message, undefined, allowedStatuses, transition);
 }
 
 export function alreadyExists(message: string): DomainError {

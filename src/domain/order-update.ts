@@ -159,11 +159,10 @@ function planChanges(
   const data: OrderWrite = {};
   if (changes.orderStatus !== undefined && changes.orderStatus !== current.order_status) {
     if (!canChangeOrderStatus(current.order_status, changes.orderStatus)) {
-      const allowed = nextOrderStatuses(current.order_status);
       throw invalidTransition(
-        `An order cannot move from ${current.order_status} to ${changes.orderStatus}` +
-          (allowed.length ? `; allowed next statuses: ${allowed.join(", ")}` : "; it is final"),
-        allowed,
+        current.order_status,
+        changes.orderStatus,
+        nextOrderStatuses(current.order_status),
       );
     }
     data.orderStatus = changes.orderStatus;

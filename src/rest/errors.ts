@@ -1,5 +1,6 @@
 import { GraphQLError } from "graphql";
 import { ORDER_STATUSES } from "../domain/contract-vocabulary.js";
+import { describeRefusedTransition } from "../domain/errors.js";
 import type { FieldError, Problem } from "../http/problem.js";
 import { translated } from "../schema/domain-errors.js";
 import { graphqlEnumName } from "../schema/enum-names.js";
@@ -25,6 +26,8 @@ interface FieldProblemExtension {
 
 /** GraphQL's OrderStatus names (in `allowedStatuses`) → the contract's spelling. */
 const CONTRACT_ORDER_STATUS = new Map(ORDER_STATUSES.map((status) => [graphqlEnumName(status), status]));
+const contractOrderStatus = (name: unknown): string =>
+  typeof name === "string" ? (CONTRACT_ORDER_STATUS.get(name) ?? name) : String(name);
 
 const STATUS_BY_CODE: Record<string, number> = {
   UNAUTHENTICATED: 401,
@@ -59,9 +62,13 @@ export function problemFor(failure: unknown, argumentNames: Record<string, strin
   if (fieldErrors) Object.assign(problem, fieldProblems(fieldErrors, argumentNames));
   const allowedStatuses = extensions.allowedStatuses;
   if (Array.isArray(allowedStatuses)) {
-    problem.extensions = {
-      allowed_statuses: allowedStatuses.map((name: string) => CONTRACT_ORDER_STATUS.get(name) ?? name),
-    };
+    const allowed = allowedStatuses.map(contractOrderStatus);
+    problem.extensions = { allowed_statuses: allowed };
+    const { fromStatus, toStatus } = extensions;
+    if (typeof fromStatus === "string" && typeof toStatus === "string") {
+      const transition = { from: contractOrderStatus(fromStatus), to: contractOrderStatus(toStatus) };
+      problem.detail = describeRefusedTransition(transition, allowed, (status) => status);
+    }
   }
   return problem;
 }

@@ -7,8 +7,23 @@ import { defaultFieldResolver, GraphQLError, type GraphQLFieldResolver } from "g
 import { Prisma } from "../db/generated/prisma/client.js";
 import type { OrderStatus } from "../db/generated/prisma/enums.js";
 import { contractSpelling } from "../domain/contract-vocabulary.js";
-import { DomainError, type ErrorCode, type FieldProblem } from "../domain/errors.js";
+import {
+  DomainError,
+  describeRefusedTransition,
+  type ErrorCode,
+  type FieldProblem,
+} from "../domain/errors.js";
 import { graphqlEnumName } from "./enum-names.js";
+
+/** An OrderStatus as GraphQL names it, the name a client passes back. */
+const graphqlStatus = (status: OrderStatus) => graphqlEnumName(contractSpelling(status));
+
+/** The error's message in GraphQL's words: a refused move names statuses as the OrderStatus enum does. */
+function graphqlMessage(error: DomainError): string {
+  return error.transition
+    ? describeRefusedTransition(error.transition, error.allowedStatuses ?? [], graphqlStatus)
+    : error.message;
+}
 
 /** The GraphQL error for a domain error: its code and details in `extensions`. */
 export function graphQLErrorFrom(error: DomainError): GraphQLError {
@@ -16,13 +31,13 @@ export function graphQLErrorFrom(error: DomainError): GraphQLError {
   // Yoga answers the whole HTTP request with this status.
   if (error.code === "UNAUTHENTICATED") extensions.http = { status: 401 };
   if (error.fieldErrors) extensions.fieldErrors = error.fieldErrors;
-  // The OrderStatus names a client passes back (the REST adapter spells them as the contract does).
-  if (error.allowedStatuses) {
-    extensions.allowedStatuses = error.allowedStatuses.map((status) =>
-      graphqlEnumName(contractSpelling(status)),
-    );
+  // OrderStatus names (the REST adapter spells them as the contract does).
+  if (error.allowedStatuses) extensions.allowedStatuses = error.allowedStatuses.map(graphqlStatus);
+  if (error.transition) {
+    extensions.fromStatus = graphqlStatus(error.transition.from);
+    extensions.toStatus = graphqlStatus(error.transition.to);
   }
-  return new GraphQLError(error.message, { extensions });
+  return new GraphQLError(graphqlMessage(error), { extensions });
 }
 
 /** Seconds a client is asked to wait before retrying work the database could not take. */
@@ -133,7 +148,7 @@ export function userErrorsFrom(
     {
       ...base,
       field: fieldOf[error.code] ?? null,
-      message: error.message,
+      message: graphqlMessage(error),
       allowedStatuses: error.allowedStatuses ?? null,
     } satisfies UserErrorShape,
   ];

@@ -72,6 +72,11 @@ describe("updateOrder inputs and Order.allowedNextStatuses", () => {
     const allowed = refused.errors?.[0]?.extensions?.allowedStatuses as string[];
     expect(refused.errors?.[0]?.extensions?.code).toBe("INVALID_TRANSITION");
     expect(allowed).toEqual(["IN_TRANSIT", "IN_WAREHOUSE", "IN_PORT", "DELIVERED"]);
+    // The message and the move refused speak GraphQL's names too.
+    expect(refused.errors?.[0]?.message).toBe(
+      "An order cannot move from SHIPPED to ORDER_PLACED; allowed next statuses: IN_TRANSIT, IN_WAREHOUSE, IN_PORT, DELIVERED",
+    );
+    expect(refused.errors?.[0]?.extensions).toMatchObject({ fromStatus: "SHIPPED", toStatus: "ORDER_PLACED" });
     // Sent back as they are, each is accepted.
     const moved = await graphqlData<{ updateOrder: { orderStatus: string } }>(harness.app, UPDATE, {
       key: buyer.apiKey,
@@ -89,6 +94,8 @@ describe("updateOrder inputs and Order.allowedNextStatuses", () => {
     expect(response.status).toBe(409);
     expect(response.body).toMatchObject({
       code: "invalid_transition",
+      detail:
+        "An order cannot move from shipped to order_placed; allowed next statuses: in_transit, in_warehouse, in_port, delivered",
       allowed_statuses: ["in_transit", "in_warehouse", "in_port", "delivered"],
     });
   });

@@ -126,7 +126,7 @@ describe("mutations with userErrors", () => {
           code: "INVALID_TRANSITION",
           field: ["input", "orderStatus"],
           fieldCode: null,
-          message: expect.stringContaining("cannot move"),
+          message: expect.stringContaining("cannot move from SHIPPED to ORDER_PLACED"),
           allowedStatuses: ["IN_TRANSIT", "IN_WAREHOUSE", "IN_PORT", "DELIVERED"],
         },
       ]);
