@@ -76,7 +76,10 @@ describe("updateOrder inputs and Order.allowedNextStatuses", () => {
     expect(refused.errors?.[0]?.message).toBe(
       "An order cannot move from SHIPPED to ORDER_PLACED; allowed next statuses: IN_TRANSIT, IN_WAREHOUSE, IN_PORT, DELIVERED",
     );
-    expect(refused.errors?.[0]?.extensions).toMatchObject({ fromStatus: "SHIPPED", toStatus: "ORDER_PLACED" });
+    expect(refused.errors?.[0]?.extensions).toMatchObject({
+      fromStatus: "SHIPPED",
+      toStatus: "ORDER_PLACED",
+    });
     // Sent back as they are, each is accepted.
     const moved = await graphqlData<{ updateOrder: { orderStatus: string } }>(harness.app, UPDATE, {
       key: buyer.apiKey,
