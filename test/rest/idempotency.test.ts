@@ -110,6 +110,17 @@ describe("Idempotency-Key on POST", () => {
     expect(await harness.database.prisma.supplierUser.count({ where: { lastName: "Order" } })).toBe(1);
   });
 
+  it("a replayed problem keeps the request_id of the request that did the work; X-Request-Id names the replay", async () => {
+    const body = { raw_material_name: "", measurement_unit: "L", product_type: "Other" };
+    const first = await post("/buyer_products", body, "replayed-problem");
+    const problem = expectProblem(first, 422, "validation_failed");
+    expect(problem.request_id).toBe(first.headers.get("x-request-id"));
+    const again = await post("/buyer_products", body, "replayed-problem");
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.text).toBe(first.text);
+    expect(again.headers.get("x-request-id")).not.toBe(problem.request_id);
+  });
+
   it("the same key on another endpoint is a different request: 422 idempotency_key_reused", async () => {
     const first = await post(
       "/buyer_products",
