@@ -59,6 +59,12 @@ describe("configuration", () => {
     expect(loadConfig({ WEB_CONCURRENCY: "4", DATABASE_URL: "postgres://db/api" }).webConcurrency).toBe(4);
   });
 
+  it("compresses answers unless COMPRESSION=false, and refuses a value that is not a flag", () => {
+    expect(loadConfig({}).compression).toBe(true);
+    expect(loadConfig({ COMPRESSION: "false" }).compression).toBe(false);
+    expect(configProblems({ COMPRESSION: "gzip" })).toEqual(["COMPRESSION: must be true or false"]);
+  });
+
   it("prepares the statement every request sends unless DATABASE_NAMED_STATEMENTS=false", () => {
     expect(loadConfig({}).databaseNamedStatements).toBe(true);
     expect(loadConfig({ DATABASE_NAMED_STATEMENTS: "false" }).databaseNamedStatements).toBe(false);

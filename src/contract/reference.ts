@@ -127,6 +127,8 @@ curl -si https://api.example.com/api/public/buyer/v1/orders?limit=100 -H "X-API-
 # HTTP/1.1 304 Not Modified
 \`\`\`
 
+Send \`Accept-Encoding: br\` or \`gzip\` and answers of 1 KiB or more come compressed (\`Content-Encoding\`, \`Vary: Accept-Encoding\`); a 100-order page shrinks to about an eighth. A compressed answer's \`ETag\` ends in \`-br\` or \`-gz\` (each coding is its own representation); any coding's tag works in \`If-None-Match\`, and in \`If-Match\` wherever the plain tag would.
+
 To change an order only if nobody changed it since you read it, send the \`ETag\` of \`GET /orders/{id}\` in \`If-Match\`; if the order changed since, the answer is 412 \`precondition_failed\` and nothing is done. The \`PATCH\` response carries the order's new \`ETag\`. A list's \`ETag\` is the list's, not the order's: it never matches.
 
 \`\`\`sh
