@@ -32,7 +32,7 @@ import type { Logger } from "./logger.js";
 import { projectRoot } from "./project-root.js";
 import { createRestHandler } from "./rest/handler.js";
 import { buildOpenApiDocument, OPENAPI_PATH } from "./rest/openapi/document.js";
-import { createRecordRenderer } from "./rest/record-renderer.js";
+import { createRecordRenderer, renderRecordsOfBuyers } from "./rest/record-renderer.js";
 import type { GraphQLContext } from "./schema/context.js";
 import { schema } from "./schema/index.js";
 import { type RequestSpan, type Tracing, withTracing } from "./telemetry/tracing.js";
@@ -366,28 +366,18 @@ export function createApp({ config, database, logger, tracing, demoApiKey, clust
   // Events show records as the REST single reads do (src/contract/event-records.ts);
   // the webhook worker renders a batch inside its own transaction, each buyer's records as that buyer.
   const renderRecords = createRecordRenderer(schema);
-  const renderEventRecords = async (
+  const renderEventRecords = (
     tx: Prisma.TransactionClient,
     records: readonly { recordType: string; recordId: string; buyerId: string; changedAt: Date }[],
-  ) => {
-    const rendered: (Record<string, unknown> | null)[] = records.map(() => null);
-    const byBuyer = new Map<string, number[]>();
-    for (const [index, record] of records.entries()) {
-      byBuyer.set(record.buyerId, [...(byBuyer.get(record.buyerId) ?? []), index]);
-    }
-    for (const [buyerId, indexes] of byBuyer) {
-      const context = {
+  ) =>
+    renderRecordsOfBuyers(
+      renderRecords,
+      (buyerId) => ({
         ...contextFor({ buyerId, apiKeyId: "" }, "webhook-events"),
         prisma: tx as PrismaClient,
-      };
-      const objects = await renderRecords(
-        context,
-        indexes.map((index) => records[index] as (typeof records)[number]),
-      );
-      for (const [position, index] of indexes.entries()) rendered[index] = objects[position] ?? null;
-    }
-    return rendered;
-  };
+      }),
+      records,
+    );
   metrics.watchUnrenderedChanges(() => countUnrenderedChanges(prisma));
 
   // `app.dispose()` ends open subscription streams, which would otherwise keep

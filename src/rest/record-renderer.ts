@@ -34,6 +34,32 @@ export type RecordRenderer = (
   records: readonly RecordToRender[],
 ) => Promise<(Record<string, unknown> | null)[]>;
 
+/**
+ * Records of any buyers, in the order given: each buyer's rendered in one
+ * call, under that buyer's context.
+ */
+export async function renderRecordsOfBuyers(
+  render: RecordRenderer,
+  contextOf: (buyerId: string) => GraphQLContext,
+  records: readonly (RecordToRender & { buyerId: string })[],
+): Promise<(Record<string, unknown> | null)[]> {
+  const rendered: (Record<string, unknown> | null)[] = records.map(() => null);
+  const indexesByBuyer = new Map<string, number[]>();
+  for (const [index, { buyerId }] of records.entries()) {
+    const indexes = indexesByBuyer.get(buyerId) ?? [];
+    indexes.push(index);
+    indexesByBuyer.set(buyerId, indexes);
+  }
+  for (const [buyerId, indexes] of indexesByBuyer) {
+    const objects = await render(
+      contextOf(buyerId),
+      indexes.flatMap((index) => records[index] ?? []),
+    );
+    for (const [position, index] of indexes.entries()) rendered[index] = objects[position] ?? null;
+  }
+  return rendered;
+}
+
 const UNDOCUMENTED = { success: { description: "" }, summary: "", tag: "", description: "" };
 
 const isNodeType = (name: string): name is NodeTypeName => (NODE_TYPES as readonly string[]).includes(name);
