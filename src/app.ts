@@ -4,7 +4,7 @@ import path from "node:path";
 import { createServerAdapter } from "@whatwg-node/server";
 import { printSchema } from "graphql";
 import type { Viewer } from "./auth/viewer.js";
-import { type AppConfig, DEFAULT_RESPONSE_CACHE_MAX_BYTES, DEFAULT_WEBHOOK_CONFIG } from "./config.js";
+import type { AppConfig } from "./config.js";
 import { API_PREFIX, isVersionedRead } from "./contract/route.js";
 import { routes } from "./contract/routes.js";
 import type { Database } from "./db/database.js";
@@ -38,20 +38,8 @@ import { schema } from "./schema/index.js";
 import { type RequestSpan, type Tracing, withTracing } from "./telemetry/tracing.js";
 
 export interface AppOptions {
-  config: Pick<AppConfig, "appBaseUrl" | "rateLimitPerMinute" | "graphql"> &
-    Partial<
-      Pick<
-        AppConfig,
-        | "corsOrigins"
-        | "metricsToken"
-        | "publicBaseUrl"
-        | "trustProxy"
-        | "authFailuresPerMinute"
-        | "responseCacheMaxBytes"
-        | "compression"
-        | "webhooks"
-      >
-    >;
+  /** Complete: every default comes from the configuration table in src/config/, never from here. */
+  config: AppConfig;
   database: Database;
   logger: Logger;
   /** Absent when tracing is off: then no tracing code runs at all. */
@@ -90,8 +78,6 @@ function whenSentOver(context: ServerContext): WhenSent | undefined {
 /** Status counted and logged for a request whose client hung up before the answer (nginx's 499). */
 export const CLIENT_CLOSED_REQUEST = 499;
 
-const DEFAULT_AUTH_FAILURES_PER_MINUTE = 30;
-
 /**
  * The whole service as one fetch handler: health checks, GraphQL and the v1
  * REST contract, sharing the API-key context. `server.ts` makes it listen;
@@ -102,24 +88,19 @@ export function createApp({ config, database, logger, tracing, demoApiKey, clust
   const logUnexpected = (error: unknown, requestId?: string) =>
     logger.error({ err: error, requestId }, "unexpected error");
   const gate = createAdmission(database, config.rateLimitPerMinute, (error) => logUnexpected(error));
-  const authFailures = createAuthFailureLimit(
-    database,
-    config.authFailuresPerMinute ?? DEFAULT_AUTH_FAILURES_PER_MINUTE,
-    (error) => logUnexpected(error),
+  const authFailures = createAuthFailureLimit(database, config.authFailuresPerMinute, (error) =>
+    logUnexpected(error),
   );
-  const origin = createRequestOrigin({
-    publicBaseUrl: config.publicBaseUrl ?? "http://localhost",
-    trustProxy: config.trustProxy ?? false,
-  });
-  const cors = createCors(config.corsOrigins ?? []);
+  const origin = createRequestOrigin({ publicBaseUrl: config.publicBaseUrl, trustProxy: config.trustProxy });
+  const cors = createCors(config.corsOrigins);
   const metrics = createMetrics({ routePaths: routes.map((route) => `${API_PREFIX}${route.path}`) });
   /** Route templates with a GET of data the change log versions: conditional and cached. */
   const versionedReads = new Set(routes.filter(isVersionedRead).map((route) => `${API_PREFIX}${route.path}`));
   tracing?.registerMetrics(metrics.registry);
   clusterMetrics?.share(metrics.registry);
 
-  const compression = createCompression(config.compression ?? true);
-  const responseCache = createResponseCache(config.responseCacheMaxBytes ?? DEFAULT_RESPONSE_CACHE_MAX_BYTES);
+  const compression = createCompression(config.compression);
+  const responseCache = createResponseCache(config.responseCacheMaxBytes);
   metrics.watchResponseCacheBytes(() => responseCache.bytes);
   const conditionalGets = createConditionalGets({
     salt: representationSalt(config.appBaseUrl),
@@ -135,7 +116,7 @@ export function createApp({ config, database, logger, tracing, demoApiKey, clust
     requestId,
     appBaseUrl: config.appBaseUrl,
     orderUpdates: subscriptionsFor(viewer, signal),
-    webhooks: config.webhooks ?? DEFAULT_WEBHOOK_CONFIG,
+    webhooks: config.webhooks,
   });
 
   const yoga = createGraphQLServer({
@@ -152,11 +133,7 @@ export function createApp({ config, database, logger, tracing, demoApiKey, clust
   const rest = createRestHandler({
     schema,
     contextFor,
-    idempotency: createIdempotencyStore(
-      prisma,
-      (config.webhooks ?? DEFAULT_WEBHOOK_CONFIG).secretKeys,
-      (error) => logUnexpected(error),
-    ),
+    idempotency: createIdempotencyStore(prisma, config.webhooks.secretKeys, (error) => logUnexpected(error)),
     onUnexpectedError: logUnexpected,
     traceExecution: tracing?.traceExecution,
     entityTag: (url, buyerId, version) => conditionalGets.entityTag(url, { buyerId, version }),
