@@ -1,12 +1,12 @@
 import pg from "pg";
 import { type Dataset, growForScale, type ScaleInfo } from "./dataset.js";
 import { type ExplainResult, explainPages } from "./explain.js";
+import { scaleRatios } from "./goals.js";
 import type { LoadOptions } from "./load.js";
 import type { ServerProcess } from "./processes.js";
-import { type Cell, type Ratio, ratio } from "./report.js";
+import type { Cell, Ratio } from "./report.js";
 import { type Job, runRounds, warmUp } from "./run.js";
 import { SCENARIOS, type ScenarioContext, sortedListScenarios } from "./scenarios.js";
-import { round } from "./stats.js";
 
 export interface ScaleResult {
   info: ScaleInfo;
@@ -103,30 +103,12 @@ export async function runScaleStep(options: {
   await warmUp(groups, options.warmupSeconds, options.load);
   await runRounds(groups, options.rounds, options.load, log);
   const cells = groups.flat().map((job) => job.cell);
-  const ratios = groups.map((group) =>
-    ratio(
-      `p99 ${group[0]?.cell.scenarioLabel}: ${info.ordersInTable.toLocaleString("en-US")}-row table, buyer with ` +
-        `${info.measuredBuyerOrders.toLocaleString("en-US")} orders vs ${info.referenceBuyerOrders.toLocaleString("en-US")}`,
-      group[0]?.cell,
-      group[1]?.cell,
-      (m) => m.p99Ms,
-      { atMost: 1.5 },
-    ),
+  const ratios = scaleRatios(
+    info,
+    scenarios,
+    { large: contexts[0]?.label ?? "", small: contexts[1]?.label ?? "" },
+    groups.map((group): [Cell | undefined, Cell | undefined] => [group[0]?.cell, group[1]?.cell]),
+    explain,
   );
-  for (const scenario of scenarios) {
-    const [large, small] = contexts.map(
-      (caller) =>
-        explain.find((result) => result.scenario === scenario.id && result.label.endsWith(caller.label))
-          ?.executionMs,
-    );
-    const value = large !== undefined && large !== null && small ? round(large / small, 2) : null;
-    ratios.push({
-      name: `PostgreSQL time of the page statement, ${scenario.label}: ${contexts[0]?.label} vs ${contexts[1]?.label}`,
-      value,
-      goal: "≤ 1.5",
-      pass: value === null ? null : value <= 1.5,
-      perRound: [],
-    });
-  }
   return { info, cells, ratios, explain };
 }

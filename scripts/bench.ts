@@ -10,7 +10,7 @@ import { buildAll } from "../bench/build.js";
 import { type DatabaseWatch, watchDatabase } from "../bench/database-watch.js";
 import { dropDatabase, migrate, recreateDatabase, seedDataset, setChangeLog } from "../bench/dataset.js";
 import { type ExplainResult, explainPages, explainTable } from "../bench/explain.js";
-import { issueRatios } from "../bench/goals.js";
+import { goalRatios } from "../bench/goals.js";
 import { describeMachine } from "../bench/machine.js";
 import { databaseUrl, parseOptions } from "../bench/options.js";
 import type { ServerProcess } from "../bench/processes.js";
@@ -188,7 +188,7 @@ for (const id of processes.keys()) {
 }
 
 const summaries = summarise(cells, counts);
-const ratios = [...issueRatios(cells, counts, scenarios), ...(scale?.ratios ?? [])];
+const ratios = [...goalRatios(cells, counts, scenarios), ...(scale?.ratios ?? [])];
 const processSummary = [...processes.values()].map((server) => ({
   name: server.name,
   peakRssKb: server.peakRssKb,

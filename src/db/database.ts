@@ -30,10 +30,10 @@ export interface Database {
   /**
    * One statement with `$1`… parameters, for the statement every request runs
    * (the API key's admission): on PostgreSQL it goes straight to the pool that
-   * Prisma shares, without the client's per-query work (docs/performance.md,
-   * "Second pass: writes, events and the 304"); on PGlite through Prisma.
-   * With `name`, PostgreSQL parses and plans it once per connection rather
-   * than on every call ("Sixth pass"); one name must always mean one text.
+   * Prisma shares, without the client's per-query work; on PGlite through
+   * Prisma. With `name`, PostgreSQL parses and plans it once per connection
+   * rather than on every call; one name must always mean one text
+   * (docs/performance.md, "What performance rests on").
    */
   query<Row extends object>(text: string, values: readonly unknown[], name?: string): Promise<Row[]>;
   /** True when the database answers a trivial query. */

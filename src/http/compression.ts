@@ -18,8 +18,9 @@ export const MIN_COMPRESSED_BYTES = 1024;
 const COMPRESSIBLE_TYPE =
   /^\s*(?:application\/(?:[\w.-]+\+)?json|application\/javascript|text\/(?:html|javascript|css|plain))\s*(?:;|$)/i;
 
-// Brotli at quality 4 costs about what gzip 6 costs and sends fewer bytes;
-// higher qualities cost several times the CPU for a few per cent (docs/performance.md, "Compression").
+// Brotli at quality 4 costs about what gzip 6 costs and sends fewer bytes; a
+// higher quality must show that its CPU on every uncached read buys enough
+// bytes (docs/performance.md, "What performance rests on").
 const BROTLI_QUALITY = 4;
 const GZIP_LEVEL = 6;
 

@@ -83,8 +83,8 @@ function sizeOf(key: string, bodyBytes: number, headers: ResponseToKeep["headers
 
 /**
  * Frees the entry's bytes now (detaching their buffers) rather than at V8's
- * next full collection, which lets dead buffers pile up to tens of megabytes
- * beyond the bound first (docs/performance.md, "Third pass: the cache's memory").
+ * next full collection, which lets dead buffers pile up beyond the bound
+ * first: the cache must cost its bound and no more.
  */
 function giveBack(entry: Entry): void {
   if (!entry.evicted || entry.sending > 0 || entry.pinned) return;

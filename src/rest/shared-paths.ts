@@ -20,7 +20,8 @@ const rootsByRequest = new WeakMap<object, Map<string | number, SharedLink>>();
  * fresh chain of links for every resolver call; plugin-prisma keys its
  * per-request mappings by those links and memoises their string keys in a
  * WeakMap, so fresh chains both miss its scoped mappings and cost a WeakMap
- * insert per link per field (10.8 % of the orders page's CPU, docs/performance.md).
+ * insert per link per field. Every REST document runs against this schema
+ * (docs/performance.md, "What performance rests on").
  */
 export function withSharedResponsePaths(schema: GraphQLSchema): GraphQLSchema {
   return mapSchema(schema, {
