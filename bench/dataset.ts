@@ -90,7 +90,8 @@ export async function setChangeLog(databaseUrl: string, enabled: boolean): Promi
 
 /**
  * A session for loading generated rows. Losing the last commits of a crash is
- * fine for a scratch database, and it halves the load time. Triggers stay off
+ * fine for a scratch database, and loading goes faster without waiting for
+ * each commit to reach the disk. Triggers stay off
  * (replica role): the rows stand for data written long before the run, so they
  * leave no change log behind, where the event materialiser would otherwise
  * spend the whole run rendering hundreds of thousands of events.

@@ -164,11 +164,10 @@ function revalidatedOrders(context: ScenarioContext): RequestPlan {
 /**
  * Every page size from 1 to 500 in turn: many distinct URLs, to fill the
  * response cache. Few connections, so that the pages being built at once
- * weigh little beside the cache in the process's peak memory: 50 pages of
- * up to 500 orders in flight move the peak by hundreds of MB from run to run.
- * Long turns, so that each peak spans many of V8's old-space cycles rather
- * than the three or four of ten seconds, whose highest moves by more than
- * the cache's bound from turn to turn.
+ * weigh little beside the cache in the process's peak memory: many pages of
+ * up to 500 orders in flight move the peak by more than the cache's bound.
+ * Long turns, so that each peak spans many of V8's old-space cycles: the
+ * highest of only a few moves by more than the bound from turn to turn.
  */
 function manyOrderPages(context: ScenarioContext): RequestPlan {
   return {

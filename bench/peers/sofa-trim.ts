@@ -65,7 +65,7 @@ export function trimDocument(
 }
 
 /**
- * SOFA selects every field it can reach. On this schema that now includes
+ * SOFA selects every field it can reach. On this schema that includes
  * connections inside connections (approval → buyer product → orders →
  * events ...): one page of approvals would load 100 × 100 orders and more,
  * gigabytes in one process. This Yoga plugin trims each generated document,
