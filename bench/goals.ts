@@ -1,4 +1,4 @@
-import { DEFAULT_RESPONSE_CACHE_MAX_BYTES } from "../src/config.js";
+import { DEFAULT_CONFIG } from "../src/config.js";
 import type { ScaleInfo } from "./dataset.js";
 import type { ExplainResult } from "./explain.js";
 import type { Measurement } from "./load.js";
@@ -197,7 +197,7 @@ function cacheMemoryGoal(cached: Cell | undefined, uncached: Cell | undefined, c
   const differences = perRound(cached, uncached, peak, (withCache, without) => withCache - without);
   if (!cached || !uncached || differences.length === 0) return null;
   const alone = servedAlone(cells, cached) && servedAlone(cells, uncached);
-  const boundMb = DEFAULT_RESPONSE_CACHE_MAX_BYTES / 1024 / 1024;
+  const boundMb = DEFAULT_CONFIG.responseCacheMaxBytes / 1024 / 1024;
   const judgedBy = alone
     ? "goal: the cache's bound"
     : `judged only with --targets rest,rest-uncached --scenarios ${cached.scenario}`;

@@ -6,7 +6,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createApp } from "../src/app.js";
-import { DEFAULT_GRAPHQL_CONFIG, loadConfig } from "../src/config.js";
+import { configWith, loadConfig } from "../src/config.js";
 import { createLogger } from "../src/logger.js";
 import { startTracing, type Tracing, withTracing } from "../src/telemetry/tracing.js";
 import { seedBuyer, seedOrders } from "../test/support/seed.js";
@@ -30,11 +30,11 @@ await seedOrders(
   Array.from({ length: 50 }, (_, index) => ({ createdAt: new Date(Date.UTC(2026, 0, 1, 0, index)) })),
 );
 const logger = createLogger("silent");
-const appConfig = {
+const appConfig = configWith({
   appBaseUrl: "https://app.example.test",
+  publicBaseUrl: "http://localhost",
   rateLimitPerMinute: 10_000_000,
-  graphql: DEFAULT_GRAPHQL_CONFIG,
-};
+});
 
 async function block(tracing: Tracing | undefined): Promise<number> {
   const app = createApp({ config: appConfig, database, logger, tracing });

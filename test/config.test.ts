@@ -40,6 +40,22 @@ describe("configuration", () => {
     );
   });
 
+  it("says one line per bad variable, even when its value breaks several rules", () => {
+    expect(
+      configProblems({ PUBLIC_BASE_URL: "ftp://a.example/x", WEBHOOK_SECRET_KEY_PREVIOUS: "a,b" }),
+    ).toEqual([
+      "PUBLIC_BASE_URL: must be an absolute http(s) URL",
+      "WEBHOOK_SECRET_KEY_PREVIOUS: each key must be 32 bytes, as base64 or 64 hex digits",
+    ]);
+  });
+
+  it("names a bad PORT once, not again through PUBLIC_BASE_URL, whose default is made from it", () => {
+    expect(configProblems({ PORT: "eighty" })).toEqual(["PORT: must be a port number"]);
+    expect(configProblems({ PORT: "70000", PUBLIC_BASE_URL: "https://api.example.com" })).toEqual([
+      "PORT: must be 0 to 65535",
+    ]);
+  });
+
   it("keeps 32 MiB of responses per process unless told, and 0 turns the cache off", () => {
     expect(loadConfig({}).responseCacheMaxBytes).toBe(32 * 1024 * 1024);
     expect(loadConfig({ RESPONSE_CACHE_MAX_BYTES: "0" }).responseCacheMaxBytes).toBe(0);

@@ -1,6 +1,6 @@
 import type { AddressInfo } from "node:net";
 import { createApp } from "../app.js";
-import { type AppConfig, ConfigError, loadConfig } from "../config.js";
+import { type AppConfig, ConfigError, loadConfig, usesDevelopmentKey } from "../config.js";
 import { DataDirectoryInUseError } from "../db/data-directory-lock.js";
 import type { Database } from "../db/database.js";
 import { openDatabaseForUse } from "../db/startup.js";
@@ -71,7 +71,7 @@ export async function startServer(
         observeAttempt: app.observeWebhookAttempt,
       })
     : null;
-  if (config.webhooks.usingDevelopmentKey) {
+  if (usesDevelopmentKey(config.webhooks)) {
     logger.warn(
       "WEBHOOK_SECRET_KEY is not set: webhook signing secrets are encrypted with the public development key",
     );

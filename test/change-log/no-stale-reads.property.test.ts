@@ -9,14 +9,13 @@ import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, createApp } from "../../src/app.js";
-import { DEFAULT_GRAPHQL_CONFIG } from "../../src/config.js";
 import { type Database, openDatabase } from "../../src/db/database.js";
 import { parseDatabaseUrl } from "../../src/db/database-url.js";
 import { renormalizeCatalogue } from "../../src/domain/catalogue-renormalize.js";
 import { importData } from "../../src/import/import.js";
 import { createLogger } from "../../src/logger.js";
 import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
-import { API, APP_BASE_URL } from "../support/test-app.js";
+import { API, testConfig } from "../support/test-app.js";
 import { createTestDatabase, type TestDatabase } from "../support/test-database.js";
 
 const STEPS = Number(process.env.BPA_PROPERTY_STEPS ?? 2000);
@@ -154,12 +153,7 @@ describe("no stale reads", { timeout: 900_000 }, () => {
 
   function appOver(db: Database, responseCacheMaxBytes: number): App {
     return createApp({
-      config: {
-        appBaseUrl: APP_BASE_URL,
-        rateLimitPerMinute: 1_000_000,
-        graphql: DEFAULT_GRAPHQL_CONFIG,
-        responseCacheMaxBytes,
-      },
+      config: testConfig({ rateLimitPerMinute: 1_000_000, responseCacheMaxBytes }),
       database: db,
       logger: createLogger("silent"),
     });

@@ -9,14 +9,13 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app.js";
-import { DEFAULT_GRAPHQL_CONFIG, DEFAULT_WEBHOOK_CONFIG } from "../../src/config.js";
 import { type Database, openDatabase } from "../../src/db/database.js";
 import { parseDatabaseUrl } from "../../src/db/database-url.js";
 import { migrateDatabase } from "../../src/db/migrations.js";
 import { importFile } from "../../src/import/import.js";
 import { createLogger } from "../../src/logger.js";
 import { runCli } from "../support/cli-process.js";
-import { callApi } from "../support/test-app.js";
+import { callApi, testConfig } from "../support/test-app.js";
 import { createTestDatabase } from "../support/test-database.js";
 
 const EXAMPLE = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures", "example.json");
@@ -32,12 +31,7 @@ async function withApi<T>(
   try {
     await migrateDatabase(database);
     const app = createApp({
-      config: {
-        appBaseUrl: "https://app.example.test",
-        rateLimitPerMinute: 100_000,
-        graphql: DEFAULT_GRAPHQL_CONFIG,
-        webhooks: DEFAULT_WEBHOOK_CONFIG,
-      },
+      config: testConfig(),
       database,
       logger: createLogger("silent"),
     });

@@ -4,10 +4,9 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, createApp } from "../../src/app.js";
-import { DEFAULT_GRAPHQL_CONFIG } from "../../src/config.js";
 import { createLogger } from "../../src/logger.js";
 import { type SeededBuyer, seedBuyer } from "../support/seed.js";
-import { API, APP_BASE_URL, callApi } from "../support/test-app.js";
+import { API, callApi, testConfig } from "../support/test-app.js";
 import { createTestDatabase, type TestDatabase } from "../support/test-database.js";
 
 const DEMO_KEY = "bpk_demo_aurora_cosmetics_000000000000000001";
@@ -22,12 +21,12 @@ describe("the console around the API", () => {
   beforeAll(async () => {
     database = await createTestDatabase();
     buyer = await seedBuyer(database, "Console");
-    const config = { appBaseUrl: APP_BASE_URL, rateLimitPerMinute: 100_000, graphql: DEFAULT_GRAPHQL_CONFIG };
+    const config = testConfig();
     const logger = createLogger("silent");
     app = createApp({ config, database, logger });
     demo = createApp({ config, database, logger, demoApiKey: DEMO_KEY });
     withoutGraphiQL = createApp({
-      config: { ...config, graphql: { ...DEFAULT_GRAPHQL_CONFIG, graphiql: false } },
+      config: testConfig({ graphql: { graphiql: false } }),
       database,
       logger,
     });

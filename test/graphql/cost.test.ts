@@ -7,7 +7,6 @@ import { parse } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, createApp } from "../../src/app.js";
 import {
-  DEFAULT_GRAPHQL_CONFIG,
   DEFAULT_GRAPHQL_LIMITS,
   DEFAULT_GRAPHQL_WORK_BOUNDS,
   type GraphQLWorkBounds,
@@ -18,7 +17,7 @@ import { operationCost } from "../../src/graphql/cost.js";
 import { createLogger } from "../../src/logger.js";
 import { schema } from "../../src/schema/index.js";
 import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
-import { APP_BASE_URL, createTestApp, type TestApp } from "../support/test-app.js";
+import { createTestApp, type TestApp, testConfig } from "../support/test-app.js";
 import { onPostgres } from "../support/test-database.js";
 import { graphql } from "./helpers.js";
 
@@ -166,11 +165,7 @@ describe.runIf(onPostgres)("GraphQL work bounds (PostgreSQL)", () => {
 
   const appWith = (work: Partial<GraphQLWorkBounds>): App =>
     createApp({
-      config: {
-        appBaseUrl: APP_BASE_URL,
-        rateLimitPerMinute: 100_000,
-        graphql: { ...DEFAULT_GRAPHQL_CONFIG, work: { ...DEFAULT_GRAPHQL_WORK_BOUNDS, ...work } },
-      },
+      config: testConfig({ graphql: { work: { ...DEFAULT_GRAPHQL_WORK_BOUNDS, ...work } } }),
       database: harness.database,
       logger: createLogger("silent"),
     });

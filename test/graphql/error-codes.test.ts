@@ -6,9 +6,8 @@ import { Writable } from "node:stream";
 import { pino } from "pino";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type App, createApp } from "../../src/app.js";
-import { DEFAULT_GRAPHQL_CONFIG } from "../../src/config.js";
 import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
-import { APP_BASE_URL, createTestApp, type TestApp } from "../support/test-app.js";
+import { createTestApp, type TestApp, testConfig } from "../support/test-app.js";
 import { GRAPHQL, type GraphQLErrorBody } from "./helpers.js";
 
 /** The codes docs/graphql.md lists: first column of its error tables. */
@@ -42,7 +41,7 @@ describe("GraphQL error codes", () => {
       },
     });
     app = createApp({
-      config: { appBaseUrl: APP_BASE_URL, rateLimitPerMinute: 100_000, graphql: DEFAULT_GRAPHQL_CONFIG },
+      config: testConfig(),
       database: harness.database,
       logger: pino({ level: "warn" }, sink),
     });

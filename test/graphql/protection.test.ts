@@ -3,10 +3,10 @@
 // code each, and introspection switched off by configuration.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, createApp } from "../../src/app.js";
-import { DEFAULT_GRAPHQL_CONFIG, DEFAULT_GRAPHQL_LIMITS, type GraphQLConfig } from "../../src/config.js";
+import { DEFAULT_GRAPHQL_LIMITS, type GraphQLConfig } from "../../src/config.js";
 import { createLogger } from "../../src/logger.js";
 import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
-import { APP_BASE_URL, callApi, createTestApp, type TestApp } from "../support/test-app.js";
+import { callApi, createTestApp, type TestApp, testConfig } from "../support/test-app.js";
 import { GRAPHQL, graphql, graphqlData } from "./helpers.js";
 
 describe("GraphQL access and limits", () => {
@@ -16,11 +16,7 @@ describe("GraphQL access and limits", () => {
   /** Another app over the same database, configured differently. */
   const appWith = (graphqlConfig: Partial<GraphQLConfig>): App =>
     createApp({
-      config: {
-        appBaseUrl: APP_BASE_URL,
-        rateLimitPerMinute: 100_000,
-        graphql: { ...DEFAULT_GRAPHQL_CONFIG, ...graphqlConfig },
-      },
+      config: testConfig({ graphql: graphqlConfig }),
       database: harness.database,
       logger: createLogger("silent"),
     });

@@ -3,12 +3,11 @@
 // another server sharing the database, and only the buyer's own.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, createApp } from "../../src/app.js";
-import { DEFAULT_GRAPHQL_CONFIG } from "../../src/config.js";
 import { type Database, openDatabase } from "../../src/db/database.js";
 import { parseDatabaseUrl } from "../../src/db/database-url.js";
 import { createLogger } from "../../src/logger.js";
 import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
-import { APP_BASE_URL, callApi, createTestApp, type TestApp } from "../support/test-app.js";
+import { callApi, createTestApp, type TestApp, testConfig } from "../support/test-app.js";
 import { GRAPHQL } from "./helpers.js";
 
 interface Subscription {
@@ -110,7 +109,7 @@ describe("GraphQL subscription orderUpdated", () => {
       : harness.database;
     if (database !== harness.database) secondDatabase = database;
     reader = createApp({
-      config: { appBaseUrl: APP_BASE_URL, rateLimitPerMinute: 100_000, graphql: DEFAULT_GRAPHQL_CONFIG },
+      config: testConfig(),
       database,
       logger: createLogger("silent"),
     });

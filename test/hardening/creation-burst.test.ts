@@ -6,10 +6,9 @@
 // PGlite runs them one after another.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, createApp } from "../../src/app.js";
-import { DEFAULT_GRAPHQL_CONFIG } from "../../src/config.js";
 import { createLogger } from "../../src/logger.js";
 import { type SeededBuyer, seedBuyer } from "../support/seed.js";
-import { callApi } from "../support/test-app.js";
+import { callApi, testConfig } from "../support/test-app.js";
 import { createTestDatabase, type TestDatabase } from "../support/test-database.js";
 
 const REQUESTS = 150;
@@ -32,11 +31,7 @@ describe("a burst of product creations of one product type", { timeout: 180_000 
     // The default pool of 10 connections, as in production.
     database = await createTestDatabase({ poolSize: 10 });
     app = createApp({
-      config: {
-        appBaseUrl: "https://app.example.test",
-        rateLimitPerMinute: 100_000,
-        graphql: DEFAULT_GRAPHQL_CONFIG,
-      },
+      config: testConfig(),
       database,
       logger: createLogger(process.env.TEST_LOG_LEVEL ?? "silent"),
     });

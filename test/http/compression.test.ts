@@ -5,10 +5,9 @@ import type { AddressInfo } from "node:net";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, createApp } from "../../src/app.js";
-import { DEFAULT_GRAPHQL_CONFIG } from "../../src/config.js";
 import { createLogger } from "../../src/logger.js";
 import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
-import { API, APP_BASE_URL, createTestApp, type TestApp } from "../support/test-app.js";
+import { API, createTestApp, type TestApp, testConfig } from "../support/test-app.js";
 
 const SITE = "http://localhost";
 const PAGE = "/orders?limit=40";
@@ -305,12 +304,7 @@ describe("response compression", () => {
 
   it("sends everything as it is with COMPRESSION=false", async () => {
     const app: App = createApp({
-      config: {
-        appBaseUrl: APP_BASE_URL,
-        rateLimitPerMinute: 100_000,
-        graphql: DEFAULT_GRAPHQL_CONFIG,
-        compression: false,
-      },
+      config: testConfig({ compression: false }),
       database: harness.database,
       logger: createLogger("silent"),
     });

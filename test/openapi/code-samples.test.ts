@@ -13,7 +13,7 @@ import { promisify } from "node:util";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app.js";
-import { DEFAULT_GRAPHQL_CONFIG, DEFAULT_WEBHOOK_CONFIG } from "../../src/config.js";
+import { DEFAULT_WEBHOOK_CONFIG } from "../../src/config.js";
 import { API_PREFIX } from "../../src/contract/route.js";
 import {
   attachTagsRequest,
@@ -33,7 +33,7 @@ import { projectRoot } from "../../src/project-root.js";
 import { OPENAPI_PATH } from "../../src/rest/openapi/document.js";
 import type { OpenApiDocument, Operation } from "../../src/rest/openapi/types.js";
 import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
-import { APP_BASE_URL } from "../support/test-app.js";
+import { testConfig } from "../support/test-app.js";
 import { createTestDatabase, type TestDatabase } from "../support/test-database.js";
 
 const run = promisify(execFile);
@@ -117,13 +117,8 @@ describe("the request samples in the reference", { timeout: 240_000 }, () => {
     forCurl = await tenant("Curl Samples");
     forTypeScript = await tenant("TypeScript Samples");
     const app = createApp({
-      config: {
-        appBaseUrl: APP_BASE_URL,
-        rateLimitPerMinute: 100_000,
-        graphql: DEFAULT_GRAPHQL_CONFIG,
-        // The webhook samples' host cannot be resolved here (no DNS); the address rules have their own tests.
-        webhooks: { ...DEFAULT_WEBHOOK_CONFIG, allowPrivateNetworks: true },
-      },
+      // The webhook samples' host cannot be resolved here (no DNS); the address rules have their own tests.
+      config: testConfig({ webhooks: { allowPrivateNetworks: true } }),
       database,
       logger: createLogger("silent"),
     });

@@ -4,11 +4,10 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Browser, Page } from "playwright-core";
 import { createApp } from "../../src/app.js";
-import { DEFAULT_GRAPHQL_CONFIG } from "../../src/config.js";
 import { createLogger } from "../../src/logger.js";
 import { launchBrowser } from "../../tools/browser.js";
 import { type SeededBuyer, seedBuyer, seedOrders } from "./seed.js";
-import { APP_BASE_URL } from "./test-app.js";
+import { testConfig } from "./test-app.js";
 import { createTestDatabase } from "./test-database.js";
 
 export interface BrowserApp {
@@ -27,7 +26,7 @@ export async function startBrowserApp(
   const buyer = await seedBuyer(database, buyerName);
   await seedOrders(database, buyer, [{ createdAt: new Date(Date.UTC(2025, 5, 1)), orderStatus: "shipped" }]);
   const app = createApp({
-    config: { appBaseUrl: APP_BASE_URL, rateLimitPerMinute: 100_000, graphql: DEFAULT_GRAPHQL_CONFIG },
+    config: testConfig(),
     database,
     logger: createLogger("silent"),
     ...(options.demo ? { demoApiKey: buyer.apiKey } : {}),

@@ -1,7 +1,8 @@
 import { type App, createApp } from "../../src/app.js";
 import {
-  DEFAULT_GRAPHQL_CONFIG,
-  DEFAULT_WEBHOOK_CONFIG,
+  type AppConfig,
+  type ConfigOverrides,
+  configWith,
   type GraphQLConfig,
   type WebhookConfig,
 } from "../../src/config.js";
@@ -10,8 +11,20 @@ import { createLogger } from "../../src/logger.js";
 import { assertMatchesContract } from "./contract.js";
 import { createTestDatabase, type TestDatabase } from "./test-database.js";
 
-export const API = "http://localhost/api/public/buyer/v1";
+/** The origin tests send requests to, and that the API's links name. */
+export const PUBLIC_BASE_URL = "http://localhost";
+export const API = `${PUBLIC_BASE_URL}/api/public/buyer/v1`;
 export const APP_BASE_URL = "https://app.example.test";
+
+/** The configuration's defaults with the tests' base URLs and a rate limit no test reaches unless it sets one. */
+export function testConfig(overrides: ConfigOverrides = {}): AppConfig {
+  return configWith({
+    appBaseUrl: APP_BASE_URL,
+    publicBaseUrl: PUBLIC_BASE_URL,
+    rateLimitPerMinute: 100_000,
+    ...overrides,
+  });
+}
 
 export interface TestApp {
   app: App;
@@ -34,12 +47,11 @@ export async function createTestApp(
   const queries: string[] = [];
   const database = await createTestDatabase({ ...options.database, onQuery: (sql) => queries.push(sql) });
   const app = createApp({
-    config: {
-      appBaseUrl: APP_BASE_URL,
-      rateLimitPerMinute: options.rateLimitPerMinute ?? 100_000,
-      graphql: { ...DEFAULT_GRAPHQL_CONFIG, ...options.graphql },
-      webhooks: { ...DEFAULT_WEBHOOK_CONFIG, ...options.webhooks },
-    },
+    config: testConfig({
+      ...(options.rateLimitPerMinute === undefined ? {} : { rateLimitPerMinute: options.rateLimitPerMinute }),
+      graphql: options.graphql,
+      webhooks: options.webhooks,
+    }),
     database,
     logger: createLogger(process.env.TEST_LOG_LEVEL ?? "silent"),
   });

@@ -2,9 +2,10 @@ import { Writable } from "node:stream";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, createApp } from "../../src/app.js";
-import { DEFAULT_GRAPHQL_CONFIG, loadConfig } from "../../src/config.js";
+import { loadConfig } from "../../src/config.js";
 import { startTracing, type Tracing } from "../../src/telemetry/tracing.js";
 import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
+import { testConfig } from "../support/test-app.js";
 import { createTestDatabase, type TestDatabase } from "../support/test-database.js";
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from "./otlp-receiver.js";
 
@@ -42,11 +43,7 @@ beforeAll(async () => {
     { createdAt: new Date("2026-01-02T00:00:00Z") },
   ]);
   app = createApp({
-    config: {
-      appBaseUrl: "https://app.example.test",
-      rateLimitPerMinute: 100_000,
-      graphql: DEFAULT_GRAPHQL_CONFIG,
-    },
+    config: testConfig(),
     database,
     logger,
     tracing,

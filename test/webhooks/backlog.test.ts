@@ -9,14 +9,14 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApp } from "../../src/app.js";
-import { DEFAULT_GRAPHQL_CONFIG, DEFAULT_WEBHOOK_CONFIG, type WebhookConfig } from "../../src/config.js";
+import { DEFAULT_WEBHOOK_CONFIG, type WebhookConfig } from "../../src/config.js";
 import type { Database } from "../../src/db/database.js";
 import { importData } from "../../src/import/import.js";
 import { formatProblem } from "../../src/import/problems.js";
 import { createLogger } from "../../src/logger.js";
 import { startWebhookWorker, type WebhookWorker } from "../../src/webhooks/worker.js";
 import { type ServerProcess, startServerProcess } from "../support/server-process.js";
-import { APP_BASE_URL, callApi, createTestApp, type TestApp } from "../support/test-app.js";
+import { callApi, createTestApp, type TestApp, testConfig } from "../support/test-app.js";
 import { createTestDatabase, onPostgres, type TestDatabase } from "../support/test-database.js";
 
 const EXAMPLE = path.join(
@@ -172,7 +172,7 @@ describe.runIf(onPostgres)("a process killed while it renders a backlog", { time
     expect(await database.prisma.changeLogUnrendered.count()).toBe(backlog - renderedBeforeKill);
 
     const app = createApp({
-      config: { appBaseUrl: APP_BASE_URL, rateLimitPerMinute: 1000, graphql: DEFAULT_GRAPHQL_CONFIG },
+      config: testConfig({ rateLimitPerMinute: 1000 }),
       database,
       logger: createLogger("silent"),
     });

@@ -7,14 +7,14 @@ import { Writable } from "node:stream";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, createApp } from "../../src/app.js";
-import { DEFAULT_GRAPHQL_CONFIG, DEFAULT_WEBHOOK_CONFIG, loadConfig } from "../../src/config.js";
+import { DEFAULT_WEBHOOK_CONFIG, loadConfig } from "../../src/config.js";
 import { decryptSecret } from "../../src/domain/webhook-secrets.js";
 import { createLogger } from "../../src/logger.js";
 import { startTracing, type Tracing } from "../../src/telemetry/tracing.js";
 import { graphqlData } from "../graphql/helpers.js";
 import { eventually } from "../support/eventually.js";
 import { type SeededBuyer, seedBuyer } from "../support/seed.js";
-import { callApi } from "../support/test-app.js";
+import { callApi, testConfig } from "../support/test-app.js";
 import { createTestDatabase, type TestDatabase } from "../support/test-database.js";
 import { type OtlpReceiver, startOtlpReceiver } from "../telemetry/otlp-receiver.js";
 
@@ -51,12 +51,7 @@ describe("signing secrets at rest", { timeout: 60_000 }, () => {
     database = await createTestDatabase();
     buyer = await seedBuyer(database, "Secret keeper");
     app = createApp({
-      config: {
-        appBaseUrl: "https://app.example.test",
-        rateLimitPerMinute: 100_000,
-        graphql: DEFAULT_GRAPHQL_CONFIG,
-        webhooks: DEFAULT_WEBHOOK_CONFIG,
-      },
+      config: testConfig(),
       database,
       logger,
       tracing,
@@ -162,12 +157,7 @@ describe("signing secrets at rest", { timeout: 60_000 }, () => {
     shown(created.body);
     const withKeys = (secretKeys: Buffer[]) =>
       createApp({
-        config: {
-          appBaseUrl: "https://app.example.test",
-          rateLimitPerMinute: 100_000,
-          graphql: DEFAULT_GRAPHQL_CONFIG,
-          webhooks: { ...DEFAULT_WEBHOOK_CONFIG, secretKeys },
-        },
+        config: testConfig({ webhooks: { secretKeys } }),
         database,
         logger: createLogger("silent"),
       });
@@ -222,12 +212,7 @@ describe("signing secrets at rest", { timeout: 60_000 }, () => {
               now() - interval '25 hours', now() - interval '1 hour')`;
     // A process sweeps beside its first keyed request, and about once a minute after.
     const restarted = createApp({
-      config: {
-        appBaseUrl: "https://app.example.test",
-        rateLimitPerMinute: 100_000,
-        graphql: DEFAULT_GRAPHQL_CONFIG,
-        webhooks: DEFAULT_WEBHOOK_CONFIG,
-      },
+      config: testConfig(),
       database,
       logger: createLogger("silent"),
     });

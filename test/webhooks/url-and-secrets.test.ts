@@ -1,7 +1,7 @@
 // The SSRF rules for webhook URLs and the encryption of signing secrets at rest.
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEVELOPMENT_WEBHOOK_SECRET_KEY, loadConfig } from "../../src/config.js";
+import { DEVELOPMENT_WEBHOOK_SECRET_KEY, loadConfig, usesDevelopmentKey } from "../../src/config.js";
 import {
   decryptSecret,
   encryptSecret,
@@ -198,7 +198,7 @@ describe("signing secrets", () => {
     expect(() => loadConfig({ NODE_ENV: "production" })).toThrow(/WEBHOOK_SECRET_KEY: must be set/);
     expect(() => loadConfig({ WEBHOOK_SECRET_KEY: "short" })).toThrow(/WEBHOOK_SECRET_KEY: must be 32 bytes/);
     const development = loadConfig({});
-    expect(development.webhooks.usingDevelopmentKey).toBe(true);
+    expect(usesDevelopmentKey(development.webhooks)).toBe(true);
     expect(development.webhooks.secretKeys[0]?.equals(DEVELOPMENT_WEBHOOK_SECRET_KEY)).toBe(true);
     const configured = loadConfig({
       NODE_ENV: "production",
@@ -206,6 +206,6 @@ describe("signing secrets", () => {
       WEBHOOK_SECRET_KEY_PREVIOUS: oldKey.toString("hex"),
     });
     expect(configured.webhooks.secretKeys).toEqual([key, oldKey]);
-    expect(configured.webhooks.usingDevelopmentKey).toBe(false);
+    expect(usesDevelopmentKey(configured.webhooks)).toBe(false);
   });
 });

@@ -1,0 +1,154 @@
+// The configuration table: every environment variable once, with what its
+// text may be, its default, what it means, and (by its place here) the
+// AppConfig field it lands in. AppConfig's type, loadConfig, the defaults and
+// the tables in README.md and docs/operations.md all come from it.
+// Descriptions are Markdown for README.md's table, the webhooks' for
+// docs/operations.md's.
+import { z } from "zod";
+import { DEFAULT_DATABASE_URL } from "../db/database-url.js";
+import { readTracingSettings } from "../telemetry/settings.js";
+import { GRAPHQL_SETTINGS } from "./graphql-settings.js";
+import { optionalVariable, readElsewhere, variable } from "./setting.js";
+import {
+  booleanFlag,
+  corsOrigins,
+  databaseTarget,
+  httpUrl,
+  limit,
+  logLevel,
+  nonEmpty,
+  origin,
+  wholeNumber,
+} from "./values.js";
+import { WEBHOOK_SETTINGS } from "./webhook-settings.js";
+
+export const CONFIG_TABLE = {
+  port: variable({
+    name: "PORT",
+    default: "4000",
+    schema: wholeNumber(0, { max: 65535, unit: "port number" }),
+    description: "HTTP port",
+  }),
+  host: variable({
+    name: "HOST",
+    default: "0.0.0.0",
+    schema: nonEmpty,
+    description: "interface to listen on",
+  }),
+  database: variable({
+    name: "DATABASE_URL",
+    default: DEFAULT_DATABASE_URL,
+    schema: databaseTarget,
+    description: "`pglite:<dir>`, `pglite:memory`, or `postgres://user@host:5432/db`",
+  }),
+  migrateOnStart: variable({
+    name: "MIGRATE_ON_START",
+    default: "false",
+    schema: booleanFlag,
+    description: "apply pending migrations at start on PostgreSQL (always done on PGlite)",
+  }),
+  appBaseUrl: variable({
+    name: "APP_BASE_URL",
+    default: "http://localhost:4000",
+    schema: httpUrl,
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: Markdown showing how the link is made.
+    description: "base of the web application; orders' `url` is `${APP_BASE_URL}/orders/${id}`",
+  }),
+  publicBaseUrl: variable({
+    name: "PUBLIC_BASE_URL",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the loader puts PORT's value in.
+    default: "http://localhost:${PORT}",
+    schema: origin,
+    description:
+      "origin (scheme, host, port; no path) the API's own links name, e.g. `Link: <https://api.example.com/api/public/buyer/v1/orders?cursor=…>`; never taken from the `Host` header",
+  }),
+  trustProxy: variable({
+    name: "TRUST_PROXY",
+    default: "false",
+    schema: booleanFlag,
+    description:
+      "behind a reverse proxy you run: links take `X-Forwarded-Proto`/`X-Forwarded-Host`, and the client address the last `X-Forwarded-For` entry. Leave off when clients reach the server directly, or they can choose both",
+  }),
+  authFailuresPerMinute: variable({
+    name: "AUTH_FAILURES_PER_MINUTE",
+    default: "30",
+    schema: limit,
+    description:
+      "requests answered 401 one client address may make in a minute, shared by all processes; after that its API requests get 429 with `Retry-After` until the minute ends",
+  }),
+  rateLimitPerMinute: variable({
+    name: "RATE_LIMIT_PER_MINUTE",
+    default: "600",
+    schema: limit,
+    description: "requests per API key per minute, shared by all processes",
+  }),
+  databasePoolSize: variable({
+    name: "DATABASE_POOL_SIZE",
+    default: "10",
+    schema: wholeNumber(1, { max: 1000 }),
+    description:
+      "PostgreSQL connections per server process (PGlite has one); a transaction that cannot get one within 2 s is answered 503 `overloaded` with `Retry-After`",
+  }),
+  databaseNamedStatements: variable({
+    name: "DATABASE_NAMED_STATEMENTS",
+    default: "true",
+    schema: booleanFlag,
+    description:
+      "the API key lookup every request sends is prepared once per PostgreSQL connection; `false` for PgBouncer before 1.21 in transaction mode ([docs/operations.md](docs/operations.md#pgbouncer))",
+  }),
+  webConcurrency: variable({
+    name: "WEB_CONCURRENCY",
+    default: "1",
+    schema: wholeNumber(1, { max: 64 }),
+    description: "server processes sharing the port (node:cluster); more than 1 needs PostgreSQL",
+  }),
+  corsOrigins: variable({
+    name: "CORS_ORIGINS",
+    default: "",
+    schema: corsOrigins,
+    description: "browser origins allowed to call the API, comma-separated, or `*`; empty turns CORS off",
+  }),
+  metricsToken: optionalVariable({
+    name: "METRICS_TOKEN",
+    whenUnset: "(unset: open)",
+    schema: z.string().min(16, "must be at least 16 characters"),
+    description: "when set, `/metrics` needs `Authorization: Bearer <token>`",
+  }),
+  requestTimeoutMs: variable({
+    name: "REQUEST_TIMEOUT_MS",
+    default: "30000",
+    schema: wholeNumber(1000, { unit: "number of milliseconds" }),
+    description: "how long a client may take to send a whole request",
+  }),
+  responseCacheMaxBytes: variable({
+    name: "RESPONSE_CACHE_MAX_BYTES",
+    default: "33554432",
+    schema: wholeNumber(0, {
+      max: 4 * 1024 * 1024 * 1024,
+      unit: "number of bytes",
+      range: "must be 0 (off) to 4294967296",
+    }),
+    description:
+      "bytes of GET responses each process keeps for repeated reads; `0` turns the cache off ([docs/operations.md](docs/operations.md#response-cache))",
+  }),
+  compression: variable({
+    name: "COMPRESSION",
+    default: "true",
+    schema: booleanFlag,
+    description:
+      "answers in brotli or gzip when the client's `Accept-Encoding` accepts one; `false` sends them as they are, for a proxy in front that compresses ([docs/decisions.md](docs/decisions.md#compression))",
+  }),
+  logLevel: variable({
+    name: "LOG_LEVEL",
+    default: "info",
+    schema: logLevel,
+    description: "`fatal` … `trace`, or `silent`; logs are JSON lines, one per request",
+  }),
+  graphql: GRAPHQL_SETTINGS,
+  /** OpenTelemetry tracing from the standard OTEL_* variables (docs/operations.md#tracing); null when off. */
+  tracing: readElsewhere((environment) => {
+    const { settings, problems } = readTracingSettings(environment);
+    return { value: settings, problems };
+  }),
+  webhooks: WEBHOOK_SETTINGS,
+};
