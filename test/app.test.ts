@@ -104,3 +104,42 @@ describe("HTTP niceties", () => {
     expect(response.headers.get("www-authenticate")).toBe('ApiKey realm="buyer-api", header="X-API-KEY"');
   });
 });
+
+describe("route labels", () => {
+  let harness: TestApp;
+  let buyer: SeededBuyer;
+  beforeAll(async () => {
+    harness = await createTestApp();
+    buyer = await seedBuyer(harness.database, "Labels");
+  });
+  afterAll(async () => {
+    await harness?.close();
+  });
+
+  it("counts each request under its route template in /metrics: pages, the document, the API, and unmatched", async () => {
+    const get = (path: string, headers: Record<string, string> = {}) =>
+      harness.app.fetch(`http://localhost${path}`, { headers });
+    await get("/");
+    await get("/api/public/buyer/v1/openapi.json");
+    await get("/docs/");
+    await get(`/api/public/buyer/v1/orders/${buyer.approvalId}`, { "x-api-key": buyer.apiKey });
+    await get("/api/public/buyer/v1/purchase_orders", { "x-api-key": buyer.apiKey });
+    await get("/wp-login.php");
+    const text = await (await get("/metrics")).text();
+    const counted = text
+      .split("\n")
+      .filter((line) => line.startsWith("http_requests_total{"))
+      .map((line) => line.replace(/ \d+$/, ""));
+    expect(counted).toEqual(
+      expect.arrayContaining([
+        'http_requests_total{route="/",method="GET",status="200"}',
+        'http_requests_total{route="/api/public/buyer/v1/openapi.json",method="GET",status="200"}',
+        'http_requests_total{route="/docs/",method="GET",status="308"}',
+        'http_requests_total{route="/api/public/buyer/v1/orders/{id}",method="GET",status="404"}',
+        'http_requests_total{route="unmatched",method="GET",status="404"}',
+      ]),
+    );
+    // The unmatched API path and the scanner's guess share one series.
+    expect(text).toMatch(/^http_requests_total\{route="unmatched",method="GET",status="404"\} 2$/m);
+  });
+});

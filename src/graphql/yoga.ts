@@ -11,6 +11,8 @@ import { graphiqlOptions } from "./graphiql.js";
 import { persistedDocumentsPlugins } from "./persisted-documents.js";
 import { protectionPlugins } from "./protection.js";
 
+export const GRAPHQL_PATH = "/graphql";
+
 /** What app.ts knows about a request before GraphQL sees it. */
 export interface RequestScope {
   requestId: string;
@@ -52,7 +54,7 @@ export function createGraphQLServer({
 }: GraphQLServerOptions) {
   return createYoga<RequestScope, GraphQLContext>({
     schema,
-    graphqlEndpoint: "/graphql",
+    graphqlEndpoint: GRAPHQL_PATH,
     maxRequestBodySize,
     parserAndValidationCache: boundedDocumentCache(config.memory.documentCacheMaxBytes),
     context: ({ viewer, requestId, request }) => contextFor(viewer, requestId, request.signal),

@@ -86,6 +86,11 @@ function bundlePath(): string {
 
 export type ApiReference = (request: Request, url: URL, requestId: string) => Response | null;
 
+/** Every path the reference serves, for the router. */
+export function apiReferencePaths(documentPath: string): string[] {
+  return [documentPath, DOCS_PATH, `${DOCS_PATH}/`, INIT_PATH, bundlePath()];
+}
+
 /**
  * Serves the OpenAPI document and the Redoc reference rendered from it, all
  * without an API key; null for any other path.

@@ -3,29 +3,10 @@ import type { Plugin } from "graphql-yoga";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { ConditionalGetCounters } from "./conditional-get.js";
 
-const STATIC_ROUTES = new Set(["/healthz", "/readyz", "/graphql", "/metrics", "/docs"]);
-
-/**
- * Labels a request path by the route it matches (`/orders/{id}`, as given by
- * the caller, e.g. from the REST route table); anything else is one label, so
- * a scanner cannot explode the series.
- */
-function createRouteLabeler(routePaths: readonly string[]): (pathname: string) => string {
-  const patterns = routePaths.map((label) => ({
-    label,
-    pattern: new RegExp(`^${label.replace(/\{\w+\}/g, "[^/]+")}$`),
-  }));
-  return (pathname) => {
-    if (STATIC_ROUTES.has(pathname)) return pathname;
-    return patterns.find((route) => route.pattern.test(pathname))?.label ?? "unmatched";
-  };
-}
-
 export interface Metrics {
   registry: Registry;
-  /** The route a request path matches, as metrics and traces label it; "unmatched" for any other path. */
-  routeLabel(pathname: string): string;
-  observeRequest(pathname: string, method: string, status: number, seconds: number): void;
+  /** Counts and times one request, labelled with the router's template for its path ("unmatched" for none). */
+  observeRequest(route: string, method: string, status: number, seconds: number): void;
   /** Counts GraphQL operations by type and outcome. */
   graphqlPlugin: Plugin;
   /** Counts 304s and response cache hits and misses. */
@@ -41,10 +22,19 @@ export interface Metrics {
 }
 
 /** Prometheus metrics of this process: requests, latency, GraphQL operations and the runtime. */
-export function createMetrics(options: { routePaths: readonly string[] }): Metrics {
-  const routeLabel = createRouteLabeler(options.routePaths);
+export function createMetrics(): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  return {
+    registry,
+    ...requestMetrics(registry),
+    ...graphqlMetrics(registry),
+    ...readMetrics(registry),
+    ...webhookMetrics(registry),
+  };
+}
+
+function requestMetrics(registry: Registry): Pick<Metrics, "observeRequest"> {
   const requests = new Counter({
     name: "http_requests_total",
     help: "HTTP requests by route, method and status",
@@ -58,6 +48,15 @@ export function createMetrics(options: { routePaths: readonly string[] }): Metri
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
+  return {
+    observeRequest(route, method, status, seconds) {
+      requests.inc({ route, method, status: String(status) });
+      duration.observe({ route, method }, seconds);
+    },
+  };
+}
+
+function graphqlMetrics(registry: Registry): Pick<Metrics, "graphqlPlugin"> {
   const operations = new Counter({
     name: "graphql_operations_total",
     // Operation names are the client's to choose, so they are not a label.
@@ -65,6 +64,23 @@ export function createMetrics(options: { routePaths: readonly string[] }): Metri
     labelNames: ["type", "outcome"] as const,
     registers: [registry],
   });
+  return {
+    graphqlPlugin: {
+      onExecute({ args }) {
+        const type =
+          getOperationAST(args.document as DocumentNode, args.operationName)?.operation ?? "unknown";
+        return {
+          onExecuteDone({ result }) {
+            const failed = "errors" in result && Array.isArray(result.errors) && result.errors.length > 0;
+            operations.inc({ type, outcome: failed ? "error" : "ok" });
+          },
+        };
+      },
+    },
+  };
+}
+
+function readMetrics(registry: Registry): Pick<Metrics, "conditionalGets" | "watchResponseCacheBytes"> {
   const notModified = new Counter({
     name: "http_not_modified_total",
     help: "GET requests answered 304 Not Modified (If-None-Match named the current representation)",
@@ -80,6 +96,30 @@ export function createMetrics(options: { routePaths: readonly string[] }): Metri
     help: "GET requests the response cache could not answer, so executed",
     registers: [registry],
   });
+  let readCacheBytes = () => 0;
+  new Gauge({
+    name: "http_response_cache_bytes",
+    help: "Bytes the response cache holds, as counted against RESPONSE_CACHE_MAX_BYTES",
+    registers: [registry],
+    collect() {
+      this.set(readCacheBytes());
+    },
+  });
+  return {
+    conditionalGets: {
+      notModified: () => notModified.inc(),
+      hit: () => cacheHits.inc(),
+      miss: () => cacheMisses.inc(),
+    },
+    watchResponseCacheBytes(read) {
+      readCacheBytes = read;
+    },
+  };
+}
+
+function webhookMetrics(
+  registry: Registry,
+): Pick<Metrics, "observeWebhookAttempt" | "watchUnrenderedChanges" | "observeEventRendering"> {
   const webhookAttempts = new Counter({
     name: "webhook_delivery_attempts_total",
     help: "Webhook delivery attempts by this process: delivered (2xx in time) or failed (retried later)",
@@ -114,25 +154,10 @@ export function createMetrics(options: { routePaths: readonly string[] }): Metri
       this.set(await countUnrendered());
     },
   });
-  let readCacheBytes = () => 0;
-  new Gauge({
-    name: "http_response_cache_bytes",
-    help: "Bytes the response cache holds, as counted against RESPONSE_CACHE_MAX_BYTES",
-    registers: [registry],
-    collect() {
-      this.set(readCacheBytes());
-    },
-  });
   return {
-    registry,
-    routeLabel,
-    conditionalGets: {
-      notModified: () => notModified.inc(),
-      hit: () => cacheHits.inc(),
-      miss: () => cacheMisses.inc(),
-    },
-    watchResponseCacheBytes(read) {
-      readCacheBytes = read;
+    observeWebhookAttempt(outcome, seconds) {
+      webhookAttempts.inc({ outcome });
+      webhookDuration.observe(seconds);
     },
     watchUnrenderedChanges(count) {
       countUnrendered = count;
@@ -140,27 +165,6 @@ export function createMetrics(options: { routePaths: readonly string[] }): Metri
     observeEventRendering({ entries, events }) {
       eventsRendered.inc(events);
       renderBatches.observe(entries);
-    },
-    observeWebhookAttempt(outcome, seconds) {
-      webhookAttempts.inc({ outcome });
-      webhookDuration.observe(seconds);
-    },
-    observeRequest(pathname, method, status, seconds) {
-      const route = routeLabel(pathname);
-      requests.inc({ route, method, status: String(status) });
-      duration.observe({ route, method }, seconds);
-    },
-    graphqlPlugin: {
-      onExecute({ args }) {
-        const type =
-          getOperationAST(args.document as DocumentNode, args.operationName)?.operation ?? "unknown";
-        return {
-          onExecuteDone({ result }) {
-            const failed = "errors" in result && Array.isArray(result.errors) && result.errors.length > 0;
-            operations.inc({ type, outcome: failed ? "error" : "ok" });
-          },
-        };
-      },
     },
   };
 }

@@ -52,9 +52,59 @@ export type CompiledRoute = ReturnType<typeof compileRoute>;
  * snake_case name (`orderStatus` → `order_status`), the contract's spelling.
  */
 export function compileRoute(schema: GraphQLSchema, route: RestRoute) {
-  const fail = (message: string): never => {
+  const fail: Fail = (message) => {
     throw new Error(`REST route ${route.operationId}: ${message}`);
   };
+  const read = readDocument(schema, route, fail);
+  const { document, operation, selections } = read;
+  const { variableTypes, bodyTarget, paramNames, pathTargets, query, argumentNames } = readInputs(
+    schema,
+    route,
+    read,
+    fail,
+  );
+  const response = readResponse(route, read, fail);
+  const jitted = compileQuery(schema, document);
+  if (!isCompiledQuery(jitted)) return fail(jitted.errors?.map((error) => error.message).join("; ") ?? "");
+
+  return {
+    route,
+    /** What each path parameter names, for its 404: `/webhook_endpoints/{id}` → "Webhook endpoint". */
+    recordNames: Object.fromEntries(paramNames.map((name) => [name, recordNameBefore(route.path, name)])),
+    /** What a single read's 404 says it did not find: the record of its last path parameter. */
+    readRecordName: recordNameBefore(route.path, paramNames.at(-1) ?? ""),
+    /** The path parameters, in the path's order: the router hands their values over in the same order. */
+    paramNames,
+    operation,
+    selections,
+    response,
+    variableTypes,
+    pathTargets,
+    query,
+    bodyTarget,
+    argumentNames,
+    enumPlan: enumPlan(selections),
+    /** The variables, in the contract's spelling, that a request's path, query and body make. */
+    variables(params: Record<string, string>, search: URLSearchParams, body: Record<string, unknown>) {
+      const variables: Record<string, unknown> = {};
+      if (bodyTarget) setAt(variables, bodyTarget.path, { ...body });
+      for (const { name, form, target } of query)
+        setAt(variables, target.path, readQueryParameter(search, name, form));
+      for (const [name, found] of pathTargets) setAt(variables, found.path, params[name]);
+      return variables;
+    },
+    /** The response body and, for lists, the cursor of the next page (null on the last); null when the object read is null. */
+    responseBody: (data: Record<string, unknown>) => responseBody(response, data),
+    /** Runs the document, compiled once by graphql-jit: a fixed document need not be walked by graphql-js on every request. */
+    execute: async (context: GraphQLContext, variables: Record<string, unknown>): Promise<ExecutionResult> =>
+      jitted.query(undefined, context, variables),
+  };
+}
+
+type Fail = (message: string) => never;
+
+/** The route's document with snake_case aliases, checked: one operation, selecting one root field (`at`). */
+function readDocument(schema: GraphQLSchema, route: RestRoute, fail: Fail) {
   const document = visit(parse(route.document), {
     Field: (node) =>
       node.alias || snakeCase(node.name.value) === node.name.value
@@ -71,39 +121,20 @@ export function compileRoute(schema: GraphQLSchema, route: RestRoute) {
   const selections = selectionsOf(root, operation.selectionSet, fail);
   const [at, ...moreFields] = selections.keys();
   if (at === undefined || moreFields.length > 0) return fail("the document must select one root field");
+  return { document, operation, root, selections, at };
+}
 
+type ReadDocument = ReturnType<typeof readDocument>;
+
+/** Where the body, the path parameters and the query parameters land, and how REST errors name the arguments. */
+function readInputs(schema: GraphQLSchema, route: RestRoute, read: ReadDocument, fail: Fail) {
   const variableTypes = new Map<string, GraphQLInputType>();
-  for (const definition of operation.variableDefinitions ?? []) {
+  for (const definition of read.operation.variableDefinitions ?? []) {
     const type = typeFromAST(schema, definition.type);
     if (!type || !isInputType(type)) return fail("bad variable type");
     variableTypes.set(definition.variable.name.value, type);
   }
-  const rootField = selections.get(at)?.field;
-  const target = (to: string): InputTarget => {
-    const [variable = "", ...fields] = to.split(".");
-    let type = variableTypes.get(variable) ?? fail(`${to} names no variable of the document`);
-    const argument = operation.selectionSet.selections
-      .flatMap((node) => (node.kind === Kind.FIELD ? (node.arguments ?? []) : []))
-      .find((node) => node.value.kind === Kind.VARIABLE && node.value.name.value === variable);
-    const rootArgument = rootField?.args.find((arg) => arg.name === argument?.name.value);
-    let description = restDescription(
-      `${root.name}.${rootField?.name}(${rootArgument?.name}:)`,
-      rootArgument?.description,
-    );
-    let nodeTypes = nodeTypesOf(rootArgument?.extensions);
-    for (const segment of fields) {
-      const object = isNonNullType(type) ? type.ofType : type;
-      const field = isInputObjectType(object)
-        ? Object.values(object.getFields()).find((candidate) => snakeCase(candidate.name) === segment)
-        : undefined;
-      if (!field) return fail(`${to} is no input field`);
-      type = field.type;
-      description = restDescription(`${object}.${field.name}`, field.description);
-      nodeTypes = nodeTypesOf(field.extensions);
-    }
-    return { path: [variable, ...fields], type, description, nodeTypes };
-  };
-
+  const target = (to: string) => inputTarget(to, read, variableTypes, fail);
   const bodyTarget = route.body ? target(route.body.to ?? "input") : null;
   if (bodyTarget && !isInputObjectType(getNamedType(bodyTarget.type))) fail("the body feeds no input object");
   const paramNames = [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1] ?? "");
@@ -138,8 +169,43 @@ export function compileRoute(schema: GraphQLSchema, route: RestRoute) {
   for (const [name, found] of pathTargets) named(name, found);
   for (const parameter of query) named(parameter.name, parameter.target);
   if (bodyTarget) named("", bodyTarget);
+  return { variableTypes, bodyTarget, paramNames, pathTargets, query, argumentNames };
+}
 
-  // The response: a connection's nodes, or the root field's object, or nothing.
+/** Where `to` (a variable, then input fields in REST spelling) lands: its type, description and node types. */
+function inputTarget(
+  to: string,
+  { operation, root, selections, at }: ReadDocument,
+  variableTypes: ReadonlyMap<string, GraphQLInputType>,
+  fail: Fail,
+): InputTarget {
+  const rootField = selections.get(at)?.field;
+  const [variable = "", ...fields] = to.split(".");
+  let type = variableTypes.get(variable) ?? fail(`${to} names no variable of the document`);
+  const argument = operation.selectionSet.selections
+    .flatMap((node) => (node.kind === Kind.FIELD ? (node.arguments ?? []) : []))
+    .find((node) => node.value.kind === Kind.VARIABLE && node.value.name.value === variable);
+  const rootArgument = rootField?.args.find((arg) => arg.name === argument?.name.value);
+  let description = restDescription(
+    `${root.name}.${rootField?.name}(${rootArgument?.name}:)`,
+    rootArgument?.description,
+  );
+  let nodeTypes = nodeTypesOf(rootArgument?.extensions);
+  for (const segment of fields) {
+    const object = isNonNullType(type) ? type.ofType : type;
+    const field = isInputObjectType(object)
+      ? Object.values(object.getFields()).find((candidate) => snakeCase(candidate.name) === segment)
+      : undefined;
+    if (!field) return fail(`${to} is no input field`);
+    type = field.type;
+    description = restDescription(`${object}.${field.name}`, field.description);
+    nodeTypes = nodeTypesOf(field.extensions);
+  }
+  return { path: [variable, ...fields], type, description, nodeTypes };
+}
+
+/** The response: a connection's nodes, or the root field's object, or nothing; checked against the selection. */
+function readResponse(route: RestRoute, { selections, at }: ReadDocument, fail: Fail) {
   const empty = route.response === "empty";
   const spread = typeof route.response === "object" ? route.response.spread : undefined;
   const list = !empty && selectedAt(selections, `${at}.edges`) !== undefined;
@@ -150,59 +216,29 @@ export function compileRoute(schema: GraphQLSchema, route: RestRoute) {
       : [spread === undefined ? at : `${at}.${spread}`];
   for (const path of readPaths)
     if (!selectedAt(selections, path)) fail(`the document selects nothing at ${path}`);
-
-  const jitted = compileQuery(schema, document);
-  if (!isCompiledQuery(jitted)) return fail(jitted.errors?.map((error) => error.message).join("; ") ?? "");
   const status = route.success.status ?? (empty ? 204 : route.method === "POST" ? 201 : 200);
+  return { at, list, spread, empty, status };
+}
 
-  return {
-    route,
-    /** What each path parameter names, for its 404: `/webhook_endpoints/{id}` → "Webhook endpoint". */
-    recordNames: Object.fromEntries(paramNames.map((name) => [name, recordNameBefore(route.path, name)])),
-    /** What a single read's 404 says it did not find: the record of its last path parameter. */
-    readRecordName: recordNameBefore(route.path, paramNames.at(-1) ?? ""),
-    pattern: new RegExp(`^${route.path.replace(/\{\w+\}/g, "([^/]+)")}$`),
-    paramNames,
-    operation,
-    selections,
-    response: { at, list, spread, empty, status },
-    variableTypes,
-    pathTargets,
-    query,
-    bodyTarget,
-    argumentNames,
-    enumPlan: enumPlan(selections),
-    /** The variables, in the contract's spelling, that a request's path, query and body make. */
-    variables(params: Record<string, string>, search: URLSearchParams, body: Record<string, unknown>) {
-      const variables: Record<string, unknown> = {};
-      if (bodyTarget) setAt(variables, bodyTarget.path, { ...body });
-      for (const { name, form, target } of query)
-        setAt(variables, target.path, readQueryParameter(search, name, form));
-      for (const [name, found] of pathTargets) setAt(variables, found.path, params[name]);
-      return variables;
-    },
-    /** The response body and, for lists, the cursor of the next page (null on the last); null when the object read is null. */
-    responseBody(data: Record<string, unknown>): { body: unknown; nextCursor: string | null } | null {
-      const value = data[at];
-      if (empty) return { body: undefined, nextCursor: null };
-      if (list) {
-        const edges = property(value, "edges");
-        const pageInfo = property(value, "page_info");
-        const cursor = property(pageInfo, "has_next_page") === true ? property(pageInfo, "end_cursor") : null;
-        return {
-          body: Array.isArray(edges) ? edges.map((edge) => property(edge, "node")) : [],
-          nextCursor: typeof cursor === "string" ? cursor : null,
-        };
-      }
-      if (value === null) return null;
-      if (spread === undefined || !isRecord(value)) return { body: value, nextCursor: null };
-      const { [spread]: inner, ...others } = value;
-      return { body: { ...(isRecord(inner) ? inner : {}), ...others }, nextCursor: null };
-    },
-    /** Runs the document, compiled once by graphql-jit: a fixed document need not be walked by graphql-js on every request. */
-    execute: async (context: GraphQLContext, variables: Record<string, unknown>): Promise<ExecutionResult> =>
-      jitted.query(undefined, context, variables),
-  };
+function responseBody(
+  { at, list, spread, empty }: ReturnType<typeof readResponse>,
+  data: Record<string, unknown>,
+): { body: unknown; nextCursor: string | null } | null {
+  const value = data[at];
+  if (empty) return { body: undefined, nextCursor: null };
+  if (list) {
+    const edges = property(value, "edges");
+    const pageInfo = property(value, "page_info");
+    const cursor = property(pageInfo, "has_next_page") === true ? property(pageInfo, "end_cursor") : null;
+    return {
+      body: Array.isArray(edges) ? edges.map((edge) => property(edge, "node")) : [],
+      nextCursor: typeof cursor === "string" ? cursor : null,
+    };
+  }
+  if (value === null) return null;
+  if (spread === undefined || !isRecord(value)) return { body: value, nextCursor: null };
+  const { [spread]: inner, ...others } = value;
+  return { body: { ...(isRecord(inner) ? inner : {}), ...others }, nextCursor: null };
 }
 
 /** The record a path parameter names, from the collection before it: `/buyer_products/{id}` → "Buyer product". */

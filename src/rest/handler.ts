@@ -7,7 +7,7 @@ import {
   type OperationDefinitionNode,
 } from "graphql";
 import type { Viewer } from "../auth/viewer.js";
-import { API_PREFIX } from "../contract/route.js";
+import { API_PREFIX, isVersionedRead } from "../contract/route.js";
 import { routes } from "../contract/routes.js";
 import { isUuid } from "../domain/uuid.js";
 import { DOCS_PATH } from "../http/api-reference.js";
@@ -15,6 +15,9 @@ import { respondIdempotently } from "../http/idempotency.js";
 import type { IdempotencyStore } from "../http/idempotency-store.js";
 import { readJsonObject } from "../http/json-body.js";
 import { jsonResponse, type Problem, problemResponse } from "../http/problem.js";
+import type { Route } from "../http/router.js";
+import type { Endpoint, Exchange } from "../http/stages/exchange.js";
+import { HELP_LINK } from "../http/stages/not-found.js";
 import type { GraphQLContext } from "../schema/context.js";
 import { decodeGlobalId } from "../schema/global-ids.js";
 import { type CompiledRoute, compileRoute } from "./compiled-route.js";
@@ -38,12 +41,6 @@ export interface RestDependencies {
   entityTag: EntityTagFor;
 }
 
-export interface RestCall {
-  requestId: string;
-  /** Null when the request had no valid API key. */
-  viewer: Viewer | null;
-}
-
 /** A path no operation has: what was asked for, and where the operations are listed. */
 function noOperation(pathname: string): Problem {
   const shown = pathname.length > 200 ? `${pathname.slice(0, 200)}…` : pathname;
@@ -51,7 +48,7 @@ function noOperation(pathname: string): Problem {
     status: 404,
     code: "not_found",
     detail: `No operation has the path ${shown}; the API reference is at ${DOCS_PATH}`,
-    headers: { link: `<${DOCS_PATH}>; rel="help"` },
+    headers: { link: HELP_LINK },
   };
 }
 
@@ -66,96 +63,142 @@ const unauthenticated: Problem = {
   headers: { "www-authenticate": 'ApiKey realm="buyer-api", header="X-API-KEY"' },
 };
 
-export type RestHandler = (request: Request, url: URL, call: RestCall) => Promise<Response>;
+export interface RestHandler {
+  /** One endpoint per path of the contract (`/api/public/buyer/v1/orders/{id}`), its operations' methods together. */
+  routes: Route<Endpoint>[];
+  /** Where the router sends a path under /api/ that no operation has: admitted as any other, then a 404 naming it. */
+  noOperation: Endpoint;
+}
 
 /** Serves the v1 contract by running each route's GraphQL operation against the shared schema. */
 export function createRestHandler(dependencies: RestDependencies): RestHandler {
   const restSchema = withSharedResponsePaths(dependencies.schema);
-  const compiled = routes.map((route) => compileRoute(restSchema, route));
-
-  return async (request, url, { viewer, requestId }) => {
-    const fail = (problem: Problem) => problemResponse(problem, requestId);
-    const path = url.pathname.startsWith(`${API_PREFIX}/`) ? url.pathname.slice(API_PREFIX.length) : "";
-    const candidates = compiled.filter((entry) => entry.pattern.test(path));
-    if (candidates.length === 0) return fail(noOperation(url.pathname));
-    // HEAD is GET without the body (the HTTP server drops it).
-    const method = request.method === "HEAD" ? "GET" : request.method;
-    const entry = candidates.find((candidate) => candidate.route.method === method);
-    if (!entry) {
-      // HEAD is served wherever GET is, so it is allowed there too (RFC 9110 §9.3.2).
-      const allow = candidates.flatMap(({ route }) =>
-        route.method === "GET" ? ["GET", "HEAD"] : [route.method],
-      );
-      const detail = `${request.method} is not allowed here; use ${allow.join(", ")}`;
-      return fail({ status: 405, code: "method_not_allowed", detail, headers: { allow: allow.join(", ") } });
-    }
-    if (!viewer) return fail(unauthenticated);
-    const params = readPathParams(entry, path);
-    if ("missing" in params) return fail(recordNotFound(entry.recordNames[params.missing] ?? "Record"));
-    let body: Record<string, unknown> = {};
-    if (entry.route.method !== "GET") {
-      const read = await readJsonObject(request);
-      if ("problem" in read) return fail(read.problem);
-      body = read.value;
-    }
-    const variables = toVariables(entry, entry.variables(params.params, url.searchParams, body), body);
-    if ("problem" in variables) return fail(variables.problem);
-
-    // If-Match, checked by the mutation; the version it produced names the new ETag.
-    const write = writeConditionFor(entry.route, request, url, viewer, dependencies.entityTag);
-    // A keyed request runs in the transaction that keeps its response (see respondIdempotently).
-    const run = async (prisma?: GraphQLContext["prisma"]) => {
-      const context = { ...dependencies.contextFor(viewer, requestId), ...(write ? { write } : {}) };
-      const execute = () => entry.execute(prisma ? { ...context, prisma } : context, variables.values);
-      const { traceExecution } = dependencies;
-      const response = respond(
-        await (traceExecution ? traceExecution(entry.operation, execute) : execute()),
-        entry,
-        url,
-        requestId,
-      );
-      return withWrittenEntityTag(response, write, url, viewer, dependencies.entityTag);
-    };
-    const key = entry.route.method === "POST" ? request.headers.get("idempotency-key") : null;
-    if (key === null) return run();
-    const { apiKeyId } = viewer;
-    try {
-      const keyed = { apiKeyId, key, method: entry.route.method, pathname: url.pathname, body, requestId };
-      return await respondIdempotently(dependencies.idempotency, keyed, run);
-    } catch (error) {
-      // Its transaction could not start (e.g. overloaded): mapped as a resolver's failure would be.
-      return failed(error, entry, requestId);
-    }
+  const byPath = new Map<string, CompiledRoute[]>();
+  for (const route of routes) {
+    const template = `${API_PREFIX}${route.path}`;
+    byPath.set(template, [...(byPath.get(template) ?? []), compileRoute(restSchema, route)]);
+  }
+  const endpoint = (candidates: readonly CompiledRoute[]): Endpoint => ({
+    admits: true,
+    versionedGet: candidates.some((entry) => isVersionedRead(entry.route)),
+    handle: (exchange) => serve(dependencies, exchange, candidates),
+  });
+  return {
+    routes: [...byPath].map(([template, candidates]) => ({ template, target: endpoint(candidates) })),
+    noOperation: endpoint([]),
   };
+}
 
-  /** The problem for a failure; anything unexpected is logged and disclosed as nothing but 500. */
-  function failed(error: unknown, entry: CompiledRoute, requestId: string): Response {
-    const problem = problemFor(error, entry.argumentNames);
-    if (problem) return problemResponse(problem, requestId);
-    dependencies.onUnexpectedError(
-      error instanceof GraphQLError ? (error.originalError ?? error) : error,
+/** The request at a path whose operations are `candidates` (none: no operation has the path). */
+async function serve(
+  dependencies: RestDependencies,
+  exchange: Exchange,
+  candidates: readonly CompiledRoute[],
+): Promise<Response> {
+  const { request, url, requestId } = exchange;
+  const viewer = exchange.admission?.viewer ?? null;
+  const fail = (problem: Problem) => problemResponse(problem, requestId);
+  const entry = operationFor(request, url, candidates);
+  if ("problem" in entry) return fail(entry.problem);
+  if (!viewer) return fail(unauthenticated);
+  const params = readPathParams(entry, exchange.route.params);
+  if ("missing" in params) return fail(recordNotFound(entry.recordNames[params.missing] ?? "Record"));
+  let body: Record<string, unknown> = {};
+  if (entry.route.method !== "GET") {
+    const read = await readJsonObject(request);
+    if ("problem" in read) return fail(read.problem);
+    body = read.value;
+  }
+  const variables = toVariables(entry, entry.variables(params.params, url.searchParams, body), body);
+  if ("problem" in variables) return fail(variables.problem);
+
+  // If-Match, checked by the mutation; the version it produced names the new ETag.
+  const write = writeConditionFor(entry.route, request, url, viewer, dependencies.entityTag);
+  // A keyed request runs in the transaction that keeps its response (see respondIdempotently).
+  const run = async (prisma?: GraphQLContext["prisma"]) => {
+    const context = { ...dependencies.contextFor(viewer, requestId), ...(write ? { write } : {}) };
+    const execute = () => entry.execute(prisma ? { ...context, prisma } : context, variables.values);
+    const { traceExecution } = dependencies;
+    const response = respond(
+      dependencies,
+      await (traceExecution ? traceExecution(entry.operation, execute) : execute()),
+      entry,
+      url,
       requestId,
     );
-    const detail = "An unexpected error occurred; quote the request id when reporting it";
-    return problemResponse({ status: 500, code: "internal", detail }, requestId);
+    return withWrittenEntityTag(response, write, url, viewer, dependencies.entityTag);
+  };
+  const key = entry.route.method === "POST" ? request.headers.get("idempotency-key") : null;
+  if (key === null) return run();
+  const { apiKeyId } = viewer;
+  try {
+    const keyed = { apiKeyId, key, method: entry.route.method, pathname: url.pathname, body, requestId };
+    return await respondIdempotently(dependencies.idempotency, keyed, run);
+  } catch (error) {
+    // Its transaction could not start (e.g. overloaded): mapped as a resolver's failure would be.
+    return failed(dependencies, error, entry, requestId);
   }
+}
 
-  function respond(result: ExecutionResult, entry: CompiledRoute, url: URL, requestId: string): Response {
-    const [error] = result.errors ?? [];
-    if (error || !result.data) return failed(error ?? new Error("no data"), entry, requestId);
-    applyEnumPlan(result.data, entry.enumPlan);
-    const read = entry.responseBody(result.data);
-    // A single read answers null for a record the caller cannot see.
-    if (!read) return problemResponse(recordNotFound(entry.readRecordName), requestId);
-    const headers: Record<string, string> = {};
-    if (read.nextCursor) {
-      const next = new URL(url);
-      next.searchParams.set("cursor", read.nextCursor);
-      headers.link = `<${next.toString()}>; rel="next"`;
-    }
-    const { empty, status } = entry.response;
-    return empty ? new Response(null, { status }) : jsonResponse(JSON.stringify(read.body), status, headers);
+/** The operation of the request's method among a path's, or its 404 (no operation has the path) or 405. */
+function operationFor(
+  request: Request,
+  url: URL,
+  candidates: readonly CompiledRoute[],
+): CompiledRoute | { problem: Problem } {
+  if (candidates.length === 0) return { problem: noOperation(url.pathname) };
+  // HEAD is GET without the body (the HTTP server drops it).
+  const method = request.method === "HEAD" ? "GET" : request.method;
+  const entry = candidates.find((candidate) => candidate.route.method === method);
+  if (entry) return entry;
+  // HEAD is served wherever GET is, so it is allowed there too (RFC 9110 §9.3.2).
+  const allow = candidates.flatMap(({ route }) =>
+    route.method === "GET" ? ["GET", "HEAD"] : [route.method],
+  );
+  const detail = `${request.method} is not allowed here; use ${allow.join(", ")}`;
+  return {
+    problem: { status: 405, code: "method_not_allowed", detail, headers: { allow: allow.join(", ") } },
+  };
+}
+
+/** The problem for a failure; anything unexpected is logged and disclosed as nothing but 500. */
+function failed(
+  dependencies: Pick<RestDependencies, "onUnexpectedError">,
+  error: unknown,
+  entry: CompiledRoute,
+  requestId: string,
+): Response {
+  const problem = problemFor(error, entry.argumentNames);
+  if (problem) return problemResponse(problem, requestId);
+  dependencies.onUnexpectedError(
+    error instanceof GraphQLError ? (error.originalError ?? error) : error,
+    requestId,
+  );
+  const detail = "An unexpected error occurred; quote the request id when reporting it";
+  return problemResponse({ status: 500, code: "internal", detail }, requestId);
+}
+
+function respond(
+  dependencies: Pick<RestDependencies, "onUnexpectedError">,
+  result: ExecutionResult,
+  entry: CompiledRoute,
+  url: URL,
+  requestId: string,
+): Response {
+  const [error] = result.errors ?? [];
+  if (error || !result.data) return failed(dependencies, error ?? new Error("no data"), entry, requestId);
+  applyEnumPlan(result.data, entry.enumPlan);
+  const read = entry.responseBody(result.data);
+  // A single read answers null for a record the caller cannot see.
+  if (!read) return problemResponse(recordNotFound(entry.readRecordName), requestId);
+  const headers: Record<string, string> = {};
+  if (read.nextCursor) {
+    const next = new URL(url);
+    next.searchParams.set("cursor", read.nextCursor);
+    headers.link = `<${next.toString()}>; rel="next"`;
   }
+  const { empty, status } = entry.response;
+  return empty ? new Response(null, { status }) : jsonResponse(JSON.stringify(read.body), status, headers);
 }
 
 /**
@@ -165,14 +208,13 @@ export function createRestHandler(dependencies: RestDependencies): RestHandler {
  */
 function readPathParams(
   entry: CompiledRoute,
-  path: string,
+  sent: readonly string[],
 ): { params: Record<string, string> } | { missing: string } {
-  const match = entry.pattern.exec(path);
   const params: Record<string, string> = {};
   for (const [index, name] of entry.paramNames.entries()) {
     let value: string;
     try {
-      value = decodeURIComponent(match?.[index + 1] ?? "");
+      value = decodeURIComponent(sent[index] ?? "");
     } catch {
       return { missing: name };
     }

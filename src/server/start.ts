@@ -1,5 +1,5 @@
 import type { AddressInfo } from "node:net";
-import { createApp } from "../app.js";
+import { createApp, createEventRenderer } from "../app.js";
 import { type AppConfig, ConfigError, loadConfig, usesDevelopmentKey } from "../config.js";
 import { DataDirectoryInUseError } from "../db/data-directory-lock.js";
 import type { Database } from "../db/database.js";
@@ -65,7 +65,7 @@ export async function startServer(
         database,
         config: config.webhooks,
         logger,
-        render: app.renderEventRecords,
+        render: createEventRenderer({ config, database }),
         observeRendering: app.observeEventRendering,
         tracing,
         observeAttempt: app.observeWebhookAttempt,

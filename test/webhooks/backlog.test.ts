@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createApp } from "../../src/app.js";
+import { createEventRenderer } from "../../src/app.js";
 import { DEFAULT_WEBHOOK_CONFIG, type WebhookConfig } from "../../src/config.js";
 import type { Database } from "../../src/db/database.js";
 import { importData } from "../../src/import/import.js";
@@ -16,7 +16,7 @@ import { formatProblem } from "../../src/import/problems.js";
 import { createLogger } from "../../src/logger.js";
 import { startWebhookWorker, type WebhookWorker } from "../../src/webhooks/worker.js";
 import { type ServerProcess, startServerProcess } from "../support/server-process.js";
-import { callApi, createTestApp, type TestApp, testConfig } from "../support/test-app.js";
+import { APP_BASE_URL, callApi, createTestApp, type TestApp } from "../support/test-app.js";
 import { createTestDatabase, onPostgres, type TestDatabase } from "../support/test-database.js";
 
 const EXAMPLE = path.join(
@@ -88,7 +88,10 @@ describe("rendering the events of a bulk import", { timeout: 120_000 }, () => {
       database: test.database,
       config,
       logger: createLogger("silent"),
-      render: test.app.renderEventRecords,
+      render: createEventRenderer({
+        config: { appBaseUrl: APP_BASE_URL, webhooks: config },
+        database: test.database,
+      }),
       renderBatchSize: BATCH,
       observeRendering: test.app.observeEventRendering,
     });
@@ -171,16 +174,11 @@ describe.runIf(onPostgres)("a process killed while it renders a backlog", { time
     // Each entry of the example file is one event: what was rendered is off the list, the rest is on it.
     expect(await database.prisma.changeLogUnrendered.count()).toBe(backlog - renderedBeforeKill);
 
-    const app = createApp({
-      config: testConfig({ rateLimitPerMinute: 1000 }),
-      database,
-      logger: createLogger("silent"),
-    });
     worker = await startWebhookWorker({
       database,
       config,
       logger: createLogger("silent"),
-      render: app.renderEventRecords,
+      render: createEventRenderer({ config: { appBaseUrl: APP_BASE_URL, webhooks: config }, database }),
     });
     await vi.waitFor(async () => expect(await database.prisma.changeLogUnrendered.count()).toBe(0), {
       timeout: 120_000,

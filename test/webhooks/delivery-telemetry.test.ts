@@ -45,7 +45,7 @@ describe("webhook deliveries in traces and metrics", { timeout: 60_000 }, () => 
     database = await createTestDatabase();
     buyer = await seedBuyer(database, "Traced receiver");
     receiver = await startWebhookReceiver();
-    metrics = createMetrics({ routePaths: [] });
+    metrics = createMetrics();
     worker = await startWebhookWorker({
       database,
       config,

@@ -3,12 +3,13 @@
 // delivered to the buyer's subscribed endpoints and to no other buyer's.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { createEventRenderer } from "../../src/app.js";
 import { DEFAULT_WEBHOOK_CONFIG, type WebhookConfig } from "../../src/config.js";
 import { createLogger } from "../../src/logger.js";
 import { startWebhookWorker, type WebhookWorker } from "../../src/webhooks/worker.js";
 import { graphqlData } from "../graphql/helpers.js";
 import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
-import { callApi, createTestApp, type TestApp } from "../support/test-app.js";
+import { APP_BASE_URL, callApi, createTestApp, type TestApp } from "../support/test-app.js";
 import { startWebhookReceiver } from "../support/webhook-receiver.js";
 
 const config: WebhookConfig = {
@@ -59,7 +60,10 @@ describe("events from the change log", { timeout: 60_000 }, () => {
       database: test.database,
       config,
       logger: createLogger("silent"),
-      render: test.app.renderEventRecords,
+      render: createEventRenderer({
+        config: { appBaseUrl: APP_BASE_URL, webhooks: config },
+        database: test.database,
+      }),
     });
   });
   afterAll(async () => {
