@@ -25,6 +25,7 @@ import {
   toConnection,
   withPositionFields,
 } from "./pagination.js";
+import { type RootListRead, rootListExtension } from "./read-metadata.js";
 import { requireViewer } from "./require-viewer.js";
 
 /** What the connection helpers ask of a Prisma model delegate (`prisma.order`, …). */
@@ -141,6 +142,18 @@ export function rootConnection<Node, Extra extends InputFieldMap = Record<string
   t: PothosSchemaTypes.QueryFieldBuilder<SchemaTypes, Record<string, never>>,
   { type, description, model, sort, where, args, narrow }: RootConnectionOptions<Node, Extra>,
 ) {
+  const read: RootListRead = {
+    model,
+    request: (fieldArgs, viewer) => {
+      const { sortKey, reverse } = fieldArgs as { sortKey: string; reverse: boolean };
+      const key = sort.keys[sortKey] ?? CREATED_AT;
+      const problems: FieldProblem[] = [];
+      const page = readPageArgs(fieldArgs, problems, { name: sortKey, key, reverse });
+      const narrowed = narrow?.(fieldArgs as unknown as InputShapeFromFields<Extra>, problems) ?? {};
+      throwIfProblems(problems);
+      return { where: { AND: [where(viewer), narrowed] }, page };
+    },
+  };
   return t.field({
     // The rows are the nodes: Prisma loads the node type's selection (`rootPageQuery`, `nestedSelection`).
     type: type as unknown as ObjectRef<SchemaTypes, Connection<PagePosition>>,
@@ -160,15 +173,10 @@ export function rootConnection<Node, Extra extends InputFieldMap = Record<string
       }),
       ...((args ?? {}) as Extra),
     },
+    // The compiled reads build the same rows' SQL from `request` (src/schema/compiled/).
+    extensions: rootListExtension(read),
     resolve: async (_root, fieldArgs, context, info) => {
-      const viewer = requireViewer(context);
-      const { sortKey, reverse } = fieldArgs as { sortKey: string; reverse: boolean };
-      const key = sort.keys[sortKey] ?? CREATED_AT;
-      const problems: FieldProblem[] = [];
-      const page = readPageArgs(fieldArgs, problems, { name: sortKey, key, reverse });
-      const narrowed = narrow?.(fieldArgs as unknown as InputShapeFromFields<Extra>, problems) ?? {};
-      throwIfProblems(problems);
-      const filter = { AND: [where(viewer), narrowed] };
+      const { where: filter, page } = read.request(fieldArgs, requireViewer(context));
       const rows = delegate<PagedDelegate>(context, model);
       return toConnection(await rows.findMany(rootPageQuery(context, info, filter, page)), page, () =>
         rows.count({ where: filter }),

@@ -134,6 +134,34 @@ function namedScalar<Types extends SchemaTypes>(type: PothosInputFieldType<Types
 
 type Resolver<Types extends SchemaTypes> = GraphQLFieldResolver<unknown, Types["Context"], object>;
 
+type IdArgumentsResolver = (args: object) => Record<string, unknown>;
+
+/** Arguments with their global IDs as UUIDs; a global ID of a type the argument does not take throws VALIDATION_FAILED. */
+function idArgumentsResolver<Types extends SchemaTypes>(mapping: Mapping<Types>): IdArgumentsResolver {
+  return (args) => {
+    const problems: FieldProblem[] = [];
+    const mapped = mapValues(args as Record<string, unknown>, mapping, [], problems);
+    // A domain error: the domainErrors plugin, wrapped around this one, reports it.
+    if (problems.length > 0) throw validationFailed(problems);
+    return mapped;
+  };
+}
+
+/** Each field's mapping, by `Type.field`, as its resolver applies it. */
+const idArgumentsByField = new Map<string, IdArgumentsResolver>();
+
+/**
+ * A field's arguments as its resolver receives them, for code that reads what
+ * a field would read without running its resolver (the compiled reads).
+ */
+export function resolverArguments(
+  typeName: string,
+  fieldName: string,
+  args: Record<string, unknown>,
+): Record<string, unknown> {
+  return idArgumentsByField.get(`${typeName}.${fieldName}`)?.(args) ?? args;
+}
+
 class GlobalIdsPlugin<Types extends SchemaTypes> extends BasePlugin<Types> {
   private mappingFor(field: PothosOutputFieldConfig<Types>): Mapping<Types> | null {
     return mapInputFields(
@@ -147,18 +175,15 @@ class GlobalIdsPlugin<Types extends SchemaTypes> extends BasePlugin<Types> {
   }
 
   private withIds(resolver: Resolver<Types>, mapping: Mapping<Types>): Resolver<Types> {
-    return (parent, args, context, info) => {
-      const problems: FieldProblem[] = [];
-      const mapped = mapValues(args as Record<string, unknown>, mapping, [], problems);
-      // A domain error: the domainErrors plugin, wrapped around this one, reports it.
-      if (problems.length > 0) throw validationFailed(problems);
-      return resolver(parent, mapped, context, info);
-    };
+    const resolveIds = idArgumentsResolver(mapping);
+    return (parent, args, context, info) => resolver(parent, resolveIds(args), context, info);
   }
 
   override wrapResolve(resolver: Resolver<Types>, field: PothosOutputFieldConfig<Types>): Resolver<Types> {
     const mapping = this.mappingFor(field);
-    return mapping ? this.withIds(resolver, mapping) : resolver;
+    if (!mapping) return resolver;
+    idArgumentsByField.set(`${field.parentType}.${field.name}`, idArgumentsResolver(mapping));
+    return this.withIds(resolver, mapping);
   }
 
   override wrapSubscribe(

@@ -346,20 +346,34 @@ export function toConnection<Node extends object>(
   page: PageRequest,
   totalCount: () => Promise<number>,
 ): Connection<Node> {
+  const { nodes, more } = pageNodes(rows, page);
+  return {
+    edges: nodes.map((node) => new Edge(node, page.order)),
+    pageInfo: pageInfoOf(nodes, more, page, (node) => encodeCursor(node, page.order)),
+    totalCount: lazyCount(totalCount),
+  };
+}
+
+/** A page's nodes in the order shown, from `rows` read as `pageWindow` reads them, and whether more lie beyond its far end. */
+export function pageNodes<Row>(rows: Row[], page: PageRequest): { nodes: Row[]; more: boolean } {
   const read = rows.slice(0, page.size);
-  const nodes = page.backward ? read.reverse() : read;
-  const more = rows.length > page.size;
+  return { nodes: page.backward ? read.reverse() : read, more: rows.length > page.size };
+}
+
+/** The page info of `nodes` (see `pageNodes`); `cursorOf` is called for the first and last node only. */
+export function pageInfoOf<Row>(
+  nodes: Row[],
+  more: boolean,
+  page: PageRequest,
+  cursorOf: (node: Row) => string,
+): PageInfoShape {
   const first = nodes[0];
   const last = nodes.at(-1);
   return {
-    edges: nodes.map((node) => new Edge(node, page.order)),
-    pageInfo: {
-      hasNextPage: page.backward ? page.before !== null : more || page.before !== null,
-      hasPreviousPage: page.backward ? more || page.after !== null : page.after !== null,
-      startCursor: first ? encodeCursor(first, page.order) : null,
-      endCursor: last ? encodeCursor(last, page.order) : null,
-    },
-    totalCount: lazyCount(totalCount),
+    hasNextPage: page.backward ? page.before !== null : more || page.before !== null,
+    hasPreviousPage: page.backward ? more || page.after !== null : page.after !== null,
+    startCursor: first === undefined ? null : cursorOf(first),
+    endCursor: last === undefined ? null : cursorOf(last),
   };
 }
 

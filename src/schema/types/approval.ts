@@ -1,3 +1,4 @@
+import type { Viewer } from "../../auth/viewer.js";
 import { ApprovalStatus } from "../../db/generated/prisma/enums.js";
 import { batchLoad } from "../batch.js";
 import { builder } from "../builder.js";
@@ -14,6 +15,7 @@ import {
   uuidsWhere,
 } from "../list-query.js";
 import { BY_ID, connectionType, UPDATED_AT } from "../pagination.js";
+import { recordByIdExtension } from "../read-metadata.js";
 import { requireViewer } from "../require-viewer.js";
 import { NodeRef, nodeIdFields } from "./node.js";
 
@@ -207,6 +209,8 @@ builder.queryField("buyerProductApprovals", (t) =>
   }),
 );
 
+const approvalOfViewer = (id: string, viewer: Viewer) => ({ id, buyerId: viewer.buyerId });
+
 builder.queryField("buyerProductApproval", (t) =>
   t.prismaField({
     type: "BuyerProductApproval",
@@ -220,10 +224,11 @@ builder.queryField("buyerProductApproval", (t) =>
         extensions: takesIdsOf("BuyerProductApproval"),
       }),
     },
+    extensions: recordByIdExtension("BuyerProductApproval", approvalOfViewer),
     resolve: (query, _root, { id }, context) =>
       context.prisma.buyerProductApproval.findFirst({
         ...query,
-        where: { id, buyerId: requireViewer(context).buyerId },
+        where: approvalOfViewer(id, requireViewer(context)),
       }),
   }),
 );

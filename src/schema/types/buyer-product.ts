@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { Viewer } from "../../auth/viewer.js";
 import { ProductType } from "../../db/generated/prisma/enums.js";
 import { matchOrCreateProduct } from "../../domain/auto-match.js";
 import { validationFailed } from "../../domain/errors.js";
@@ -24,6 +25,7 @@ import {
   yesNo,
 } from "../list-query.js";
 import { BY_ID, connectionType, UPDATED_AT } from "../pagination.js";
+import { readsPath, recordByIdExtension } from "../read-metadata.js";
 import { requireViewer } from "../require-viewer.js";
 import { NodeRef, nodeIdFields } from "./node.js";
 import { ProductRef, withOwnName } from "./product.js";
@@ -97,6 +99,7 @@ export const BuyerProductRef = builder.prismaObject("BuyerProduct", {
       type: [ResourceValueRef],
       description: "Identifiers in external systems, in the order they were given.",
       select: { resourceValues: { orderBy: { position: "asc" }, select: { provider: true, value: true } } },
+      extensions: readsPath("resourceValues"),
       resolve: (product) => product.resourceValues,
     }),
     productId: t.expose("productId", {
@@ -224,6 +227,8 @@ builder.queryField("buyerProducts", (t) =>
   }),
 );
 
+const buyerProductOfViewer = (id: string, viewer: Viewer) => ({ id, buyerId: viewer.buyerId });
+
 builder.queryField("buyerProduct", (t) =>
   t.prismaField({
     type: "BuyerProduct",
@@ -237,10 +242,11 @@ builder.queryField("buyerProduct", (t) =>
         extensions: takesIdsOf("BuyerProduct"),
       }),
     },
+    extensions: recordByIdExtension("BuyerProduct", buyerProductOfViewer),
     resolve: (query, _root, { id }, context) =>
       context.prisma.buyerProduct.findFirst({
         ...query,
-        where: { id, buyerId: requireViewer(context).buyerId },
+        where: buyerProductOfViewer(id, requireViewer(context)),
       }),
   }),
 );

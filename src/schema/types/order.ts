@@ -1,3 +1,4 @@
+import type { Viewer } from "../../auth/viewer.js";
 import { OrderStatus } from "../../db/generated/prisma/enums.js";
 import { type FieldProblem, validationFailed } from "../../domain/errors.js";
 import { InputChecks } from "../../domain/input-checks.js";
@@ -18,6 +19,7 @@ import {
   uuidsWhere,
 } from "../list-query.js";
 import { BY_ID, connectionType, UPDATED_AT } from "../pagination.js";
+import { readsObject, readsPath, readsText, recordByIdExtension } from "../read-metadata.js";
 import { requireViewer } from "../require-viewer.js";
 import { OrderEventConnectionRef } from "./order-event.js";
 import { ProductRef, withOwnName } from "./product.js";
@@ -68,6 +70,14 @@ builder.prismaObject("DeliverySite", {
     address: t.field({
       type: AddressRef,
       description: "Where the site is.",
+      extensions: readsObject({
+        street: ["addressStreet"],
+        city: ["addressCity"],
+        state: ["addressState"],
+        postcode: ["addressPostcode"],
+        country: ["addressCountry"],
+        fullAddress: ["addressFullAddress"],
+      }),
       resolve: (site) => ({
         street: site.addressStreet,
         city: site.addressCity,
@@ -96,6 +106,7 @@ const OrderAdditionalDataRef = builder
           }),
         }),
         description: "The ordered product.",
+        extensions: readsPath(),
         resolve: (data) => data,
       }),
       supplier: t.field({
@@ -106,6 +117,7 @@ const OrderAdditionalDataRef = builder
           }),
         }),
         description: "The supplier.",
+        extensions: readsPath(),
         resolve: (data) => data,
       }),
     }),
@@ -117,6 +129,7 @@ export const OrderRef = builder.prismaObject("Order", {
   fields: (t) => ({
     url: t.string({
       description: "Link to the order in the web application.",
+      extensions: readsText({ context: "appBaseUrl" }, "/orders/", { path: ["id"] }),
       resolve: (order, _args, context) => `${context.appBaseUrl}/orders/${order.id}`,
     }),
     supplierProfileId: t.expose("supplierId", { type: "UUID", description: "The supplier's id." }),
@@ -145,6 +158,7 @@ export const OrderRef = builder.prismaObject("Order", {
           },
         },
       }),
+      extensions: readsPath("supplier", "connections", 0, "relationship"),
       resolve: (order) => order.supplier.connections[0]?.relationship ?? null,
     }),
     orderReference: t.exposeString("orderReference", {
@@ -173,6 +187,7 @@ export const OrderRef = builder.prismaObject("Order", {
       type: [ResourceValueRef],
       description: "Identifiers of the order in external systems, in the order they were given.",
       select: { resourceValues: { orderBy: { position: "asc" }, select: { provider: true, value: true } } },
+      extensions: readsPath("resourceValues"),
       resolve: (order) => order.resourceValues,
     }),
     trackingType: t.exposeString("trackingType", {
@@ -186,6 +201,10 @@ export const OrderRef = builder.prismaObject("Order", {
         supplier: { select: { name: true } },
         approval: { select: { buyerProduct: { select: { rawMaterialName: true } } } },
       },
+      extensions: readsObject({
+        productName: ["approval", "buyerProduct", "rawMaterialName"],
+        supplierName: ["supplier", "name"],
+      }),
       resolve: (order) => ({
         productName: order.approval.buyerProduct.rawMaterialName,
         supplierName: order.supplier.name,
@@ -225,6 +244,8 @@ builder.prismaObjectFields("Order", (t) => ({
   }),
 }));
 
+const orderOfViewer = (id: string, viewer: Viewer) => ({ id, buyerId: viewer.buyerId });
+
 builder.queryField("order", (t) =>
   t.prismaField({
     type: "Order",
@@ -238,8 +259,9 @@ builder.queryField("order", (t) =>
         extensions: takesIdsOf("Order"),
       }),
     },
+    extensions: recordByIdExtension("Order", orderOfViewer),
     resolve: (query, _root, { id }, context) =>
-      context.prisma.order.findFirst({ ...query, where: { id, buyerId: requireViewer(context).buyerId } }),
+      context.prisma.order.findFirst({ ...query, where: orderOfViewer(id, requireViewer(context)) }),
   }),
 );
 

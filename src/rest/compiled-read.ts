@@ -1,0 +1,74 @@
+// A REST read answered by the schema's compiled reads (src/schema/compiled/):
+// the planner writes the body's JSON text from the rows, in the contract's
+// spelling given here; the adapter never sees SQL. A route whose document the
+// planner cannot compile, or a request it refuses, runs as every other route
+// does, and both ways give the same bytes (test/rest/compiled-reads.test.ts).
+import type { ExecutionResult } from "graphql";
+import type {
+  CompiledRead,
+  OutputSpelling,
+  ReadOutcome,
+  ReadPlanner,
+} from "../schema/compiled/read-planner.js";
+import type { GraphQLContext } from "../schema/context.js";
+import type { CompiledRoute } from "./compiled-route.js";
+import { applyEnumPlan, enumSpelling } from "./rest-spelling.js";
+
+/** The contract's spelling: enum values as `contractValue` says, decimals as exact JSON numbers. */
+export const REST_SPELLING: OutputSpelling = {
+  enumValue: (type, value) => JSON.stringify(enumSpelling(type).toContract.get(value.name) ?? value.name),
+  decimal: (digits) => digits,
+};
+
+/** What the REST adapter is given to compile its reads with, and whom it tells how they run. */
+export interface CompiledReads {
+  planner: ReadPlanner;
+  /** Once per GET route at startup: null when its document is compiled, else why it runs on normal execution. */
+  planned(operationId: string, reason: string | null): void;
+  /** A compiled read threw; the request ran on normal execution instead. */
+  failed(operationId: string, error: unknown): void;
+}
+
+/** A read's body as JSON text, and the cursor of the next page (null on the last); null for a record not found. */
+export interface ReadBody {
+  json: string;
+  nextCursor: string | null;
+}
+
+/** The compiled read of a GET route, or why there is none. */
+export function planRouteRead(
+  planner: ReadPlanner,
+  entry: CompiledRoute,
+): { compiled: CompiledRead } | { reason: string } {
+  if (entry.route.method !== "GET") return { reason: "it is not a read" };
+  if (entry.response.spread !== undefined) return { reason: "its response spreads a field" };
+  return planner.plan(entry.operation, REST_SPELLING);
+}
+
+/** The body of a compiled read's outcome, shaped as `CompiledRoute.responseBody` shapes an executed one. */
+export function bodyOfOutcome(outcome: ReadOutcome): ReadBody | null {
+  if (outcome.kind === "record")
+    return outcome.json === null ? null : { json: outcome.json, nextCursor: null };
+  const { hasNextPage, endCursor } = outcome.pageInfo;
+  return { json: outcome.nodes, nextCursor: hasNextPage ? endCursor : null };
+}
+
+/** The body of an executed read (its data in place, without errors), as the adapter has always written it. */
+export function bodyOfResult(
+  entry: CompiledRoute,
+  data: NonNullable<ExecutionResult["data"]>,
+): ReadBody | null {
+  applyEnumPlan(data, entry.enumPlan);
+  const read = entry.responseBody(data);
+  return read && { json: JSON.stringify(read.body), nextCursor: read.nextCursor };
+}
+
+/** Runs the compiled read; null when it refuses the request's arguments (normal execution answers those). */
+export async function runCompiledRead(
+  read: CompiledRead,
+  variables: Record<string, unknown>,
+  context: GraphQLContext,
+): Promise<{ body: ReadBody | null } | null> {
+  const outcome = await read.run(variables, context);
+  return outcome && { body: bodyOfOutcome(outcome) };
+}

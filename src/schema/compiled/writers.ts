@@ -1,0 +1,213 @@
+// Writers of JSON text straight from rows: each is made once per document
+// for one place of its selection, and writes that place's value from the
+// columns the statement selected for it, every one a text (see `textOf`).
+import {
+  type GraphQLEnumType,
+  type GraphQLEnumValue,
+  type GraphQLNamedOutputType,
+  isEnumType,
+} from "graphql";
+import type { ScalarColumn } from "../../db/data-model.js";
+import { contractSpelling } from "../../domain/contract-vocabulary.js";
+
+/** A row as the database hands it over, or a row of a list built in SQL as a JSON object: column key → text. */
+export type Row = Readonly<Record<string, unknown>>;
+
+/** What a request adds to the rows: values fields read from the context. */
+export interface RequestValues {
+  appBaseUrl: string;
+}
+
+/** Writes one value's JSON text from a row. */
+export type Writer = (row: Row, request: RequestValues) => string;
+
+/** How values are spelled in the JSON written: the API's own choices. */
+export interface OutputSpelling {
+  /** The JSON text of an enum value. */
+  enumValue(type: GraphQLEnumType, value: GraphQLEnumValue): string;
+  /** The JSON text of a decimal, given its digits as `Decimal#toFixed()` writes them. */
+  decimal(digits: string): string;
+}
+
+/** A value the rows cannot give as normal execution would (a null where none can be): the request runs normally. */
+export class RowValueError extends Error {
+  override readonly name = "RowValueError";
+}
+
+/** A selection the planner cannot compile, with the reason the startup log and /metrics show. */
+export class PlanError extends Error {
+  override readonly name = "PlanError";
+}
+
+const TIMESTAMP_FORMAT = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
+
+/**
+ * The SQL text of a column's value, as every writer reads it: timestamps as
+ * `Date#toISOString()` writes them, lists as JSON arrays, everything else as
+ * PostgreSQL writes it as text. Texts arrive alike from PGlite and pg.
+ */
+export function textOf(column: ScalarColumn, sql: string): string {
+  if (column.isList) return `array_to_json(${sql})::text`;
+  if (column.type === "DateTime") return `to_char(${sql} AT TIME ZONE 'UTC', ${TIMESTAMP_FORMAT})`;
+  return `${sql}::text`;
+}
+
+/** A decimal's digits as `Decimal#toFixed()` writes them: no trailing zeros after the point. */
+export function decimalDigits(text: string): string {
+  if (!text.includes(".")) return text;
+  let end = text.length;
+  while (text.charCodeAt(end - 1) === 48) end -= 1; // "0"
+  if (text.charCodeAt(end - 1) === 46) end -= 1; // "."
+  return text.slice(0, end);
+}
+
+/** The Prisma types a GraphQL scalar may be read from. */
+const SCALAR_SOURCES: Readonly<Record<string, readonly string[]>> = {
+  String: ["String"],
+  ID: ["String"],
+  UUID: ["String"],
+  Int: ["Int"],
+  Float: ["Float"],
+  Boolean: ["Boolean"],
+  Decimal: ["Decimal"],
+  DateTime: ["DateTime"],
+};
+
+/** The JSON text of one item (not null) of `column`, for the GraphQL type it is answered as. */
+export function itemEncoder(
+  type: GraphQLNamedOutputType,
+  column: ScalarColumn,
+  spelling: OutputSpelling,
+): (text: string) => string {
+  if (isEnumType(type)) {
+    if (!column.isEnum) throw new PlanError(`${column.name} is not stored as an enum`);
+    // The database stores each value in the contract's spelling (src/domain/contract-vocabulary.ts).
+    const byLabel = new Map<string, string>();
+    for (const value of type.getValues())
+      byLabel.set(contractSpelling(String(value.value)), spelling.enumValue(type, value));
+    return (label) => {
+      const text = byLabel.get(label);
+      if (text === undefined) throw new RowValueError(`${label} is no value of ${type.name}`);
+      return text;
+    };
+  }
+  if (!SCALAR_SOURCES[type.name]?.includes(column.type) || column.isEnum)
+    throw new PlanError(`${type.name} cannot be read from ${column.name} (${column.type})`);
+  switch (type.name) {
+    case "Int":
+      return (text) => text;
+    case "Float":
+      return (text) => {
+        const value = Number(text);
+        if (!Number.isFinite(value)) throw new RowValueError(`${text} is no finite Float`);
+        return JSON.stringify(value);
+      };
+    case "Boolean":
+      return (text) => (text === "t" || text === "true" ? "true" : "false");
+    case "Decimal":
+      return (text) => spelling.decimal(decimalDigits(text));
+    case "DateTime":
+      return (text) => `"${text}"`;
+    default:
+      return (text) => JSON.stringify(text);
+  }
+}
+
+/** A scalar value (or a list of them) at `key`; a null where GraphQL allows none makes the request run normally. */
+export function scalarWriter(
+  key: string,
+  encode: (text: string) => string,
+  shape: { list: boolean; nullable: boolean; itemsNullable: boolean },
+): Writer {
+  const absent = (what: string) => {
+    if (!shape.nullable) throw new RowValueError(`${what} is null`);
+    return "null";
+  };
+  if (!shape.list)
+    return (row) => {
+      const text = row[key];
+      return typeof text === "string" ? encode(text) : absent(key);
+    };
+  return (row) => {
+    const text = row[key];
+    // Prisma reads a list column that is null as an empty list.
+    if (typeof text !== "string") return "[]";
+    const items: unknown = JSON.parse(text);
+    if (!Array.isArray(items)) throw new RowValueError(`${key} is no list`);
+    let out = "[";
+    for (let index = 0; index < items.length; index += 1) {
+      const item: unknown = items[index];
+      if (index > 0) out += ",";
+      if (typeof item === "string") out += encode(item);
+      else if (item === null && shape.itemsNullable) out += "null";
+      else throw new RowValueError(`an item of ${key} is ${item === null ? "null" : "no text"}`);
+    }
+    return `${out}]`;
+  };
+}
+
+/** An object of fields written in the selection's order, each under its response key. */
+export function objectWriter(fields: readonly { key: string; write: Writer }[]): Writer {
+  const parts = fields.map(({ key, write }, index) => ({
+    prefix: `${index === 0 ? "" : ","}${JSON.stringify(key)}:`,
+    write,
+  }));
+  return (row, request) => {
+    let out = "{";
+    for (const part of parts) out += part.prefix + part.write(row, request);
+    return `${out}}`;
+  };
+}
+
+/** Null when the row joined at `presence` is absent (its id is null), else `write`. */
+export function presentWriter(presence: string, write: Writer, nullable: boolean): Writer {
+  return (row, request) => {
+    if (row[presence] !== null && row[presence] !== undefined) return write(row, request);
+    if (!nullable) throw new RowValueError(`a required row is absent (${presence})`);
+    return "null";
+  };
+}
+
+function isRowList(value: unknown): value is Row[] {
+  return Array.isArray(value) && value.every((item) => typeof item === "object" && item !== null);
+}
+
+/** A list of rows built in SQL as a JSON array of objects at `key` (null: no rows), each written by `write`. */
+export function rowListWriter(key: string, write: Writer): Writer {
+  return (row, request) => {
+    const text = row[key];
+    if (typeof text !== "string") return "[]";
+    const rows: unknown = JSON.parse(text);
+    if (!isRowList(rows)) throw new RowValueError(`${key} is no list of rows`);
+    let out = "[";
+    for (let index = 0; index < rows.length; index += 1) {
+      const item = rows[index];
+      if (item === undefined) continue;
+      out += (index > 0 ? "," : "") + write(item, request);
+    }
+    return `${out}]`;
+  };
+}
+
+/** One part of a text value: literal, the request's base URL, or a column's text. */
+export type TextSource = { literal: string } | { context: "appBaseUrl" } | { key: string };
+
+/** A String joined from parts; null when a column part is null. */
+export function textWriter(parts: readonly TextSource[], nullable: boolean): Writer {
+  return (row, request) => {
+    let text = "";
+    for (const part of parts) {
+      if ("literal" in part) text += part.literal;
+      else if ("context" in part) text += request.appBaseUrl;
+      else {
+        const value = row[part.key];
+        if (typeof value !== "string") {
+          if (!nullable) throw new RowValueError(`${part.key} is null`);
+          return "null";
+        }
+        text += value;
+      }
+    }
+    return JSON.stringify(text);
+  };
+}

@@ -1,0 +1,109 @@
+// What a field's resolver reads, declared beside it as data, so that the
+// compiled reads (src/schema/compiled/) can turn a fixed document into SQL
+// without running resolvers. Root fields declare how their arguments become
+// a Prisma `where` (and a page); fields with their own resolvers declare
+// where in the row Prisma loaded for them their value is. A field declaring
+// nothing keeps a document that selects it on normal execution.
+import type { Viewer } from "../auth/viewer.js";
+import type { NodeTypeName } from "./global-ids.js";
+import type { PageRequest } from "./pagination.js";
+
+/** A root list field over one model's rows: the rows of a request's arguments, and its page. */
+export interface RootListRead {
+  /** The Prisma model listed. */
+  model: string;
+  /** The Prisma `where` and the page for arguments as the resolver receives them; throws their problems. */
+  request(args: Record<string, unknown>, viewer: Viewer): { where: object; page: PageRequest };
+}
+
+/** A root field answering one row of a model, or null: its Prisma `where` for the resolver's arguments. */
+export interface RecordRead {
+  model: string;
+  where(args: Record<string, unknown>, viewer: Viewer): object;
+}
+
+/**
+ * A path into the row Prisma loaded for a field: Prisma field names (a scalar
+ * last, or a relation), and list indexes after a list relation (`0` is the
+ * first row the field's `select` takes). The empty path is the row itself.
+ */
+export type RowPath = readonly (string | number)[];
+
+/** One part of a text a field writes: literal text, a value of the request's context, or a row value. */
+export type TextPart = string | { context: "appBaseUrl" } | { path: RowPath };
+
+/** How a field with its own resolver reads its value from its parent's row. */
+export type RowRead =
+  /** The value at the path; null when a list relation on the way has no row at the index. */
+  | { kind: "path"; path: RowPath }
+  /** A plain object whose properties are the values at these paths. */
+  | { kind: "object"; properties: Readonly<Record<string, RowPath>> }
+  /** The parts' texts joined. */
+  | { kind: "text"; parts: readonly TextPart[] }
+  /** The global ID of the row, a record of `type` (`encodeGlobalId`). */
+  | { kind: "globalId"; type: NodeTypeName };
+
+// Declarations are kept by identity: a field's extensions hold the declaration
+// object, and only objects made here are read back as declarations.
+const rootLists = new WeakMap<object, RootListRead>();
+const recordReads = new WeakMap<object, RecordRead>();
+const rowReads = new WeakMap<object, RowRead>();
+
+/** Extensions of a root list field (`rootConnection`). */
+export function rootListExtension(read: RootListRead): { rootList: RootListRead } {
+  rootLists.set(read, read);
+  return { rootList: read };
+}
+
+/** Extensions of a root field that reads one record. */
+export function recordReadExtension(read: RecordRead): { recordRead: RecordRead } {
+  recordReads.set(read, read);
+  return { recordRead: read };
+}
+
+/** Extensions of a root field reading the record its `id` argument names, with `where` (which its resolver uses too). */
+export function recordByIdExtension(model: string, where: (id: string, viewer: Viewer) => object) {
+  return recordReadExtension({ model, where: (args, viewer) => where(String(args.id), viewer) });
+}
+
+function rowReadExtension(read: RowRead): { rowRead: RowRead } {
+  rowReads.set(read, read);
+  return { rowRead: read };
+}
+
+/** The field's value is the value at `path` of its parent's row. */
+export function readsPath(...path: RowPath): { rowRead: RowRead } {
+  return rowReadExtension({ kind: "path", path });
+}
+
+/** The field's value is an object of the values at these paths of its parent's row. */
+export function readsObject(properties: Record<string, RowPath>): { rowRead: RowRead } {
+  return rowReadExtension({ kind: "object", properties });
+}
+
+/** The field's value is a text joined from literal parts, context values and row values. */
+export function readsText(...parts: TextPart[]): { rowRead: RowRead } {
+  return rowReadExtension({ kind: "text", parts });
+}
+
+/** The field's value is the global ID of its parent's row, a record of `type`. */
+export function readsGlobalId(type: NodeTypeName): { rowRead: RowRead } {
+  return rowReadExtension({ kind: "globalId", type });
+}
+
+type Extensions = Readonly<Record<string, unknown>> | null | undefined;
+
+const declared = <Declaration>(store: WeakMap<object, Declaration>, value: unknown) =>
+  typeof value === "object" && value !== null ? store.get(value) : undefined;
+
+export function rootListOf(extensions: Extensions): RootListRead | undefined {
+  return declared(rootLists, extensions?.rootList);
+}
+
+export function recordReadOf(extensions: Extensions): RecordRead | undefined {
+  return declared(recordReads, extensions?.recordRead);
+}
+
+export function rowReadOf(extensions: Extensions): RowRead | undefined {
+  return declared(rowReads, extensions?.rowRead);
+}
