@@ -18,6 +18,8 @@ export const REST_DESCRIPTIONS: Record<string, string> = {
     "The new status; it may only move forward, as the operation's description says.",
   "RedeliverEventInput.endpointId":
     "One endpoint (409 `endpoint_disabled` when it is disabled); absent: every enabled endpoint subscribed to the event's type.",
+  "BuyerProduct.autoMatch":
+    "How it was matched to the catalogue when it was created, as `POST /buyer_products` answered then. Null for products created before the outcome was stored, and for products imported with their catalogue product.",
   "UpdateWebhookEndpointInput.status":
     "`enabled` (also to re-enable a failing or disabled endpoint) or `disabled`; `failing` is set by deliveries only.",
 };

@@ -65,7 +65,17 @@ function initScript(documentPath: string): string {
       },
     },
   };
-  return `Redoc.init(${JSON.stringify(documentPath)}, ${JSON.stringify(options)}, document.getElementById("redoc"));\n`;
+  // Redoc resolves a server URL against the document's own before it fills in
+  // the URL's variables, which makes `{base_url}/api/…` a path under the
+  // document's: the defaults are filled in first.
+  return `fetch(${JSON.stringify(documentPath)})
+  .then((response) => response.json())
+  .then((spec) => {
+    for (const server of spec.servers ?? [])
+      server.url = server.url.replace(/\\{(\\w+)\\}/g, (_, name) => server.variables?.[name]?.default ?? "");
+    Redoc.init(spec, ${JSON.stringify(options)}, document.getElementById("redoc"));
+  });
+`;
 }
 
 let bundle: string | undefined;

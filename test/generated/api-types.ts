@@ -259,7 +259,8 @@ export interface components {
             title: string;
             status: number;
             detail: string;
-            code: string;
+            /** @enum {string} */
+            code: "bad_request" | "invalid_json" | "unauthenticated" | "not_found" | "request_timeout" | "method_not_allowed" | "invalid_transition" | "already_exists" | "endpoint_disabled" | "idempotency_request_in_progress" | "precondition_failed" | "payload_too_large" | "request_header_fields_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "rate_limited" | "overloaded" | "internal";
             request_id: string;
             errors?: components["schemas"]["FieldError"][];
             allowed_statuses?: ("delivered" | "in_port" | "in_transit" | "in_warehouse" | "order_confirmed" | "order_placed" | "quote_selected" | "shipped")[];
@@ -482,15 +483,7 @@ export interface components {
             /** Format: uuid */
             product_id: string;
         };
-        WebhookEvent: {
-            /** Format: uuid */
-            id: string;
-            /** @enum {string} */
-            type: "order.created" | "order.updated" | "buyer_product.created" | "buyer_product_approval.created" | "buyer_product_approval.updated" | "supplier_user.created" | "tagging.created";
-            /** Format: date-time */
-            created_at: string;
-            data: unknown;
-        };
+        WebhookEvent: components["schemas"]["OrderCreatedEvent"] | components["schemas"]["OrderUpdatedEvent"] | components["schemas"]["BuyerProductCreatedEvent"] | components["schemas"]["BuyerProductApprovalCreatedEvent"] | components["schemas"]["BuyerProductApprovalUpdatedEvent"] | components["schemas"]["SupplierUserCreatedEvent"] | components["schemas"]["TaggingCreatedEvent"];
         RedeliverEventRequest: {
             /** Format: uuid */
             endpoint_id?: string;
@@ -603,6 +596,137 @@ export interface components {
             updated_at: string;
             secret: string;
         };
+        BuyerProductEventObject: {
+            /** Format: uuid */
+            id: string;
+            raw_material_name: string | null;
+            /** @enum {string} */
+            measurement_unit: "EA" | "g" | "kg" | "L" | "MT" | "mL";
+            /** @enum {string} */
+            product_type: "Dye" | "Fragrance" | "Other" | "Packaging" | "Raw Material";
+            raw_material_code: string | null;
+            annual_usage: number | null;
+            typical_order_size: number | null;
+            frequency: string | null;
+            /** @enum {string|null} */
+            container_type: "Bag" | "Bottle" | "Bulk" | "Bulk Bag" | "Drum" | "Flexibag" | "IBC" | "ISOTank" | "Pail" | "Sample" | "Tanker" | "Unit" | null;
+            target_approvals: number | null;
+            priority_product: boolean;
+            active: boolean;
+            document_types: ("allergen_statement" | "animal_testing_statement" | "batch_coa" | "bill_of_lading" | "bill_of_lading_surrendered" | "brcgs" | "brochure" | "certificate_of_origin" | "commercial_invoice" | "delivery_note" | "email" | "ethylene_oxide_dioxane_certificate" | "fda_certificate" | "fssc_22000" | "gmo_free_statement" | "gmp_certificate" | "haccp" | "halal_certificate" | "impurities_statement" | "internal_specification" | "iso9001" | "iso14001" | "kosher_certificate" | "multi_modal_dangerous_goods_form" | "nanoparticle_statement" | "nitrosamine_impurities" | "other" | "packing_declaration" | "packing_list" | "pif" | "product_specification" | "product_watchlist_batch" | "proof_of_delivery" | "purchase_order" | "quality_agreement" | "quarantine_document" | "quote" | "residual_solvent_statement" | "rspo_certificate" | "sample_coa" | "sds" | "specification_sheet" | "supplier_questionnaire" | "tds" | "tga_certificate" | "tse_certificate")[];
+            resource_values: components["schemas"]["ResourceValue"][];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** Format: uuid */
+            product_id: string;
+            auto_match: components["schemas"]["AutoMatch"] | null;
+        };
+        OrderCreatedEvent: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "order.created";
+            /** Format: date-time */
+            created_at: string;
+            data: {
+                object: components["schemas"]["Order"];
+            };
+        };
+        OrderUpdatedEvent: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "order.updated";
+            /** Format: date-time */
+            created_at: string;
+            data: {
+                object: components["schemas"]["Order"];
+                previous_attributes: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        BuyerProductCreatedEvent: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "buyer_product.created";
+            /** Format: date-time */
+            created_at: string;
+            data: {
+                object: components["schemas"]["BuyerProductEventObject"];
+            };
+        };
+        BuyerProductApprovalCreatedEvent: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "buyer_product_approval.created";
+            /** Format: date-time */
+            created_at: string;
+            data: {
+                object: components["schemas"]["BuyerProductApproval"];
+            };
+        };
+        BuyerProductApprovalUpdatedEvent: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "buyer_product_approval.updated";
+            /** Format: date-time */
+            created_at: string;
+            data: {
+                object: components["schemas"]["BuyerProductApproval"];
+                previous_attributes: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        SupplierUserCreatedEvent: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "supplier_user.created";
+            /** Format: date-time */
+            created_at: string;
+            data: {
+                object: components["schemas"]["SupplierUser"];
+            };
+        };
+        TaggingCreatedEvent: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "tagging.created";
+            /** Format: date-time */
+            created_at: string;
+            data: {
+                object: components["schemas"]["TaggingResult"];
+            };
+        };
     };
     responses: never;
     parameters: {
@@ -664,12 +788,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 400;
-                        /** @enum {string} */
-                        code?: "bad_request" | "invalid_json";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             401: {
@@ -678,12 +797,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 401;
-                        /** @enum {string} */
-                        code?: "unauthenticated";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             404: {
@@ -696,12 +810,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 404;
-                        /** @enum {string} */
-                        code?: "not_found";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             408: {
@@ -710,12 +819,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 408;
-                        /** @enum {string} */
-                        code?: "request_timeout";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             409: {
@@ -728,12 +832,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 409;
-                        /** @enum {string} */
-                        code?: "idempotency_request_in_progress" | "already_exists";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             413: {
@@ -745,12 +844,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 413;
-                        /** @enum {string} */
-                        code?: "payload_too_large";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             415: {
@@ -762,12 +856,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 415;
-                        /** @enum {string} */
-                        code?: "unsupported_media_type";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             422: {
@@ -780,12 +869,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 422;
-                        /** @enum {string} */
-                        code?: "validation_failed" | "idempotency_key_reused";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             429: {
@@ -798,12 +882,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 429;
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             431: {
@@ -812,12 +891,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 431;
-                        /** @enum {string} */
-                        code?: "request_header_fields_too_large";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             500: {
@@ -826,12 +900,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 500;
-                        /** @enum {string} */
-                        code?: "internal";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             503: {
@@ -844,12 +913,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 503;
-                        /** @enum {string} */
-                        code?: "overloaded";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -889,12 +953,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 400;
-                        /** @enum {string} */
-                        code?: "bad_request" | "invalid_json";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             401: {
@@ -903,12 +962,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 401;
-                        /** @enum {string} */
-                        code?: "unauthenticated";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             404: {
@@ -921,12 +975,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 404;
-                        /** @enum {string} */
-                        code?: "not_found";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             408: {
@@ -935,12 +984,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 408;
-                        /** @enum {string} */
-                        code?: "request_timeout";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             409: {
@@ -953,12 +997,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 409;
-                        /** @enum {string} */
-                        code?: "idempotency_request_in_progress";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             413: {
@@ -970,12 +1009,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 413;
-                        /** @enum {string} */
-                        code?: "payload_too_large";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             415: {
@@ -987,12 +1021,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 415;
-                        /** @enum {string} */
-                        code?: "unsupported_media_type";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             422: {
@@ -1005,12 +1034,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 422;
-                        /** @enum {string} */
-                        code?: "validation_failed" | "idempotency_key_reused";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             429: {
@@ -1023,12 +1047,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 429;
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             431: {
@@ -1037,12 +1056,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 431;
-                        /** @enum {string} */
-                        code?: "request_header_fields_too_large";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             500: {
@@ -1051,12 +1065,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 500;
-                        /** @enum {string} */
-                        code?: "internal";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             503: {
@@ -1069,12 +1078,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 503;
-                        /** @enum {string} */
-                        code?: "overloaded";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1114,12 +1118,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 400;
-                        /** @enum {string} */
-                        code?: "bad_request" | "invalid_json";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             401: {
@@ -1128,12 +1127,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 401;
-                        /** @enum {string} */
-                        code?: "unauthenticated";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             408: {
@@ -1142,12 +1136,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 408;
-                        /** @enum {string} */
-                        code?: "request_timeout";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             409: {
@@ -1160,12 +1149,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 409;
-                        /** @enum {string} */
-                        code?: "idempotency_request_in_progress";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             413: {
@@ -1177,12 +1161,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 413;
-                        /** @enum {string} */
-                        code?: "payload_too_large";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             415: {
@@ -1194,12 +1173,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 415;
-                        /** @enum {string} */
-                        code?: "unsupported_media_type";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             422: {
@@ -1212,12 +1186,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 422;
-                        /** @enum {string} */
-                        code?: "validation_failed" | "idempotency_key_reused";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             429: {
@@ -1230,12 +1199,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 429;
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             431: {
@@ -1244,12 +1208,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 431;
-                        /** @enum {string} */
-                        code?: "request_header_fields_too_large";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             500: {
@@ -1258,12 +1217,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 500;
-                        /** @enum {string} */
-                        code?: "internal";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             503: {
@@ -1276,12 +1230,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 503;
-                        /** @enum {string} */
-                        code?: "overloaded";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1337,12 +1286,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 400;
-                        /** @enum {string} */
-                        code?: "bad_request";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             401: {
@@ -1351,12 +1295,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 401;
-                        /** @enum {string} */
-                        code?: "unauthenticated";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             408: {
@@ -1365,12 +1304,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 408;
-                        /** @enum {string} */
-                        code?: "request_timeout";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             422: {
@@ -1382,12 +1316,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 422;
-                        /** @enum {string} */
-                        code?: "validation_failed";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             429: {
@@ -1400,12 +1329,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 429;
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             431: {
@@ -1414,12 +1338,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 431;
-                        /** @enum {string} */
-                        code?: "request_header_fields_too_large";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             500: {
@@ -1428,12 +1347,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 500;
-                        /** @enum {string} */
-                        code?: "internal";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             503: {
@@ -1446,12 +1360,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 503;
-                        /** @enum {string} */
-                        code?: "overloaded";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1502,12 +1411,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 400;
-                        /** @enum {string} */
-                        code?: "bad_request";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             401: {
@@ -1516,12 +1420,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 401;
-                        /** @enum {string} */
-                        code?: "unauthenticated";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             404: {
@@ -1533,12 +1432,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 404;
-                        /** @enum {string} */
-                        code?: "not_found";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             408: {
@@ -1547,12 +1441,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 408;
-                        /** @enum {string} */
-                        code?: "request_timeout";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             422: {
@@ -1564,12 +1453,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 422;
-                        /** @enum {string} */
-                        code?: "validation_failed";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             429: {
@@ -1582,12 +1466,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 429;
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             431: {
@@ -1596,12 +1475,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 431;
-                        /** @enum {string} */
-                        code?: "request_header_fields_too_large";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             500: {
@@ -1610,12 +1484,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 500;
-                        /** @enum {string} */
-                        code?: "internal";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             503: {
@@ -1628,12 +1497,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 503;
-                        /** @enum {string} */
-                        code?: "overloaded";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1675,12 +1539,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 400;
-                        /** @enum {string} */
-                        code?: "bad_request" | "invalid_json";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             401: {
@@ -1689,12 +1548,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 401;
-                        /** @enum {string} */
-                        code?: "unauthenticated";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             404: {
@@ -1706,12 +1560,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 404;
-                        /** @enum {string} */
-                        code?: "not_found";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             408: {
@@ -1720,12 +1569,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 408;
-                        /** @enum {string} */
-                        code?: "request_timeout";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             409: {
@@ -1737,12 +1581,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 409;
-                        /** @enum {string} */
-                        code?: "invalid_transition";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             412: {
@@ -1754,12 +1593,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 412;
-                        /** @enum {string} */
-                        code?: "precondition_failed";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             413: {
@@ -1771,12 +1605,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 413;
-                        /** @enum {string} */
-                        code?: "payload_too_large";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             415: {
@@ -1788,12 +1617,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 415;
-                        /** @enum {string} */
-                        code?: "unsupported_media_type";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             422: {
@@ -1805,12 +1629,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 422;
-                        /** @enum {string} */
-                        code?: "validation_failed";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             429: {
@@ -1823,12 +1642,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 429;
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             431: {
@@ -1837,12 +1651,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 431;
-                        /** @enum {string} */
-                        code?: "request_header_fields_too_large";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             500: {
@@ -1851,12 +1660,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 500;
-                        /** @enum {string} */
-                        code?: "internal";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             503: {
@@ -1869,12 +1673,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 503;
-                        /** @enum {string} */
-                        code?: "overloaded";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1929,12 +1728,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 400;
-                        /** @enum {string} */
-                        code?: "bad_request";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             401: {
@@ -1943,12 +1737,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 401;
-                        /** @enum {string} */
-                        code?: "unauthenticated";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             408: {
@@ -1957,12 +1746,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 408;
-                        /** @enum {string} */
-                        code?: "request_timeout";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             422: {
@@ -1974,12 +1758,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 422;
-                        /** @enum {string} */
-                        code?: "validation_failed";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             429: {
@@ -1992,12 +1771,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 429;
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             431: {
@@ -2006,12 +1780,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 431;
-                        /** @enum {string} */
-                        code?: "request_header_fields_too_large";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             500: {
@@ -2020,12 +1789,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 500;
-                        /** @enum {string} */
-                        code?: "internal";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             503: {
@@ -2038,12 +1802,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 503;
-                        /** @enum {string} */
-                        code?: "overloaded";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2094,12 +1853,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 400;
-                        /** @enum {string} */
-                        code?: "bad_request";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             401: {
@@ -2108,12 +1862,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 401;
-                        /** @enum {string} */
-                        code?: "unauthenticated";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             404: {
@@ -2125,12 +1874,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 404;
-                        /** @enum {string} */
-                        code?: "not_found";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             408: {
@@ -2139,12 +1883,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 408;
-                        /** @enum {string} */
-                        code?: "request_timeout";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             422: {
@@ -2156,12 +1895,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 422;
-                        /** @enum {string} */
-                        code?: "validation_failed";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             429: {
@@ -2174,12 +1908,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 429;
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             431: {
@@ -2188,12 +1917,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 431;
-                        /** @enum {string} */
-                        code?: "request_header_fields_too_large";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             500: {
@@ -2202,12 +1926,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 500;
-                        /** @enum {string} */
-                        code?: "internal";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             503: {
@@ -2220,12 +1939,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 503;
-                        /** @enum {string} */
-                        code?: "overloaded";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2276,12 +1990,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 400;
-                        /** @enum {string} */
-                        code?: "bad_request";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             401: {
@@ -2290,12 +1999,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 401;
-                        /** @enum {string} */
-                        code?: "unauthenticated";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             404: {
@@ -2307,12 +2011,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 404;
-                        /** @enum {string} */
-                        code?: "not_found";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             408: {
@@ -2321,12 +2020,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 408;
-                        /** @enum {string} */
-                        code?: "request_timeout";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             422: {
@@ -2338,12 +2032,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 422;
-                        /** @enum {string} */
-                        code?: "validation_failed";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             429: {
@@ -2356,12 +2045,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 429;
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             431: {
@@ -2370,12 +2054,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 431;
-                        /** @enum {string} */
-                        code?: "request_header_fields_too_large";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             500: {
@@ -2384,12 +2063,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 500;
-                        /** @enum {string} */
-                        code?: "internal";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             503: {
@@ -2402,12 +2076,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 503;
-                        /** @enum {string} */
-                        code?: "overloaded";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2448,12 +2117,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 400;
-                        /** @enum {string} */
-                        code?: "bad_request";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             401: {
@@ -2462,12 +2126,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 401;
-                        /** @enum {string} */
-                        code?: "unauthenticated";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             408: {
@@ -2476,12 +2135,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 408;
-                        /** @enum {string} */
-                        code?: "request_timeout";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             422: {
@@ -2493,12 +2147,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 422;
-                        /** @enum {string} */
-                        code?: "validation_failed";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             429: {
@@ -2511,12 +2160,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 429;
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             431: {
@@ -2525,12 +2169,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 431;
-                        /** @enum {string} */
-                        code?: "request_header_fields_too_large";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             500: {
@@ -2539,12 +2178,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 500;
-                        /** @enum {string} */
-                        code?: "internal";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             503: {
@@ -2557,12 +2191,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 503;
-                        /** @enum {string} */
-                        code?: "overloaded";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2598,12 +2227,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 400;
-                        /** @enum {string} */
-                        code?: "bad_request";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             401: {
@@ -2612,12 +2236,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 401;
-                        /** @enum {string} */
-                        code?: "unauthenticated";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             404: {
@@ -2629,12 +2248,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 404;
-                        /** @enum {string} */
-                        code?: "not_found";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             408: {
@@ -2643,12 +2257,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 408;
-                        /** @enum {string} */
-                        code?: "request_timeout";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             422: {
@@ -2660,12 +2269,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 422;
-                        /** @enum {string} */
-                        code?: "validation_failed";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             429: {
@@ -2678,12 +2282,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 429;
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             431: {
@@ -2692,12 +2291,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 431;
-                        /** @enum {string} */
-                        code?: "request_header_fields_too_large";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             500: {
@@ -2706,12 +2300,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 500;
-                        /** @enum {string} */
-                        code?: "internal";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             503: {
@@ -2724,12 +2313,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 503;
-                        /** @enum {string} */
-                        code?: "overloaded";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2770,12 +2354,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 400;
-                        /** @enum {string} */
-                        code?: "bad_request" | "invalid_json";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             401: {
@@ -2784,12 +2363,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 401;
-                        /** @enum {string} */
-                        code?: "unauthenticated";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             404: {
@@ -2802,12 +2376,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 404;
-                        /** @enum {string} */
-                        code?: "not_found";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             408: {
@@ -2816,12 +2385,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 408;
-                        /** @enum {string} */
-                        code?: "request_timeout";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             409: {
@@ -2834,12 +2398,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 409;
-                        /** @enum {string} */
-                        code?: "idempotency_request_in_progress" | "endpoint_disabled";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             413: {
@@ -2851,12 +2410,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 413;
-                        /** @enum {string} */
-                        code?: "payload_too_large";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             415: {
@@ -2868,12 +2422,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 415;
-                        /** @enum {string} */
-                        code?: "unsupported_media_type";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             422: {
@@ -2886,12 +2435,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 422;
-                        /** @enum {string} */
-                        code?: "validation_failed" | "idempotency_key_reused";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             429: {
@@ -2904,12 +2448,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 429;
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             431: {
@@ -2918,12 +2457,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 431;
-                        /** @enum {string} */
-                        code?: "request_header_fields_too_large";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             500: {
@@ -2932,12 +2466,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 500;
-                        /** @enum {string} */
-                        code?: "internal";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             503: {
@@ -2950,12 +2479,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 503;
-                        /** @enum {string} */
-                        code?: "overloaded";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -2993,12 +2517,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 400;
-                        /** @enum {string} */
-                        code?: "bad_request";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             401: {
@@ -3007,12 +2526,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 401;
-                        /** @enum {string} */
-                        code?: "unauthenticated";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             408: {
@@ -3021,12 +2535,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 408;
-                        /** @enum {string} */
-                        code?: "request_timeout";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             422: {
@@ -3038,12 +2547,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 422;
-                        /** @enum {string} */
-                        code?: "validation_failed";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             429: {
@@ -3056,12 +2560,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 429;
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             431: {
@@ -3070,12 +2569,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 431;
-                        /** @enum {string} */
-                        code?: "request_header_fields_too_large";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             500: {
@@ -3084,12 +2578,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 500;
-                        /** @enum {string} */
-                        code?: "internal";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             503: {
@@ -3102,12 +2591,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 503;
-                        /** @enum {string} */
-                        code?: "overloaded";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3147,12 +2631,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 400;
-                        /** @enum {string} */
-                        code?: "bad_request" | "invalid_json";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             401: {
@@ -3161,12 +2640,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 401;
-                        /** @enum {string} */
-                        code?: "unauthenticated";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             408: {
@@ -3175,12 +2649,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 408;
-                        /** @enum {string} */
-                        code?: "request_timeout";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             409: {
@@ -3193,12 +2662,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 409;
-                        /** @enum {string} */
-                        code?: "idempotency_request_in_progress";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             413: {
@@ -3210,12 +2674,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 413;
-                        /** @enum {string} */
-                        code?: "payload_too_large";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             415: {
@@ -3227,12 +2686,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 415;
-                        /** @enum {string} */
-                        code?: "unsupported_media_type";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             422: {
@@ -3245,12 +2699,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 422;
-                        /** @enum {string} */
-                        code?: "validation_failed" | "idempotency_key_reused";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             429: {
@@ -3263,12 +2712,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 429;
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             431: {
@@ -3277,12 +2721,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 431;
-                        /** @enum {string} */
-                        code?: "request_header_fields_too_large";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             500: {
@@ -3291,12 +2730,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 500;
-                        /** @enum {string} */
-                        code?: "internal";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             503: {
@@ -3309,12 +2743,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 503;
-                        /** @enum {string} */
-                        code?: "overloaded";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3350,12 +2779,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 400;
-                        /** @enum {string} */
-                        code?: "bad_request";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             401: {
@@ -3364,12 +2788,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 401;
-                        /** @enum {string} */
-                        code?: "unauthenticated";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             404: {
@@ -3381,12 +2800,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 404;
-                        /** @enum {string} */
-                        code?: "not_found";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             408: {
@@ -3395,12 +2809,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 408;
-                        /** @enum {string} */
-                        code?: "request_timeout";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             422: {
@@ -3412,12 +2821,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 422;
-                        /** @enum {string} */
-                        code?: "validation_failed";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             429: {
@@ -3430,12 +2834,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 429;
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             431: {
@@ -3444,12 +2843,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 431;
-                        /** @enum {string} */
-                        code?: "request_header_fields_too_large";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             500: {
@@ -3458,12 +2852,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 500;
-                        /** @enum {string} */
-                        code?: "internal";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             503: {
@@ -3476,12 +2865,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 503;
-                        /** @enum {string} */
-                        code?: "overloaded";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3515,12 +2899,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 400;
-                        /** @enum {string} */
-                        code?: "bad_request" | "invalid_json";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             401: {
@@ -3529,12 +2908,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 401;
-                        /** @enum {string} */
-                        code?: "unauthenticated";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             404: {
@@ -3546,12 +2920,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 404;
-                        /** @enum {string} */
-                        code?: "not_found";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             408: {
@@ -3560,12 +2929,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 408;
-                        /** @enum {string} */
-                        code?: "request_timeout";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             413: {
@@ -3577,12 +2941,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 413;
-                        /** @enum {string} */
-                        code?: "payload_too_large";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             415: {
@@ -3594,12 +2953,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 415;
-                        /** @enum {string} */
-                        code?: "unsupported_media_type";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             422: {
@@ -3611,12 +2965,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 422;
-                        /** @enum {string} */
-                        code?: "validation_failed";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             429: {
@@ -3629,12 +2978,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 429;
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             431: {
@@ -3643,12 +2987,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 431;
-                        /** @enum {string} */
-                        code?: "request_header_fields_too_large";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             500: {
@@ -3657,12 +2996,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 500;
-                        /** @enum {string} */
-                        code?: "internal";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             503: {
@@ -3675,12 +3009,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 503;
-                        /** @enum {string} */
-                        code?: "overloaded";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3720,12 +3049,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 400;
-                        /** @enum {string} */
-                        code?: "bad_request" | "invalid_json";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             401: {
@@ -3734,12 +3058,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 401;
-                        /** @enum {string} */
-                        code?: "unauthenticated";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             404: {
@@ -3751,12 +3070,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 404;
-                        /** @enum {string} */
-                        code?: "not_found";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             408: {
@@ -3765,12 +3079,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 408;
-                        /** @enum {string} */
-                        code?: "request_timeout";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             413: {
@@ -3782,12 +3091,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 413;
-                        /** @enum {string} */
-                        code?: "payload_too_large";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             415: {
@@ -3799,12 +3103,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 415;
-                        /** @enum {string} */
-                        code?: "unsupported_media_type";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             422: {
@@ -3816,12 +3115,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 422;
-                        /** @enum {string} */
-                        code?: "validation_failed";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             429: {
@@ -3834,12 +3128,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 429;
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             431: {
@@ -3848,12 +3137,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 431;
-                        /** @enum {string} */
-                        code?: "request_header_fields_too_large";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             500: {
@@ -3862,12 +3146,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 500;
-                        /** @enum {string} */
-                        code?: "internal";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             503: {
@@ -3880,12 +3159,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 503;
-                        /** @enum {string} */
-                        code?: "overloaded";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -3923,12 +3197,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 400;
-                        /** @enum {string} */
-                        code?: "bad_request" | "invalid_json";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             401: {
@@ -3937,12 +3206,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 401;
-                        /** @enum {string} */
-                        code?: "unauthenticated";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             404: {
@@ -3955,12 +3219,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 404;
-                        /** @enum {string} */
-                        code?: "not_found";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             408: {
@@ -3969,12 +3228,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 408;
-                        /** @enum {string} */
-                        code?: "request_timeout";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             409: {
@@ -3987,12 +3241,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 409;
-                        /** @enum {string} */
-                        code?: "idempotency_request_in_progress";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             413: {
@@ -4004,12 +3253,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 413;
-                        /** @enum {string} */
-                        code?: "payload_too_large";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             415: {
@@ -4021,12 +3265,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 415;
-                        /** @enum {string} */
-                        code?: "unsupported_media_type";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             422: {
@@ -4039,12 +3278,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 422;
-                        /** @enum {string} */
-                        code?: "validation_failed" | "idempotency_key_reused";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             429: {
@@ -4057,12 +3291,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 429;
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             431: {
@@ -4071,12 +3300,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 431;
-                        /** @enum {string} */
-                        code?: "request_header_fields_too_large";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             500: {
@@ -4085,12 +3309,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 500;
-                        /** @enum {string} */
-                        code?: "internal";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             503: {
@@ -4103,12 +3322,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 503;
-                        /** @enum {string} */
-                        code?: "overloaded";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -4148,12 +3362,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 400;
-                        /** @enum {string} */
-                        code?: "bad_request";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             401: {
@@ -4162,12 +3371,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 401;
-                        /** @enum {string} */
-                        code?: "unauthenticated";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             404: {
@@ -4179,12 +3383,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 404;
-                        /** @enum {string} */
-                        code?: "not_found";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             408: {
@@ -4193,12 +3392,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 408;
-                        /** @enum {string} */
-                        code?: "request_timeout";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             422: {
@@ -4210,12 +3404,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 422;
-                        /** @enum {string} */
-                        code?: "validation_failed";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             429: {
@@ -4228,12 +3417,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 429;
-                        /** @enum {string} */
-                        code?: "rate_limited";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             431: {
@@ -4242,12 +3426,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 431;
-                        /** @enum {string} */
-                        code?: "request_header_fields_too_large";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             500: {
@@ -4256,12 +3435,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 500;
-                        /** @enum {string} */
-                        code?: "internal";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             503: {
@@ -4274,12 +3448,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"] & {
-                        /** @constant */
-                        status?: 503;
-                        /** @enum {string} */
-                        code?: "overloaded";
-                    };
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };

@@ -44,13 +44,22 @@ describe("the contract check on REST responses", () => {
     );
   });
 
-  it("fails a body member the document does not have, and a code the status does not document", () => {
+  it("fails a body member the document does not have, a body status not the response's, and a code the status does not document", () => {
     expect(() =>
       assertMatchesContract(observed({ text: JSON.stringify({ ...notFound, stack: "at x" }) })),
     ).toThrow(/must NOT have additional properties "stack"/);
     expect(() =>
       assertMatchesContract(observed({ text: JSON.stringify({ ...notFound, code: "gone" }) })),
     ).toThrow(/\/code must be equal to one of the allowed values/);
+    expect(() =>
+      assertMatchesContract(observed({ text: JSON.stringify({ ...notFound, status: 410 }) })),
+    ).toThrow(/404 wrote the status 410 in its body/);
+    // A code of the API, but not one this operation documents for 404.
+    expect(() =>
+      assertMatchesContract(observed({ text: JSON.stringify({ ...notFound, code: "already_exists" }) })),
+    ).toThrow(
+      /answered the code "already_exists", which the OpenAPI document does not list for it \(listed: not_found\)/,
+    );
   });
 
   it("fails a response without a required header, or with the wrong media type", () => {

@@ -1,6 +1,8 @@
 // GET /docs: the Redoc reference, served from local packages only.
+import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OPENAPI_PATH } from "../../src/rest/openapi/document.js";
+import type { OpenApiDocument } from "../../src/rest/openapi/types.js";
 import { createTestApp, type TestApp } from "../support/test-app.js";
 
 /** The bundle's URL carries a hash of its bytes. */
@@ -46,9 +48,25 @@ describe("the API reference page", () => {
     expect(bundle).not.toContain("cdn.redoc.ly");
   });
 
-  it("renders the document at the OpenAPI URL", async () => {
+  it("renders the document at the OpenAPI URL, its server URL's variables filled in with their defaults", async () => {
     const script = await (await get("/docs/init.js")).text();
-    expect(script).toContain(`Redoc.init(${JSON.stringify(OPENAPI_PATH)}`);
+    // The page's script run as the browser would, with this server behind its fetch and Redoc stubbed.
+    const requested: string[] = [];
+    const rendered = new Promise<OpenApiDocument>((resolve) => {
+      runInNewContext(script, {
+        fetch: (path: string) => {
+          requested.push(path);
+          return get(path);
+        },
+        Redoc: { init: (spec: OpenApiDocument) => resolve(spec) },
+        document: { getElementById: () => null },
+      });
+    });
+    const spec = await rendered;
+    expect(requested).toEqual([OPENAPI_PATH]);
+    // Redoc resolves a relative server URL against the page's origin.
+    expect(spec.servers?.map((server) => server.url)).toEqual(["/api/public/buyer/v1"]);
+    expect(Object.keys(spec.paths)).toContain("/orders");
   });
 
   it("answers other methods with 405 and Allow", async () => {

@@ -5,6 +5,7 @@
 import { randomUUID } from "node:crypto";
 import type { RestRoute } from "../../src/contract/route.js";
 import type { NodeTypeName } from "../../src/schema/global-ids.js";
+import { orderEventData } from "../support/events.js";
 import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
 import { callApi, type TestApp } from "../support/test-app.js";
 
@@ -37,7 +38,12 @@ export async function seedRouteFixtures(harness: TestApp): Promise<RouteFixtures
   const [orderId = ""] = await seedOrders(harness.database, buyer, [{ createdAt: new Date("2025-02-01") }]);
   const eventId = randomUUID();
   await harness.database.prisma.webhookEvent.create({
-    data: { id: eventId, buyerId: buyer.buyerId, type: "order.updated", data: { object: { id: orderId } } },
+    data: {
+      id: eventId,
+      buyerId: buyer.buyerId,
+      type: "order.updated",
+      data: await orderEventData(harness.app, buyer.apiKey, orderId, "order.updated"),
+    },
   });
   const createEndpoint = async () => {
     const created = await callApi(harness.app, "POST", "/webhook_endpoints", {

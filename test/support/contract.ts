@@ -8,6 +8,7 @@ import { buildOpenApiDocument, OPENAPI_PATH } from "../../src/rest/openapi/docum
 import type {
   Header,
   JsonSchema,
+  MediaType,
   OpenApiDocument,
   Operation,
   Reference,
@@ -43,6 +44,8 @@ function forValidation<T>(value: T, partOfAllOf = false): T {
   if (typeof value !== "object" || value === null) return value;
   const copy: Record<string, unknown> = {};
   for (const [key, child] of Object.entries(value)) {
+    // OpenAPI's own keyword, for generators: `oneOf` with each member's `const` already checks what it says.
+    if (key === "discriminator") continue;
     copy[key] =
       key === "$ref" && typeof child === "string" && child.startsWith(COMPONENT_SCHEMA)
         ? `${BASE}#/$defs/${child.slice(COMPONENT_SCHEMA.length)}`
@@ -118,6 +121,26 @@ class ContractChecker {
     if (!mediaType || !content) return;
     const pointer = `#/paths/${escapePointer(template)}/${operation.operationId}/${status}`;
     this.checkBody(label, status, mediaType, content.schema, pointer, observed);
+    if (mediaType === "application/problem+json") this.checkProblem(label, status, content, observed);
+  }
+
+  /**
+   * Every problem response has the one Problem schema: its `status` is the
+   * response's, and the codes it documents are the names of its examples.
+   */
+  private checkProblem(label: string, status: string, content: MediaType, observed: ObservedResponse) {
+    const { code, status: written } = JSON.parse(observed.text) as { code?: unknown; status?: unknown };
+    if (written !== observed.status) {
+      throw new ContractViolation(
+        `${label} ${status} wrote the status ${JSON.stringify(written)} in its body.`,
+      );
+    }
+    const documented = Object.keys(content.examples);
+    if (typeof code !== "string" || !documented.includes(code)) {
+      throw new ContractViolation(
+        `${label} ${status} answered the code ${JSON.stringify(code)}, which the OpenAPI document does not list for it (listed: ${documented.join(", ")}).`,
+      );
+    }
   }
 
   /** Unknown paths and methods answer before any operation: a 404 or 405 problem (or 429 when over the limit). */

@@ -5,6 +5,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createEventRenderer } from "../../src/app.js";
 import { DEFAULT_WEBHOOK_CONFIG, type WebhookConfig } from "../../src/config.js";
+import { WEBHOOK_EVENT_TYPES } from "../../src/domain/webhook-events.js";
 import { createLogger } from "../../src/logger.js";
 import { startWebhookWorker, type WebhookWorker } from "../../src/webhooks/worker.js";
 import { graphqlData } from "../graphql/helpers.js";
@@ -198,5 +199,12 @@ describe("events from the change log", { timeout: 60_000 }, () => {
     expect(feed.body).toEqual([]);
     const foreign = await callApi(test.app, "GET", `/events/${[...ids][0]}`, { key: other.apiKey });
     expect(foreign.status).toBe(404);
+  });
+
+  it("reads back, from the feed, every event type as the OpenAPI document types it (callApi checks each)", async () => {
+    const feed = await callApi(test.app, "GET", "/events?limit=500", { key: buyer.apiKey });
+    expect(feed.status).toBe(200);
+    const types = new Set((feed.body as Event[]).map((event) => event.type));
+    expect([...types].sort()).toEqual([...WEBHOOK_EVENT_TYPES].sort());
   });
 });

@@ -3,6 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectProblem, listBody } from "../rest/helpers.js";
+import { orderEventData } from "../support/events.js";
 import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
 import { callApi, createTestApp, type TestApp } from "../support/test-app.js";
 
@@ -135,11 +136,10 @@ describe("events and webhook endpoints over REST", { timeout: 60_000 }, () => {
   });
 
   describe("events", () => {
-    async function seedEvent(buyerId: string, type: string, createdAt: Date) {
+    async function seedEvent(buyerId: string, type: "order.created" | "order.updated", createdAt: Date) {
       const id = randomUUID();
-      await test.database.prisma.webhookEvent.create({
-        data: { id, buyerId, type, createdAt, data: { object: { id: orderId } } },
-      });
+      const data = await orderEventData(test.app, buyer.apiKey, orderId, type);
+      await test.database.prisma.webhookEvent.create({ data: { id, buyerId, type, createdAt, data } });
       return id;
     }
 
@@ -161,7 +161,7 @@ describe("events and webhook endpoints over REST", { timeout: 60_000 }, () => {
         id: newest,
         type: "order.updated",
         created_at: "2025-03-03T10:00:00.000Z",
-        data: { object: { id: orderId } },
+        data: { object: (await api("GET", `/orders/${orderId}`)).body, previous_attributes: {} },
       });
       expectProblem(await api("GET", "/events?type[]=order.shipped"), 422, "validation_failed", [
         ["type[0]", "invalid"],

@@ -5,6 +5,7 @@ import { API_PREFIX, isVersionedRead } from "../../contract/route.js";
 import { routes as contractRoutes, TAG_DESCRIPTIONS } from "../../contract/routes.js";
 import { type CompiledRoute, compileRoute } from "../compiled-route.js";
 import { acceptsIfMatch } from "../conditional-write.js";
+import { typeWebhookEvents } from "./events.js";
 import { problemResponses, problemSchema, problemTable, requestProblems } from "./problems.js";
 import { idSchema, inputObjectSchema, inputSchema, responseSchema, SchemaRegistry } from "./schemas.js";
 import type { JsonSchema, OpenApiDocument, Operation, Parameter, PathItem, Response } from "./types.js";
@@ -25,11 +26,25 @@ export function buildOpenApiDocument(schema: GraphQLSchema, routes = contractRou
     const operation = buildOperation(compileRoute(schema, route), registry, problemRef);
     paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operation };
   }
+  // After every route, so that every operation answering events refers to the union.
+  typeWebhookEvents(schema, registry);
   const tags = [...new Set(routes.map((route) => route.tag))];
   return {
     openapi: "3.1.0",
     info: { title: "Buyer Public API", version: "v1", description: referenceIntroduction(problemTable()) },
-    servers: [{ url: API_PREFIX, description: "This server" }],
+    servers: [
+      {
+        url: `{base_url}${API_PREFIX}`,
+        description: "This server",
+        variables: {
+          base_url: {
+            default: "",
+            description:
+              "The origin the API is served at, such as `https://api.example.com`. Empty (the default), paths are relative to where this document was read.",
+          },
+        },
+      },
+    ],
     security: [{ ApiKey: [] }],
     tags: tags.map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? "" })),
     paths,

@@ -68,7 +68,12 @@ export function problemSchema(schema: GraphQLSchema, registry: SchemaRegistry): 
       title: { type: "string", description: "The HTTP status phrase, e.g. `Unprocessable Content`." },
       status: { type: "integer", minimum: 400, maximum: 599, description: "The HTTP status code." },
       detail: { type: "string", description: "What went wrong, for a person to read." },
-      code: { type: "string", description: "The stable snake_case reason, e.g. `validation_failed`." },
+      code: {
+        type: "string",
+        enum: Object.keys(PROBLEMS),
+        description:
+          "The stable snake_case reason, e.g. `validation_failed`. Each operation's error responses list the codes it answers with.",
+      },
       request_id: {
         type: "string",
         description:
@@ -97,7 +102,12 @@ export function problemTable(): string {
   return ["| status | code | when |", "|---|---|---|", ...rows].join("\n");
 }
 
-/** Problems grouped by status, each status one response with an example per code. */
+/**
+ * Problems grouped by status, each status one response with an example per
+ * code. Every response's schema is the one `Problem`, so that a generated
+ * client has one error type; the codes of each response are its examples and
+ * its description.
+ */
 export function problemResponses(
   codes: Map<ProblemCode, string>,
   examples: Partial<Record<ProblemCode, ProblemExample>>,
@@ -111,10 +121,6 @@ export function problemResponses(
   }
   const responses: Record<string, Response> = {};
   for (const [status, statusCodes] of [...byStatus].sort(([a], [b]) => a - b)) {
-    const statusSchema: Record<string, JsonSchema> = {
-      status: { const: status },
-      code: { type: "string", enum: statusCodes },
-    };
     responses[String(status)] = {
       description: statusCodes.map((code) => `\`${code}\`: ${codes.get(code)}`).join("\n\n"),
       // Only the headers every code of the status carries (400 `bad_request` has no rate-limit headers).
@@ -125,7 +131,7 @@ export function problemResponses(
       ),
       content: {
         "application/problem+json": {
-          schema: { allOf: [problemRef, { type: "object", properties: statusSchema }] },
+          schema: problemRef,
           examples: Object.fromEntries(
             statusCodes.map((code) => [
               code,

@@ -30,7 +30,11 @@ import type { JsonSchema } from "./types.js";
 export class SchemaRegistry {
   readonly schemas: Record<string, JsonSchema> = {};
 
-  ref(name: string, schema: JsonSchema): JsonSchema {
+  /** `otherwise`: the name to give `schema` when `name` is another schema's, rather than `name` numbered. */
+  ref(name: string, schema: JsonSchema, otherwise?: string): JsonSchema {
+    const existing = this.schemas[name];
+    if (otherwise !== undefined && existing !== undefined && !isDeepStrictEqual(existing, schema))
+      return this.ref(otherwise, schema);
     for (let index = 1; ; index++) {
       const candidate = index === 1 ? name : `${name}${index}`;
       const existing = this.schemas[candidate];
@@ -178,10 +182,14 @@ export function inputObjectSchema(
   );
 }
 
-/** The schema of the response body, read off the route's selection. */
+/**
+ * The schema of the response body, read off the route's selection;
+ * `otherwise`, the name of its object when its type's name is another selection's.
+ */
 export function responseSchema(
   { route, selections, response }: CompiledRoute,
   registry: SchemaRegistry,
+  otherwise?: string,
 ): JsonSchema | null {
   const selected = selections.get(response.at);
   if (response.empty || !selected) return null;
@@ -191,7 +199,8 @@ export function responseSchema(
   }
   // A null object is answered 404, so the body itself is never null.
   const type = isNonNullType(selected.field.type) ? selected.field.type.ofType : selected.field.type;
-  if (response.spread === undefined) return outputSchema(selected, registry, new GraphQLNonNull(type));
+  if (response.spread === undefined)
+    return outputSchema(selected, registry, new GraphQLNonNull(type), otherwise);
   const inner = selected.children.get(response.spread);
   const others = new Map([...selected.children].filter(([key]) => key !== response.spread));
   const properties = {
@@ -206,6 +215,7 @@ function outputSchema(
   selected: Selected,
   registry: SchemaRegistry,
   type: GraphQLOutputType = selected.field.type,
+  otherwise?: string,
 ): JsonSchema {
   const inner = isNonNullType(type) ? type.ofType : type;
   let schema: JsonSchema;
@@ -214,7 +224,8 @@ function outputSchema(
   else if (isObjectType(inner)) {
     const properties = objectProperties(selected.children, registry);
     const object: JsonSchema = { type: "object", properties, required: Object.keys(properties) };
-    schema = registry.ref(inner.name, described(object, restDescription(inner.name, inner.description)));
+    const description = restDescription(inner.name, inner.description);
+    schema = registry.ref(inner.name, described(object, description), otherwise);
   } else throw new Error(`OpenAPI: ${inner.name}: interfaces and unions are not supported`);
   return isNonNullType(type) ? schema : nullable(schema);
 }
