@@ -1,5 +1,19 @@
-// The events integrators can subscribe to (docs/webhooks.md, "Events").
+// The events integrators can subscribe to (docs/webhooks.md, "Events"), and
+// their data, kept as JSON text.
 import type { PrismaClient } from "../db/generated/prisma/client.js";
+
+declare global {
+  interface JSON {
+    /** A JSON text placed as is by JSON.stringify (Node.js 21+). */
+    rawJSON(text: string): object;
+    isRawJSON(value: unknown): boolean;
+    /** A reviver is given each primitive's source text (Node.js 21+). */
+    parse(
+      text: string,
+      reviver: (this: unknown, key: string, value: unknown, context: { source?: string }) => unknown,
+    ): unknown;
+  }
+}
 
 export const WEBHOOK_EVENT_TYPES = [
   "order.created",
@@ -28,4 +42,21 @@ export function endpointReceives(enabledEvents: readonly string[], type: string)
 /** Change log entries waiting to be rendered into events (docs/webhooks.md, "Where events come from"). */
 export function countUnrenderedChanges(prisma: Pick<PrismaClient, "changeLogUnrendered">): Promise<number> {
   return prisma.changeLogUnrendered.count();
+}
+
+/**
+ * JSON text as a value whose numbers keep their digits (each a JSON.rawJSON of
+ * its text), so that JSON.stringify writes the text back as it was, amounts
+ * past a double's 15 to 17 digits included. Keys keep their order as long as
+ * none looks like an array index, which no REST field name does.
+ */
+export function parseExactJson(text: string): unknown {
+  return JSON.parse(text, (_key, value, context) =>
+    typeof value === "number" && context.source !== undefined ? JSON.rawJSON(context.source) : value,
+  );
+}
+
+/** Whether `value` is a JSON number: a JavaScript number or one kept as its text by parseExactJson. */
+export function isJsonNumber(value: unknown): boolean {
+  return typeof value === "number" || JSON.isRawJSON(value);
 }

@@ -28,11 +28,15 @@ export interface RecordToRender {
   changedAt: Date;
 }
 
-/** Records of one buyer (the context's viewer), in the order given; null where the buyer has none. */
+/**
+ * Records of one buyer (the context's viewer), in the order given, each as the
+ * JSON text of its REST body: the bytes the REST read sends, keys in its order
+ * and amounts with every digit. Null where the buyer has none.
+ */
 export type RecordRenderer = (
   context: GraphQLContext,
   records: readonly RecordToRender[],
-) => Promise<(Record<string, unknown> | null)[]>;
+) => Promise<(string | null)[]>;
 
 /**
  * Records of any buyers, in the order given: each buyer's rendered in one
@@ -42,8 +46,8 @@ export async function renderRecordsOfBuyers(
   render: RecordRenderer,
   contextOf: (buyerId: string) => GraphQLContext,
   records: readonly (RecordToRender & { buyerId: string })[],
-): Promise<(Record<string, unknown> | null)[]> {
-  const rendered: (Record<string, unknown> | null)[] = records.map(() => null);
+): Promise<(string | null)[]> {
+  const rendered: (string | null)[] = records.map(() => null);
   const indexesByBuyer = new Map<string, number[]>();
   for (const [index, { buyerId }] of records.entries()) {
     const indexes = indexesByBuyer.get(buyerId) ?? [];
@@ -114,14 +118,16 @@ export function createRecordRenderer(schema: GraphQLSchema): RecordRenderer {
     }),
   );
 
-  /** The REST body the single read would answer, from what its root field resolved to. */
-  const shape = (single: CompiledRoute, value: unknown): Record<string, unknown> | null => {
+  /**
+   * The REST body the single read would answer, from what its root field
+   * resolved to, written as the REST handler writes it (amounts exact).
+   */
+  const shape = (single: CompiledRoute, value: unknown): string | null => {
     const data = { [single.response.at]: value };
     applyEnumPlan(data, single.enumPlan);
     const body = single.responseBody(data)?.body;
     if (typeof body !== "object" || body === null) return null;
-    // As the REST answer's JSON: date-times as text, amounts as numbers (events are stored as jsonb).
-    return JSON.parse(JSON.stringify(body)) as Record<string, unknown>;
+    return JSON.stringify(body);
   };
 
   const renderOne = async (single: CompiledRoute, context: GraphQLContext, record: RecordToRender) => {
@@ -134,7 +140,7 @@ export function createRecordRenderer(schema: GraphQLSchema): RecordRenderer {
   };
 
   return async (context, records) => {
-    const rendered: (Record<string, unknown> | null)[] = records.map(() => null);
+    const rendered: (string | null)[] = records.map(() => null);
     const byType = new Map<string, number[]>();
     for (const [index, record] of records.entries()) {
       byType.set(record.recordType, [...(byType.get(record.recordType) ?? []), index]);

@@ -1,14 +1,15 @@
 // Renders the change log into events. The change log (change_log, written by
 // triggers in every writing transaction) is the one record of what changed;
 // `webhook_events` is its rendering for integrators: each event carries the
-// record in its REST shape, and each is queued to the buyer's endpoints that
+// record's REST body as its JSON text, byte for byte what the REST read
+// answers at that moment, and each is queued to the buyer's endpoints that
 // subscribe to its type, in the same transaction that marks its log entries
 // rendered. Entries to render are listed in `change_log_unrendered` by a
 // trigger, and claimed here with FOR UPDATE SKIP LOCKED, so several
 // processes can render side by side without rendering an entry twice.
 import { randomUUID } from "node:crypto";
 import type { Prisma, PrismaClient } from "../db/generated/prisma/client.js";
-import { endpointReceives } from "../domain/webhook-events.js";
+import { endpointReceives, isJsonNumber, parseExactJson } from "../domain/webhook-events.js";
 import { queueEventDeliveries } from "../domain/webhook-queue.js";
 
 type Transaction = Prisma.TransactionClient;
@@ -21,14 +22,15 @@ export interface RenderRequest {
 }
 
 /**
- * The records in their REST shape, read inside `tx`, in the order asked; null
- * where the buyer cannot see the record (any more). Given a batch at once, so
- * that it reads each record type with one statement rather than one per record.
+ * The records' REST bodies as JSON text (what the REST read would send), read
+ * inside `tx`, in the order asked; null where the buyer cannot see the record
+ * (any more). Given a batch at once, so that it reads each record type with
+ * one statement rather than one per record.
  */
 export type RecordRenderer = (
   tx: Transaction,
   requests: readonly RenderRequest[],
-) => Promise<(Record<string, unknown> | null)[]>;
+) => Promise<(string | null)[]>;
 
 /** What one rendering transaction did, once it committed. */
 export interface RenderedBatch {
@@ -57,7 +59,8 @@ const FIELD_FOR_COLUMN: Record<string, string> = { supplier_id: "supplier_profil
 /**
  * `previous_attributes`: the earlier values of the changed fields that the
  * object shows, in its spelling (an ISO date-time with milliseconds where the
- * object has one, a number where it has a number).
+ * object has one; a number where it has a number, with every digit, written
+ * as REST writes amounts). Numbers in both come from parseExactJson.
  */
 export function previousAttributes(
   previous: Record<string, unknown>,
@@ -68,12 +71,26 @@ export function previousAttributes(
     const field = FIELD_FOR_COLUMN[column] ?? column;
     if (!(field in object)) continue;
     const current = object[field];
-    if (typeof value === "string" && typeof current === "number") attributes[field] = Number(value);
+    if (isJsonNumber(current) && (typeof value === "string" || isJsonNumber(value)))
+      attributes[field] = asJsonNumber(value);
     else if (typeof value === "string" && isDateTime(current) && !Number.isNaN(Date.parse(value)))
       attributes[field] = new Date(value).toISOString();
     else attributes[field] = value;
   }
   return attributes;
+}
+
+const DECIMAL_WITH_FRACTION = /^-?\d+\.\d+$/;
+
+/**
+ * A column's value as the JSON number REST writes: PostgreSQL writes a
+ * numeric(20,6) with its scale ("4.000000"), REST without trailing zeros ("4").
+ */
+function asJsonNumber(value: unknown): unknown {
+  const text = typeof value === "string" ? value : JSON.stringify(value);
+  if (DECIMAL_WITH_FRACTION.test(text)) return JSON.rawJSON(text.replace(/\.?0+$/, ""));
+  if (/^-?\d+$/.test(text)) return JSON.rawJSON(text);
+  return typeof value === "string" ? Number(value) : value;
 }
 
 function isDateTime(value: unknown): boolean {
@@ -140,10 +157,16 @@ export async function materializeEvents(
           WHERE claimed.seq = ANY(${claimed.map((row) => row.seq)}::bigint[])
           FOR UPDATE OF u SKIP LOCKED)
         RETURNING seq`;
-      const entries: LogEntry[] = await tx.changeLog.findMany({
-        where: { seq: { in: [...claimed, ...siblings].map((row) => row.seq) } },
-        orderBy: { seq: "asc" },
-      });
+      // `previous` as text, parsed here with every digit of its amounts (Prisma's Json would round them).
+      const rows = await tx.$queryRaw<(Omit<LogEntry, "previous"> & { previous: string | null })[]>`
+        SELECT seq, buyer_id AS "buyerId", record_type AS "recordType", record_id AS "recordId", change,
+               previous::text AS previous, version, changed_at AS "changedAt"
+        FROM change_log WHERE seq = ANY(${[...claimed, ...siblings].map((row) => row.seq)}::bigint[])
+        ORDER BY seq`;
+      const entries: LogEntry[] = rows.map((row) => ({
+        ...row,
+        previous: row.previous === null ? null : parseExactJson(row.previous),
+      }));
 
       const buyerIds = [...new Set(entries.map((entry) => entry.buyerId))];
       const endpoints = await tx.webhookEndpoint.findMany({
@@ -155,7 +178,8 @@ export async function materializeEvents(
         id: string;
         buyer_id: string;
         type: string;
-        data: Record<string, unknown>;
+        /** `{"object":…}` around the rendered text, which goes in unchanged. */
+        data: string;
         change_seq: string;
         created_at: string;
       }[] = [];
@@ -169,8 +193,12 @@ export async function materializeEvents(
         const type = `${first.recordType}.${change}`;
         const object = objects[index];
         if (!object) continue;
-        const data: Record<string, unknown> = { object };
-        if (change === "updated") data.previous_attributes = previousAttributes(previous, object);
+        const data =
+          change === "updated"
+            ? `{"object":${object},"previous_attributes":${JSON.stringify(
+                previousAttributes(previous, parseExactJson(object) as Record<string, unknown>),
+              )}}`
+            : `{"object":${object}}`;
         const eventId = randomUUID();
         events.push({
           id: eventId,
@@ -189,14 +217,15 @@ export async function materializeEvents(
         deliveries.push({ buyerId: first.buyerId, eventId, endpointIds });
       }
       // One insert for the batch's events and one for their deliveries, not one per event. The
-      // events go as one JSON text that PostgreSQL takes apart: Prisma's createMany sends every
-      // field of every row as a parameter, and took several times as long for a batch.
+      // events go as one JSON text that PostgreSQL takes apart (each `data` a JSON string, stored
+      // as its text): Prisma's createMany sends every field of every row as a parameter, and took
+      // several times as long for a batch.
       if (events.length > 0) {
         await tx.$executeRaw`
           INSERT INTO webhook_events (id, buyer_id, type, data, change_seq, created_at)
           SELECT e.id, e.buyer_id, e.type, e.data, e.change_seq, e.created_at
           FROM jsonb_to_recordset(${JSON.stringify(events)}::jsonb)
-            AS e(id uuid, buyer_id uuid, type text, data jsonb, change_seq bigint, created_at timestamptz)`;
+            AS e(id uuid, buyer_id uuid, type text, data text, change_seq bigint, created_at timestamptz)`;
       }
       await queueEventDeliveries(tx, deliveries);
       return { entries: entries.length, events: events.length, full: claimed.length >= limit };

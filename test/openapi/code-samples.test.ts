@@ -88,7 +88,12 @@ describe("the request samples in the reference", { timeout: 240_000 }, () => {
     };
     const eventId = crypto.randomUUID();
     await database.prisma.webhookEvent.create({
-      data: { id: eventId, buyerId: buyer.buyerId, type: "order.updated", data: { object: { id: orderId } } },
+      data: {
+        id: eventId,
+        buyerId: buyer.buyerId,
+        type: "order.updated",
+        data: JSON.stringify({ object: { id: orderId } }),
+      },
     });
     return { buyer, orderId, eventId, endpointId: await endpoint(), deletedEndpointId: await endpoint() };
   };

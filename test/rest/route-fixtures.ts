@@ -42,7 +42,7 @@ export async function seedRouteFixtures(harness: TestApp): Promise<RouteFixtures
       id: eventId,
       buyerId: buyer.buyerId,
       type: "order.updated",
-      data: await orderEventData(harness.app, buyer.apiKey, orderId, "order.updated"),
+      data: JSON.stringify(await orderEventData(harness.app, buyer.apiKey, orderId, "order.updated")),
     },
   });
   const createEndpoint = async () => {

@@ -297,11 +297,22 @@ export async function generateBuyer(database: Database, name: string, seed: numb
   };
 }
 
-/** Two generated buyers; the second is also connected to the first's supplier, with its own relationship. */
+/**
+ * Two generated buyers. The second is also connected, with its own
+ * relationships, to both of the first's suppliers (the one the first is not
+ * connected to, too), its connection stored before the first's: an order
+ * shows the relationship of the buyer reading it, or none.
+ */
 export async function generateTwoBuyers(database: Database): Promise<[GeneratedBuyer, GeneratedBuyer]> {
   const first = await generateBuyer(database, "Aurora", SEED);
   const second = await generateBuyer(database, "Borealis", SEED + 100);
+  const own = { buyerId: first.buyerId, supplierId: first.supplierId };
+  const { relationship } = await database.prisma.supplierConnection.delete({
+    where: { buyerId_supplierId: own },
+  });
   await connectSupplier(database, second, first.supplierId, "second buyer's own relationship");
+  await connectSupplier(database, second, first.unconnectedSupplierId, "only the second buyer's");
+  await database.prisma.supplierConnection.create({ data: { ...own, relationship } });
   return [first, second];
 }
 

@@ -5,6 +5,8 @@ import { Webhook } from "standardwebhooks";
 export interface ReceivedWebhook {
   id: string;
   body: unknown;
+  /** The body as it arrived, before parsing. */
+  text: string;
   /** Whether the `standardwebhooks` library verified the signature with the receiver's secret. */
   verified: boolean;
   headers: IncomingHttpHeaders;
@@ -54,6 +56,7 @@ export async function startWebhookReceiver(): Promise<{
       received.push({
         id: String(request.headers["webhook-id"]),
         body: JSON.parse(text),
+        text,
         verified,
         headers: request.headers,
       });

@@ -61,7 +61,12 @@ describe.runIf(onPostgres)("a delivery in flight when its process is killed", { 
     });
     const eventId = randomUUID();
     await database.prisma.webhookEvent.create({
-      data: { id: eventId, buyerId: buyer.buyerId, type: "order.created", data: { object: { id: eventId } } },
+      data: {
+        id: eventId,
+        buyerId: buyer.buyerId,
+        type: "order.created",
+        data: JSON.stringify({ object: { id: eventId } }),
+      },
     });
     receiver.plan("hang");
     const [deliveryId = ""] = await database.prisma.$transaction((tx) =>

@@ -77,7 +77,12 @@ describe("webhook deliveries in traces and metrics", { timeout: 60_000 }, () => 
     });
     const eventId = randomUUID();
     await database.prisma.webhookEvent.create({
-      data: { id: eventId, buyerId: buyer.buyerId, type: "order.updated", data: { object: { id: eventId } } },
+      data: {
+        id: eventId,
+        buyerId: buyer.buyerId,
+        type: "order.updated",
+        data: JSON.stringify({ object: { id: eventId } }),
+      },
     });
     await database.prisma.$transaction((tx) =>
       queueDeliveries(tx, { buyerId: buyer.buyerId, eventId, endpointIds: [endpointId] }),

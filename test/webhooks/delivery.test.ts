@@ -70,7 +70,10 @@ describe("webhook delivery", { timeout: 30_000 }, () => {
         id: eventId,
         buyerId: buyer.buyerId,
         type: "order.updated",
-        data: { object: { id: buyer.approvalId }, previous_attributes: { order_status: "quote_selected" } },
+        data: JSON.stringify({
+          object: { id: buyer.approvalId },
+          previous_attributes: { order_status: "quote_selected" },
+        }),
       },
     });
     const [deliveryId = ""] = await database.prisma.$transaction((tx) =>

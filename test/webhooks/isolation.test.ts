@@ -72,7 +72,12 @@ describe("delivery bounds and isolation", { timeout: 60_000 }, () => {
     for (let index = 0; index < count; index += 1) {
       const eventId = randomUUID();
       await database.prisma.webhookEvent.create({
-        data: { id: eventId, buyerId, type: "order.updated", data: { object: { id: randomUUID() } } },
+        data: {
+          id: eventId,
+          buyerId,
+          type: "order.updated",
+          data: JSON.stringify({ object: { id: randomUUID() } }),
+        },
       });
       deliveryIds.push(
         ...(await database.prisma.$transaction((tx) =>

@@ -138,7 +138,7 @@ describe("events and webhook endpoints over REST", { timeout: 60_000 }, () => {
   describe("events", () => {
     async function seedEvent(buyerId: string, type: "order.created" | "order.updated", createdAt: Date) {
       const id = randomUUID();
-      const data = await orderEventData(test.app, buyer.apiKey, orderId, type);
+      const data = JSON.stringify(await orderEventData(test.app, buyer.apiKey, orderId, type));
       await test.database.prisma.webhookEvent.create({ data: { id, buyerId, type, createdAt, data } });
       return id;
     }

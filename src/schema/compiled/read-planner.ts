@@ -521,11 +521,18 @@ function isSelectFunction(value: unknown): value is SelectFunction {
   return typeof value === "function";
 }
 
-/** The Prisma select a field declares (plugin-prisma's `select`), planned with a stand-in for the viewer. */
+/**
+ * The Prisma selection a field declares (plugin-prisma's `select`), relation
+ * by relation; a select written as a function is planned with a stand-in for
+ * the viewer, and plugin-prisma hands its result back as a query (`{ select }`).
+ */
 function prismaSelectOf(field: GraphQLField<unknown, unknown>): unknown {
   const select = field.extensions.pothosPrismaSelect;
   if (!isSelectFunction(select)) return select;
-  return select({}, PLANNING_CONTEXT, () => {
+  const query = select({}, PLANNING_CONTEXT, () => {
     throw new PlanError("its select nests the selection of another type");
   });
+  if (typeof query !== "object" || query === null) return query;
+  const selected: unknown = "select" in query ? query.select : "include" in query ? query.include : undefined;
+  return selected ?? query;
 }

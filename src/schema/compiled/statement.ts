@@ -88,6 +88,11 @@ function selectEntry(select: unknown, name: string): Record<string, unknown> | u
   return isRecord(entry) ? entry : undefined;
 }
 
+/** `true` when the select takes the relation whole (`{ relation: true }`). */
+function selectEntries(select: unknown, name: string): unknown {
+  return isRecord(select) ? select[name] : undefined;
+}
+
 function nestedSelect(entry: Record<string, unknown> | undefined): unknown {
   return entry?.select ?? entry?.include;
 }
@@ -128,6 +133,9 @@ export function followPath(scope: Scope, table: TableRef, path: RowPath, select:
       currentSelect = nestedSelect(entry);
       continue;
     }
+    // Which rows of a list relation a field reads, only its select says: without it, refuse rather than guess.
+    if (!entry && selectEntries(currentSelect, segment) !== true)
+      throw new PlanError(`its select does not load the list relation ${segment}`);
     const args = relationArgs(entry);
     if (last) {
       const list = new Scope(scope.sql, { model: scope.sql.model(field.target), alias: scope.sql.alias() });

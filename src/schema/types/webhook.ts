@@ -3,7 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { DomainError, notFound, validationFailed } from "../../domain/errors.js";
 import { checkEndpointFields, MAX_WEBHOOK_DESCRIPTION_LENGTH } from "../../domain/webhook-endpoints.js";
-import { endpointReceives, WEBHOOK_EVENT_TYPES } from "../../domain/webhook-events.js";
+import { endpointReceives, parseExactJson, WEBHOOK_EVENT_TYPES } from "../../domain/webhook-events.js";
 import { queueDeliveries } from "../../domain/webhook-queue.js";
 import {
   encryptSecret,
@@ -108,8 +108,10 @@ export const WebhookEventRef = builder.prismaObject("WebhookEvent", {
       type: "JSON",
       description:
         "`{ object, previous_attributes? }`: the record in its REST shape and, for updates, the previous " +
-        "values of the fields that changed.",
-      resolve: (event) => event.data,
+        "values of the fields that changed. Written as it was delivered: `object` is the REST read's body " +
+        "when the event was rendered, keys in the same order, amounts as JSON numbers with every digit.",
+      // Stored as JSON text; its numbers stay their text, so the response writes the stored bytes back.
+      resolve: (event) => parseExactJson(event.data),
     }),
   }),
 });
