@@ -8,6 +8,7 @@ import type { AppConfig } from "./config.js";
 import { routes } from "./contract/routes.js";
 import type { Database } from "./db/database.js";
 import type { Prisma, PrismaClient } from "./db/generated/prisma/client.js";
+import type { ReadPosition } from "./db/replicas.js";
 import { createOrderUpdateFeed, type OrderUpdateFeed } from "./domain/order-notifications.js";
 import { countUnrenderedChanges } from "./domain/webhook-events.js";
 import { graphqlRoute } from "./graphql/endpoint.js";
@@ -91,8 +92,11 @@ export function createApp(options: AppOptions) {
   });
   const orderUpdates = createOrderUpdateFeed(database);
   const subscriptionsFor = limitSubscriptionsPerKey(orderUpdates, config.graphql.maxSubscriptionsPerKey);
-  const contextFor = (viewer: Viewer | null, requestId: string, signal?: AbortSignal) =>
-    graphqlContext(config, database, subscriptionsFor(viewer, signal), viewer, requestId);
+  const contextFor: ContextFor = (viewer, requestId, position, signal) => ({
+    ...graphqlContext(config, database, subscriptionsFor(viewer, signal), viewer, requestId),
+    reads: database.readsFor(position),
+  });
+  metrics.watchDatabaseReads(() => ({ replicas: database.replicas(), served: database.readsServed() }));
   const router = createRoutes(options, { metrics, contextFor, conditionalGets, logUnexpected });
 
   const serve = compose(
@@ -135,7 +139,7 @@ function createRoutes(
   { config, database, logger, tracing, demoApiKey, clusterMetrics }: AppOptions,
   services: {
     metrics: Metrics;
-    contextFor: (viewer: Viewer | null, requestId: string, signal?: AbortSignal) => GraphQLContext;
+    contextFor: ContextFor;
     conditionalGets: ConditionalGets;
     logUnexpected: (error: unknown, requestId?: string) => void;
   },
@@ -147,7 +151,6 @@ function createRoutes(
     logger,
     contextFor,
     plugins: [metrics.graphqlPlugin, ...(tracing?.graphqlPlugins ?? [])],
-    cancelsStatements: database.target.kind === "postgres",
     maxRequestBodySize: MAX_BODY_BYTES,
     demoApiKey,
   });
@@ -177,6 +180,14 @@ function createRoutes(
     pathname.startsWith("/api/") ? rest.noOperation : notFound,
   );
 }
+
+/** A request's context: its caller, and where its reads run (the admission's read position). */
+type ContextFor = (
+  viewer: Viewer | null,
+  requestId: string,
+  position: ReadPosition | null,
+  signal?: AbortSignal,
+) => GraphQLContext;
 
 /** What every resolver sees, for GraphQL, REST and the events' records alike. */
 function graphqlContext(

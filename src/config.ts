@@ -29,12 +29,16 @@ export class ConfigError extends Error {
 
 /** Rules between variables, checked once each is valid on its own. */
 function problemsBetweenVariables(config: AppConfig): string[] {
+  const problems: string[] = [];
   if (config.database.kind === "pglite" && config.webConcurrency > 1) {
-    return [
+    problems.push(
       "WEB_CONCURRENCY: the embedded database (PGlite) serves one process; use 1, or PostgreSQL for more",
-    ];
+    );
   }
-  return [];
+  if (config.database.kind === "pglite" && config.databaseReplicaUrls.length > 0) {
+    problems.push("DATABASE_REPLICA_URLS: replicas need DATABASE_URL to be PostgreSQL, not PGlite");
+  }
+  return problems;
 }
 
 export function loadConfig(environment: NodeJS.ProcessEnv = process.env): AppConfig {

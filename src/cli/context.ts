@@ -23,7 +23,12 @@ export async function openConfiguredDatabase(
   config: AppConfig,
   poolSize: number | undefined = 2,
 ): Promise<Database> {
-  return openDatabaseForUse(config.database, { migrateOnStart: config.migrateOnStart, poolSize });
+  // The CLI reads and writes on the primary only; `demo --serve` gets GraphQL's read timeout.
+  return openDatabaseForUse(config.database, {
+    migrateOnStart: config.migrateOnStart,
+    poolSize,
+    readTimeoutMs: config.graphql.work.timeoutMs,
+  });
 }
 
 /**

@@ -13,11 +13,13 @@ import {
   booleanFlag,
   corsOrigins,
   databaseTarget,
+  duration,
   httpUrl,
   limit,
   logLevel,
   nonEmpty,
   origin,
+  postgresUrlList,
   wholeNumber,
 } from "./values.js";
 import { WEBHOOK_SETTINGS } from "./webhook-settings.js";
@@ -87,7 +89,7 @@ export const CONFIG_TABLE = {
     default: "10",
     schema: wholeNumber(1, { max: 1000 }),
     description:
-      "PostgreSQL connections per server process (PGlite has one); a transaction that cannot get one within 2 s is answered 503 `overloaded` with `Retry-After`",
+      "PostgreSQL connections per server process for writes, and as many again for reads and for each replica (PGlite has one); a transaction that cannot get one within 2 s is answered 503 `overloaded` with `Retry-After`",
   }),
   databaseNamedStatements: variable({
     name: "DATABASE_NAMED_STATEMENTS",
@@ -95,6 +97,20 @@ export const CONFIG_TABLE = {
     schema: booleanFlag,
     description:
       "the API key lookup every request sends is prepared once per PostgreSQL connection; `false` for PgBouncer before 1.21 in transaction mode ([docs/operations.md](docs/operations.md#pgbouncer))",
+  }),
+  databaseReplicaUrls: variable({
+    name: "DATABASE_REPLICA_URLS",
+    default: "",
+    schema: postgresUrlList,
+    description:
+      "comma-separated `postgres://` URLs of streaming replicas of `DATABASE_URL`: a buyer's reads run on one that has replayed the buyer's last write, the rest on the primary ([docs/operations.md](docs/operations.md#read-replicas)); empty: every read on the primary",
+  }),
+  databaseReplicaMaxLagMs: variable({
+    name: "DATABASE_REPLICA_MAX_LAG",
+    default: "5s",
+    schema: duration,
+    description:
+      "a replica further behind the primary than this is not used until it catches up: how old a read of data no buyer's version covers (another buyer's change to the shared catalogue) may be",
   }),
   webConcurrency: variable({
     name: "WEB_CONCURRENCY",

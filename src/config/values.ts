@@ -69,6 +69,30 @@ export const databaseTarget = z.string().transform((text, context) => {
   }
 });
 
+/** Comma-separated postgres:// URLs (empty: none); a bad one is named by its place, never printed, as it may hold a password. */
+export const postgresUrlList = z.string().transform((text, context) => {
+  const items = text
+    .split(",")
+    .map((item) => item.trim())
+    .filter((item) => item !== "");
+  for (const [index, item] of items.entries()) {
+    let valid = false;
+    try {
+      valid = parseDatabaseUrl(item).kind === "postgres" && new URL(item).hostname !== "";
+    } catch (error) {
+      if (!(error instanceof DatabaseUrlError)) throw error;
+    }
+    if (!valid) {
+      context.addIssue({
+        code: "custom",
+        message: `item ${index + 1} is not a postgres://user@host:5432/db URL`,
+      });
+      return z.NEVER;
+    }
+  }
+  return items;
+});
+
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;

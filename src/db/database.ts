@@ -1,13 +1,20 @@
 import { mkdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
-import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { lockDataDirectory } from "./data-directory-lock.js";
 import { type DatabaseTarget, parseDatabaseUrl } from "./database-url.js";
 import { PrismaClient } from "./generated/prisma/client.js";
 import { createNotificationListener } from "./notification-listener.js";
+import { observeQueries, openPostgresReader, prismaOverPool, type Reader } from "./readers.js";
+import {
+  openReplicaSet,
+  type ReadChoice,
+  type ReadPosition,
+  type ReplicaOptions,
+  type ReplicaStatus,
+} from "./replicas.js";
 import { pgliteConnection, postgresConnection, type SqlConnection } from "./sql-connection.js";
 
 export interface DatabaseOptions {
@@ -20,11 +27,36 @@ export interface DatabaseOptions {
    * follow them (PgBouncer before 1.21 in transaction mode).
    */
   namedStatements?: boolean;
+  /**
+   * PostgreSQL cancels a statement of `reads` (and of a replica) that runs
+   * longer; the server passes `GRAPHQL_TIMEOUT_MS`. Absent: reads run to their end.
+   */
+  readTimeoutMs?: number;
+  /** Replicas reads may run on (PostgreSQL only); none by default. */
+  replicas?: ReplicaOptions;
+  /** Told of what works, but less well than configured: read connections a pooler took their settings from. */
+  warn?: (message: string) => void;
 }
 
 export interface Database {
   readonly target: DatabaseTarget;
+  /** The primary, for writes and for what must see them at once (idempotency, the webhooks' queue, LISTEN/NOTIFY). */
   readonly prisma: PrismaClient;
+  /**
+   * The primary's read-only connections, each opened with the read timeout:
+   * PostgreSQL cancels a statement that outlives it, at no cost per read.
+   * PGlite, which cannot cancel a statement, reads through `prisma`.
+   */
+  readonly reads: Reader;
+  /**
+   * Where one request's reads run. Without a position (no API key) or
+   * without replicas, both choices are `reads`.
+   */
+  readsFor(position: ReadPosition | null): ReadChoice;
+  /** Each replica's state, for readiness and metrics; empty without replicas. */
+  replicas(): readonly ReplicaStatus[];
+  /** Reads served so far by `primary` and by each replica (by name); empty without replicas. */
+  readsServed(): ReadonlyMap<string, number>;
   /** A connection for plain SQL: migrations, advisory locks. Release it when done. */
   connect(): Promise<SqlConnection>;
   /**
@@ -54,18 +86,6 @@ export async function openDatabase(
   return target.kind === "pglite" ? openPglite(target, options) : openPostgres(target, options);
 }
 
-function prismaLogOptions(options: DatabaseOptions) {
-  return options.onQuery ? ([{ emit: "event", level: "query" }] as const) : ([] as const);
-}
-
-function attachQueryListener(prisma: PrismaClient, options: DatabaseOptions): void {
-  const onQuery = options.onQuery;
-  if (!onQuery) return;
-  (
-    prisma as unknown as { $on(event: "query", cb: (e: { query: string; params: string }) => void): void }
-  ).$on("query", (e) => onQuery(e.query, e.params));
-}
-
 async function openPglite(
   target: Extract<DatabaseTarget, { kind: "pglite" }>,
   options: DatabaseOptions,
@@ -82,15 +102,22 @@ async function openPglite(
   }
   const prisma = new PrismaClient({
     adapter: new PrismaPGliteWithSavepoints(pglite),
-    log: [...prismaLogOptions(options)],
+    log: options.onQuery ? [{ emit: "event", level: "query" }] : [],
   });
-  attachQueryListener(prisma, options);
+  observeQueries(prisma, options.onQuery);
+  const query = <Row extends object>(text: string, values: readonly unknown[]) =>
+    prisma.$queryRawUnsafe<Row[]>(text, ...values);
+  // One process, one connection: no replica, and nothing to gain from a second client.
+  const reads: Reader = { source: "primary", prisma, query };
   return {
     target,
     prisma,
+    reads,
+    readsFor: () => primaryOnly(reads),
+    replicas: () => [],
+    readsServed: () => new Map(),
     connect: async () => pgliteConnection(pglite),
-    query: <Row extends object>(text: string, values: readonly unknown[]) =>
-      prisma.$queryRawUnsafe<Row[]>(text, ...values),
+    query,
     ping: async () => {
       try {
         await pglite.query("SELECT 1");
@@ -113,6 +140,11 @@ async function openPglite(
       lock?.release();
     },
   };
+}
+
+/** Every read on the primary's read pool. */
+function primaryOnly(reads: Reader): ReadChoice {
+  return { reader: () => reads, failed: () => {} };
 }
 
 type PGliteAdapter = Awaited<ReturnType<PrismaPGlite["connect"]>>;
@@ -157,23 +189,46 @@ async function openPostgres(
   target: Extract<DatabaseTarget, { kind: "postgres" }>,
   options: DatabaseOptions,
 ): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: target.connectionString, max: options.poolSize ?? 10 });
+  const poolSize = options.poolSize ?? 10;
+  const pool = new pg.Pool({ connectionString: target.connectionString, max: poolSize });
   const namedStatements = options.namedStatements ?? true;
   // An idle connection the server dropped: the next statement on it fails and reports it.
   pool.on("error", () => {});
-  const adapter = new PrismaPg(pool);
-  const prisma = new PrismaClient({ adapter, log: [...prismaLogOptions(options)] });
-  attachQueryListener(prisma, options);
+  const prisma = prismaOverPool(pool, options.onQuery);
+  const query = async <Row extends object>(text: string, values: readonly unknown[], name?: string) => {
+    options.onQuery?.(text, JSON.stringify(values));
+    const statement = { text, values: [...values], name: namedStatements ? name : undefined };
+    return (await pool.query<Row & pg.QueryResultRow>(statement)).rows;
+  };
+  const reads = await openPostgresReader({
+    source: "primary",
+    connectionString: target.connectionString,
+    poolSize,
+    statementTimeoutMs: options.readTimeoutMs,
+    namedStatements,
+    onQuery: options.onQuery,
+    warn: options.warn,
+  });
+  const replicaSet = options.replicas?.urls.length
+    ? await openReplicaSet(options.replicas, {
+        reads,
+        poolSize,
+        statementTimeoutMs: options.readTimeoutMs,
+        namedStatements,
+        onQuery: options.onQuery,
+        warn: options.warn,
+      })
+    : null;
   const notifications = createNotificationListener(target.connectionString);
   return {
     target,
     prisma,
+    reads,
+    readsFor: (position) => (replicaSet && position ? replicaSet.readsFor(position) : primaryOnly(reads)),
+    replicas: () => replicaSet?.status() ?? [],
+    readsServed: () => replicaSet?.readsServed() ?? new Map(),
     connect: () => postgresConnection(target.connectionString),
-    async query<Row extends object>(text: string, values: readonly unknown[], name?: string) {
-      options.onQuery?.(text, JSON.stringify(values));
-      const statement = { text, values: [...values], name: namedStatements ? name : undefined };
-      return (await pool.query<Row & pg.QueryResultRow>(statement)).rows;
-    },
+    query,
     listen: (channel, onPayload) => notifications.listen(channel, onPayload),
     ping: async () => {
       try {
@@ -184,7 +239,9 @@ async function openPostgres(
       }
     },
     async close() {
+      await replicaSet?.close();
       await notifications.close();
+      await reads.close();
       await prisma.$disconnect();
       await pool.end();
     },

@@ -1,3 +1,4 @@
+import { readPositionOf } from "../http/admission.js";
 import type { Route } from "../http/router.js";
 import type { Endpoint } from "../http/stages/exchange.js";
 import { type createGraphQLServer, GRAPHQL_PATH } from "./yoga.js";
@@ -16,6 +17,7 @@ export function graphqlRoute(yoga: ReturnType<typeof createGraphQLServer>): Rout
           requestId,
           viewer: admission?.viewer ?? null,
           rateLimit: admission?.limit,
+          position: readPositionOf(admission),
         });
       },
     },

@@ -49,11 +49,6 @@ function withoutSuggestions(result: ExecutionResult): void {
   }
 }
 
-export interface ProtectionOptions {
-  /** The database cancels a statement past its timeout (PostgreSQL, not PGlite). */
-  cancelsStatements: boolean;
-}
-
 /**
  * Limits on what one operation may ask for, checked before it runs (shape by
  * graphql-armor at validation, cost at execution when the variables are
@@ -61,10 +56,7 @@ export interface ProtectionOptions {
  * introspection off when configured. They apply to /graphql only: the REST
  * adapter executes its own fixed documents directly.
  */
-export function protectionPlugins(
-  { introspection, limits, work }: GraphQLConfig,
-  { cancelsStatements }: ProtectionOptions,
-): Plugin[] {
+export function protectionPlugins({ introspection, limits, work }: GraphQLConfig): Plugin[] {
   const plugins: Plugin[] = [
     errorCodesPlugin(),
     EnvelopArmorPlugin({
@@ -79,7 +71,7 @@ export function protectionPlugins(
     }),
     costLimitPlugin(limits),
     costReportPlugin(),
-    workBoundsPlugin({ ...work, cancelsStatements }),
+    workBoundsPlugin(work),
   ];
   if (!introspection) {
     plugins.push({

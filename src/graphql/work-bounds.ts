@@ -1,19 +1,12 @@
-import { type ExecutionArgs, GraphQLError, getOperationAST } from "graphql";
+import { type ExecutionArgs, GraphQLError, getOperationAST, type OperationDefinitionNode } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import type { GraphQLWorkBounds } from "../config.js";
-import type { PrismaClient } from "../db/generated/prisma/client.js";
 import type { GraphQLContext } from "../schema/context.js";
 import { pricedOperationOf } from "./cost.js";
+import { readsOnlyVersionedData } from "./read-routing.js";
 import { refusal } from "./refusal.js";
 
-export interface WorkBoundsOptions extends GraphQLWorkBounds {
-  /**
-   * PostgreSQL cancels a statement that outlives `statement_timeout`; PGlite
-   * runs each statement to its end in this process, so there only the
-   * execution is stopped.
-   */
-  cancelsStatements: boolean;
-}
+export type WorkBoundsOptions = GraphQLWorkBounds;
 
 /** PostgreSQL's SQLSTATE for a statement cancelled by `statement_timeout`. */
 const QUERY_CANCELED = "57014";
@@ -22,6 +15,11 @@ function timedOut(timeoutMs: number): GraphQLError {
   return new GraphQLError(`The operation was stopped after ${timeoutMs} ms; ask for less (smaller pages)`, {
     extensions: { code: "TIMEOUT" },
   });
+}
+
+/** An error no resolver meant (no code): on a replica, the replica's failure rather than the query's. */
+function unmeant(error: GraphQLError): boolean {
+  return typeof error.extensions?.code !== "string" && !isTimeout(error);
 }
 
 /** Whether an error (or what caused it) is a statement cancelled by the timeout or a transaction it closed. */
@@ -41,9 +39,12 @@ function isTimeout(error: unknown, depth = 0): boolean {
 /**
  * Bounds the work one request may cause once it runs: expensive operations
  * (by cost) one key may run at once in this process, and how long a query
- * may take. On PostgreSQL a query runs in a read-only transaction whose
- * `statement_timeout` makes the database itself cancel the SQL in progress;
- * everywhere the execution is aborted so that no further resolver starts.
+ * may take. A query reads through the request's read choice (`context.reads`):
+ * read-only connections opened with `statement_timeout`, so that on
+ * PostgreSQL the database itself cancels the SQL in progress without a
+ * statement of ours per query; everywhere the execution is aborted so that
+ * no further resolver starts. A query that fails on a replica in a way no
+ * resolver meant runs again on the primary.
  */
 export function workBoundsPlugin(bounds: WorkBoundsOptions): Plugin {
   const expensiveRunning = new Map<string, number>();
@@ -62,7 +63,6 @@ export function workBoundsPlugin(bounds: WorkBoundsOptions): Plugin {
       const expensive = Boolean(apiKeyId && priced && priced.cost >= bounds.expensiveCost);
 
       const operation = getOperationAST(args.document, args.operationName);
-      const inTransaction = operation?.operation === "query" && bounds.cancelsStatements;
       const deadline = new AbortController();
       const requestSignal = (args as { signal?: AbortSignal }).signal;
       (args as { signal?: AbortSignal }).signal = requestSignal
@@ -89,7 +89,9 @@ export function workBoundsPlugin(bounds: WorkBoundsOptions): Plugin {
         }
         const timer = setTimeout(() => deadline.abort(timedOut(bounds.timeoutMs)), bounds.timeoutMs);
         try {
-          return inTransaction ? await inReadOnlyTransaction(executionArgs) : await executeFn(executionArgs);
+          return operation?.operation === "query"
+            ? await onReadConnections(executionArgs, operation)
+            : await executeFn(executionArgs);
         } catch (error) {
           throw isTimeout(error) || deadline.signal.aborted ? timedOut(bounds.timeoutMs) : error;
         } finally {
@@ -98,31 +100,24 @@ export function workBoundsPlugin(bounds: WorkBoundsOptions): Plugin {
         }
       });
 
-      async function inReadOnlyTransaction(executionArgs: ExecutionArgs) {
+      /** Runs a query on the reader the request's read choice gives it; on the primary again if a replica failed it. */
+      async function onReadConnections(executionArgs: ExecutionArgs, query: OperationDefinitionNode) {
         const executionContext = executionArgs.contextValue as GraphQLContext;
-        const prisma = executionContext.prisma;
-        let result: Awaited<ReturnType<typeof executeFn>> | undefined;
+        const { prisma, reads } = executionContext;
+        if (!reads) return executeFn(executionArgs);
+        const reader = reads.reader(readsOnlyVersionedData(query));
         try {
-          await prisma.$transaction(
-            async (transaction) => {
-              await transaction.$executeRawUnsafe("SET TRANSACTION READ ONLY");
-              // A whole number of milliseconds from configuration, never client input.
-              await transaction.$executeRawUnsafe(
-                `SET LOCAL statement_timeout = ${Math.trunc(bounds.timeoutMs)}`,
-              );
-              // Query resolvers never open transactions of their own, so the transaction client serves them.
-              executionContext.prisma = transaction as unknown as PrismaClient;
-              result = await executeFn(executionArgs);
-            },
-            { timeout: bounds.timeoutMs + 1_000, maxWait: bounds.timeoutMs },
-          );
-        } catch (error) {
-          // A failure after execution (e.g. at commit) leaves the result to report.
-          if (result === undefined) throw error;
+          executionContext.prisma = reader.prisma;
+          const result = await executeFn(executionArgs);
+          if (reader.source === "primary" || deadline.signal.aborted) return result;
+          const failure = "errors" in result ? result.errors?.find(unmeant) : undefined;
+          if (!failure) return result;
+          reads.failed(failure.originalError ?? failure);
+          executionContext.prisma = reads.reader(false).prisma;
+          return await executeFn(executionArgs);
         } finally {
           executionContext.prisma = prisma;
         }
-        return result as Awaited<ReturnType<typeof executeFn>>;
       }
 
       return {

@@ -3,6 +3,7 @@ import { GraphQLError, type GraphQLSchema } from "graphql";
 import { createYoga, maskError, type Plugin } from "graphql-yoga";
 import type { Viewer } from "../auth/viewer.js";
 import type { GraphQLConfig } from "../config.js";
+import type { ReadPosition } from "../db/replicas.js";
 import type { Logger } from "../logger.js";
 import type { GraphQLContext } from "../schema/context.js";
 import type { RateLimitStanding } from "./cost.js";
@@ -19,6 +20,8 @@ export interface RequestScope {
   viewer: Viewer | null;
   /** The caller's rate-limit standing with this request counted; reported in `extensions.rateLimit`. */
   rateLimit?: RateLimitStanding;
+  /** Where the request's reads may run: its admission's read position. */
+  position: ReadPosition | null;
 }
 
 export interface GraphQLServerOptions {
@@ -26,11 +29,14 @@ export interface GraphQLServerOptions {
   config: GraphQLConfig;
   logger: Logger;
   /** `signal` aborts when the client goes away, so that what the request holds open is let go. */
-  contextFor(viewer: Viewer | null, requestId: string, signal?: AbortSignal): GraphQLContext;
+  contextFor(
+    viewer: Viewer | null,
+    requestId: string,
+    position: ReadPosition | null,
+    signal?: AbortSignal,
+  ): GraphQLContext;
   /** Further envelop plugins, e.g. metrics. */
   plugins?: Plugin[];
-  /** The database cancels statements past a timeout (PostgreSQL; PGlite does not). */
-  cancelsStatements?: boolean;
   /** Larger bodies are refused with 413 while they are read (Yoga's own default is 25 MB). */
   maxRequestBodySize: number;
   /** The demo's key, filled into GraphiQL's headers (`buyer-api demo --serve` only). */
@@ -48,7 +54,6 @@ export function createGraphQLServer({
   logger,
   contextFor,
   plugins = [],
-  cancelsStatements = false,
   maxRequestBodySize,
   demoApiKey,
 }: GraphQLServerOptions) {
@@ -57,7 +62,8 @@ export function createGraphQLServer({
     graphqlEndpoint: GRAPHQL_PATH,
     maxRequestBodySize,
     parserAndValidationCache: boundedDocumentCache(config.memory.documentCacheMaxBytes),
-    context: ({ viewer, requestId, request }) => contextFor(viewer, requestId, request.signal),
+    context: ({ viewer, requestId, position, request }) =>
+      contextFor(viewer, requestId, position, request.signal),
     logging: {
       debug: () => {},
       info: () => {},
@@ -91,7 +97,7 @@ export function createGraphQLServer({
         maxDocuments: config.memory.apqMaxDocuments,
         maxBytes: config.memory.apqMaxBytes,
       }),
-      ...protectionPlugins(config, { cancelsStatements }),
+      ...protectionPlugins(config),
       ...plugins,
     ],
   });

@@ -2,6 +2,7 @@ import { LRUCache } from "lru-cache";
 import { lookupHash, refreshLastUsed } from "../auth/api-key-lookup.js";
 import type { Viewer } from "../auth/viewer.js";
 import type { Database } from "../db/database.js";
+import type { ReadPosition } from "../db/replicas.js";
 import {
   decideRateLimit,
   type RateLimitDecision,
@@ -15,11 +16,26 @@ export interface Admission {
   /** The buyer's data version as of this request (0 before its first write). */
   version: bigint;
   /**
+   * The primary's WAL insert position as the statement read the version: a
+   * replica that has replayed up to it has that version (src/db/replicas.ts).
+   */
+  walPosition: string;
+  /**
    * False when the request claimed (If-None-Match) the buyer's current version:
    * it was not counted, and `limit` shows the standing without it. A request
    * that then gets no 304 is counted with `Gate.count`.
    */
   counted: boolean;
+}
+
+/** Where a request's reads may run (src/db/replicas.ts): its buyer, version and WAL position; null without a key. */
+export function readPositionOf(admission: Admission | null | undefined): ReadPosition | null {
+  if (!admission) return null;
+  return {
+    buyerId: admission.viewer.buyerId,
+    version: admission.version,
+    walPosition: admission.walPosition,
+  };
 }
 
 export interface Gate {
@@ -60,7 +76,8 @@ const ADMISSION_STATEMENT = `
     RETURNING count
   )
   SELECT api_key.id::text AS id, api_key.buyer_id::text AS buyer_id, api_key.last_used_at,
-         api_key.version::text AS version, counted.count AS counted,
+         api_key.version::text AS version, pg_current_wal_insert_lsn()::text AS wal_position,
+         counted.count AS counted,
          -- Read only for a request that was not counted (COALESCE stops at the first value).
          coalesce(counted.count, (SELECT w.count FROM rate_limit_windows AS w
            WHERE w.subject = 'key:' || api_key.id AND w.window_start = $2)) AS standing
@@ -90,6 +107,7 @@ interface AdmissionRow {
   buyer_id: string;
   last_used_at: Date | null;
   version: string;
+  wal_position: string;
   /** After this request, when it was counted; null when it was not. */
   counted: number | null;
   /** The window's count with this request when counted, before it otherwise. */
@@ -143,6 +161,7 @@ export function createAdmission(
           ? decideRateLimit(count, limitPerMinute, windowStart, now)
           : { ...decideRateLimit(count, limitPerMinute, windowStart, now), allowed: true },
         version: BigInt(row.version),
+        walPosition: row.wal_position,
         counted,
       };
     },

@@ -1,6 +1,7 @@
 import { type DocumentNode, getOperationAST } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import type { ReplicaStatus } from "../db/replicas.js";
 import type { ConditionalGetCounters } from "./conditional-get.js";
 
 export interface Metrics {
@@ -19,6 +20,10 @@ export interface Metrics {
   watchUnrenderedChanges(count: () => Promise<number>): void;
   /** Counts one committed transaction of the event materialiser: the entries it took and the events it wrote. */
   observeEventRendering(batch: { entries: number; events: number }): void;
+  /** Reports the replicas' state and the reads each database server served when metrics are collected. */
+  watchDatabaseReads(
+    read: () => { replicas: readonly ReplicaStatus[]; served: ReadonlyMap<string, number> },
+  ): void;
 }
 
 /** Prometheus metrics of this process: requests, latency, GraphQL operations and the runtime. */
@@ -31,6 +36,66 @@ export function createMetrics(): Metrics {
     ...graphqlMetrics(registry),
     ...readMetrics(registry),
     ...webhookMetrics(registry),
+    ...databaseReadMetrics(registry),
+  };
+}
+
+/** Read replicas (docs/operations.md "Read replicas"); no series without them. */
+function databaseReadMetrics(registry: Registry): Pick<Metrics, "watchDatabaseReads"> {
+  let read: Parameters<Metrics["watchDatabaseReads"]>[0] = () => ({ replicas: [], served: new Map() });
+  const perReplica = (
+    name: string,
+    help: string,
+    value: (replica: ReplicaStatus) => number | null,
+    // Summed over a cluster's workers a lag would mean nothing: the largest is the one that matters.
+    aggregator: "max" | "min",
+  ) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ["replica"] as const,
+      aggregator,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const replica of read().replicas) {
+          const measured = value(replica);
+          if (measured !== null) this.set({ replica: replica.name }, measured);
+        }
+      },
+    });
+  perReplica(
+    "database_replica_up",
+    "1 while reads may use the replica",
+    (r) => (r.state === "in_use" ? 1 : 0),
+    "min",
+  );
+  perReplica(
+    "database_replica_lag_seconds",
+    "How long ago the primary last had nothing the replica has not replayed",
+    (r) => r.lagSeconds,
+    "max",
+  );
+  perReplica(
+    "database_replica_lag_versions",
+    "Buyer versions committed on the primary that the replica has not replayed",
+    (r) => r.lagVersions,
+    "max",
+  );
+  new Counter({
+    name: "database_reads_total",
+    help: "Reads served, by database server: primary, or a replica",
+    labelNames: ["server"] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [server, count] of read().served) this.inc({ server }, count);
+    },
+  });
+  return {
+    watchDatabaseReads(reader) {
+      read = reader;
+    },
   };
 }
 

@@ -9,7 +9,7 @@ import type { Endpoint, Exchange } from "./stages/exchange.js";
 import { notFoundResponse } from "./stages/not-found.js";
 
 export interface ServiceEndpointOptions {
-  database: Pick<Database, "ping">;
+  database: Pick<Database, "ping" | "replicas">;
   metrics: Pick<Metrics, "registry">;
   /** When set, GET /metrics needs `Authorization: Bearer <token>`. */
   metricsToken: string | null;
@@ -45,7 +45,14 @@ export function serviceRoutes(options: ServiceEndpointOptions): Route<Endpoint>[
       template: "/readyz",
       target: open(async () => {
         const ready = await database.ping();
-        return Response.json({ status: ready ? "ready" : "unavailable" }, { status: ready ? 200 : 503 });
+        // Replicas are listed, never a reason for 503: reads go to the primary without them.
+        const replicas = database
+          .replicas()
+          .map(({ name, state, reason }) => (reason === null ? { name, state } : { name, state, reason }));
+        return Response.json(
+          { status: ready ? "ready" : "unavailable", ...(replicas.length ? { replicas } : {}) },
+          { status: ready ? 200 : 503 },
+        );
       }),
     },
     {

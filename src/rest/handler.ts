@@ -9,7 +9,9 @@ import {
 import type { Viewer } from "../auth/viewer.js";
 import { API_PREFIX, isVersionedRead } from "../contract/route.js";
 import { routes } from "../contract/routes.js";
+import type { ReadChoice, ReadPosition } from "../db/replicas.js";
 import { isUuid } from "../domain/uuid.js";
+import { readPositionOf } from "../http/admission.js";
 import { DOCS_PATH } from "../http/api-reference.js";
 import { respondIdempotently } from "../http/idempotency.js";
 import type { IdempotencyStore } from "../http/idempotency-store.js";
@@ -28,8 +30,8 @@ import { withSharedResponsePaths } from "./shared-paths.js";
 
 export interface RestDependencies {
   schema: GraphQLSchema;
-  /** The same context GraphQL requests get, for an authenticated caller. */
-  contextFor(viewer: Viewer, requestId: string): GraphQLContext;
+  /** The same context GraphQL requests get, for an authenticated caller and where its reads may run. */
+  contextFor(viewer: Viewer, requestId: string, position: ReadPosition | null): GraphQLContext;
   idempotency: IdempotencyStore;
   onUnexpectedError(error: unknown, requestId: string): void;
   /** Wraps each operation's execution in a tracing span, when tracing is on. */
@@ -116,16 +118,20 @@ async function serve(
   const write = writeConditionFor(entry.route, request, url, viewer, dependencies.entityTag);
   // A keyed request runs in the transaction that keeps its response (see respondIdempotently).
   const run = async (prisma?: GraphQLContext["prisma"]) => {
-    const context = { ...dependencies.contextFor(viewer, requestId), ...(write ? { write } : {}) };
-    const execute = () => entry.execute(prisma ? { ...context, prisma } : context, variables.values);
+    const context = {
+      ...dependencies.contextFor(viewer, requestId, readPositionOf(exchange.admission)),
+      ...(write ? { write } : {}),
+    };
+    const execute = (on: GraphQLContext["prisma"] | undefined) => () =>
+      entry.execute(on ? { ...context, prisma: on } : context, variables.values);
     const { traceExecution } = dependencies;
-    const response = respond(
-      dependencies,
-      await (traceExecution ? traceExecution(entry.operation, execute) : execute()),
-      entry,
-      url,
-      requestId,
-    );
+    const traced = (on: GraphQLContext["prisma"] | undefined) =>
+      traceExecution ? traceExecution(entry.operation, execute(on)) : execute(on)();
+    const result =
+      entry.route.method === "GET" && context.reads
+        ? await readOnReplicaOrPrimary(context.reads, isVersionedRead(entry.route), traced)
+        : await traced(prisma);
+    const response = respond(dependencies, result, entry, url, requestId);
     return withWrittenEntityTag(response, write, url, viewer, dependencies.entityTag);
   };
   const key = entry.route.method === "POST" ? request.headers.get("idempotency-key") : null;
@@ -262,4 +268,25 @@ function nullProblems(entry: CompiledRoute, body: Record<string, unknown>): Vari
   return Object.keys(type.getFields())
     .filter((name) => body[snakeCase(name)] === null && !hints[snakeCase(name)]?.acceptsNull)
     .map((name) => ({ path: [...target.path, name], code: "invalid" as const, message: "must not be null" }));
+}
+
+/**
+ * A GET's execution on the reader its read choice gives it (a replica only
+ * for what the buyer's version covers); when it fails on a replica in a way
+ * no resolver meant (no code: the replica went away, a replay conflict
+ * cancelled it), it runs again on the primary, so no request fails because
+ * a replica did.
+ */
+async function readOnReplicaOrPrimary(
+  reads: ReadChoice,
+  versioned: boolean,
+  execute: (prisma: GraphQLContext["prisma"]) => Promise<ExecutionResult>,
+): Promise<ExecutionResult> {
+  const reader = reads.reader(versioned);
+  const result = await execute(reader.prisma);
+  if (reader.source === "primary") return result;
+  const failure = result.errors?.find((error) => typeof error.extensions?.code !== "string");
+  if (!failure) return result;
+  reads.failed(failure.originalError ?? failure);
+  return execute(reads.reader(false).prisma);
 }

@@ -1,6 +1,7 @@
 import type { Viewer } from "../auth/viewer.js";
 import type { WebhookConfig } from "../config.js";
 import type { PrismaClient } from "../db/generated/prisma/client.js";
+import type { ReadChoice } from "../db/replicas.js";
 import type { OrderUpdateFeed } from "../domain/order-notifications.js";
 import type { OrderPrecondition } from "../domain/order-update.js";
 
@@ -13,7 +14,10 @@ export interface WriteCondition {
 
 /** What every resolver sees, for GraphQL and REST alike. */
 export interface GraphQLContext {
+  /** The primary: mutations and subscriptions; a query's resolvers get its reader's client here instead. */
   prisma: PrismaClient;
+  /** Where the request's reads run: the primary's read pool or a replica that has the buyer's version. */
+  reads?: ReadChoice;
   /** Null when the request carried no valid API key. */
   viewer: Viewer | null;
   requestId: string;

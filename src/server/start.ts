@@ -5,19 +5,29 @@ import { DataDirectoryInUseError } from "../db/data-directory-lock.js";
 import type { Database } from "../db/database.js";
 import { openDatabaseForUse } from "../db/startup.js";
 import type { ClusterMetrics } from "../http/metrics.js";
-import { createLogger } from "../logger.js";
+import { createLogger, type Logger } from "../logger.js";
 import { startTracing } from "../telemetry/tracing.js";
 import { startWebhookWorker } from "../webhooks/worker.js";
 import { createHttpServer } from "./http-server.js";
 import { listen, listenProblem } from "./listen.js";
 
 /** The configured database, or one line and exit 1 when another process holds its PGlite folder. */
-async function openOrExit(config: AppConfig): Promise<Database> {
+async function openOrExit(config: AppConfig, logger: Logger): Promise<Database> {
   try {
     return await openDatabaseForUse(config.database, {
       migrateOnStart: config.migrateOnStart,
       poolSize: config.databasePoolSize,
       namedStatements: config.databaseNamedStatements,
+      // PostgreSQL cancels a read's statement when GraphQL would stop waiting for it.
+      readTimeoutMs: config.graphql.work.timeoutMs,
+      replicas: {
+        urls: config.databaseReplicaUrls,
+        maxLagMs: config.databaseReplicaMaxLagMs,
+        onChange: ({ name, state, reason }) =>
+          state === "in_use"
+            ? logger.info({ replica: name }, `replica ${name}: in use`)
+            : logger.warn({ replica: name, state, reason }, `replica ${name}: not used (${reason})`),
+      },
     });
   } catch (error) {
     if (!(error instanceof DataDirectoryInUseError)) throw error;
@@ -45,7 +55,7 @@ export async function startServer(
   const logger = createLogger(config.logLevel);
   // Before the database opens, so that Prisma reports its queries from the first one.
   const tracing = config.tracing ? await startTracing(config.tracing, logger) : undefined;
-  const database = options.database ?? (await openOrExit(config));
+  const database = options.database ?? (await openOrExit(config, logger));
   const { demoApiKey, clusterMetrics } = options;
   const app = createApp({ config, database, logger, tracing, demoApiKey, clusterMetrics });
   const { server, drain } = createHttpServer(app, { logger, requestTimeoutMs: config.requestTimeoutMs });

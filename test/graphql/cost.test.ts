@@ -12,6 +12,8 @@ import {
   type GraphQLWorkBounds,
 } from "../../src/config.js";
 import { routes } from "../../src/contract/routes.js";
+import { type Database, openDatabase } from "../../src/db/database.js";
+import { parseDatabaseUrl } from "../../src/db/database-url.js";
 import type { SqlConnection } from "../../src/db/sql-connection.js";
 import { operationCost } from "../../src/graphql/cost.js";
 import { createLogger } from "../../src/logger.js";
@@ -163,10 +165,10 @@ describe.runIf(onPostgres)("GraphQL work bounds (PostgreSQL)", () => {
   let other: SeededBuyer;
   let locker: SqlConnection | null = null;
 
-  const appWith = (work: Partial<GraphQLWorkBounds>): App =>
+  const appWith = (work: Partial<GraphQLWorkBounds>, database: Database = harness.database): App =>
     createApp({
       config: testConfig({ graphql: { work: { ...DEFAULT_GRAPHQL_WORK_BOUNDS, ...work } } }),
-      database: harness.database,
+      database,
       logger: createLogger("silent"),
     });
 
@@ -213,7 +215,9 @@ describe.runIf(onPostgres)("GraphQL work bounds (PostgreSQL)", () => {
   });
 
   it("stops a query at the timeout with TIMEOUT, and the database stops its statement too", async () => {
-    const app = appWith({ timeoutMs: 600 });
+    // The server opens its read connections with GRAPHQL_TIMEOUT_MS as their statement_timeout.
+    const timed = await openDatabase(parseDatabaseUrl(harness.database.url), { readTimeoutMs: 600 });
+    const app = appWith({ timeoutMs: 600 }, timed);
     await holdOrdersTable();
     try {
       const started = performance.now();
@@ -232,6 +236,7 @@ describe.runIf(onPostgres)("GraphQL work bounds (PostgreSQL)", () => {
     // The pool is healthy afterwards.
     const after = await graphql(app, "{ orders { totalCount } }", { key: buyer.apiKey });
     expect(after.data).toEqual({ orders: { totalCount: 1 } });
+    await timed.close();
   });
 
   it("caps concurrent expensive operations per API key with CONCURRENCY_LIMIT_EXCEEDED (HTTP 429)", async () => {
