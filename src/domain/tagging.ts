@@ -1,39 +1,117 @@
 import type { Viewer } from "../auth/viewer.js";
-import type { PrismaClient } from "../db/generated/prisma/client.js";
+import { Prisma, type PrismaClient } from "../db/generated/prisma/client.js";
 import type { TaggableType } from "../db/generated/prisma/enums.js";
+
+export type { TaggableType };
 
 export const MAX_TAGS_PER_CALL = 100;
 
+/**
+ * Every kind of record a buyer can tag, by its type as the database's
+ * `TaggableType` spells it: its table, and the column naming the buyer whose
+ * record it is. The schema, the import and the checks below all read this.
+ */
+export const TAGGABLE_RECORDS = {
+  BuyerProduct: { table: "buyer_products", buyerColumn: "buyer_id" },
+  Order: { table: "orders", buyerColumn: "buyer_id" },
+  BuyerProductApproval: { table: "buyer_product_approvals", buyerColumn: "buyer_id" },
+  SupplierUser: { table: "supplier_users", buyerColumn: "created_by_buyer_id" },
+} as const satisfies Record<TaggableType, { table: string; buyerColumn: string }>;
+
+/** The taggable types, in the order of `TAGGABLE_RECORDS`. */
+export const TAGGABLE_TYPES = Object.keys(TAGGABLE_RECORDS) as TaggableType[];
+
+/** Why a call to attach or detach tags was refused; both make the same checks. */
+export type TaggingRefusal = { kind: "taggable_not_found" } | { kind: "unknown_tags"; indexes: number[] };
+
+export const isTaggingRefusal = (outcome: { kind: string }): outcome is TaggingRefusal =>
+  outcome.kind === "taggable_not_found" || outcome.kind === "unknown_tags";
+
 export type AttachTagsOutcome =
   | { kind: "attached"; taggableType: TaggableType; addedTagIds: string[] }
-  | { kind: "taggable_not_found" }
-  | { kind: "unknown_tags"; indexes: number[] };
+  | TaggingRefusal;
+
+export type DetachTagsOutcome =
+  | { kind: "detached"; taggableType: TaggableType; removedTagIds: string[] }
+  | TaggingRefusal;
+
+/** Attaching or detaching: the buyer's tags `tagIds` on the buyer's record `taggableId`. */
+export type TaggingCall<Outcome> = (
+  prisma: PrismaClient,
+  viewer: Viewer,
+  taggableId: string,
+  tagIds: string[],
+) => Promise<Outcome>;
 
 /**
  * Attaches the buyer's tags to one of the buyer's records (docs/decisions.md §3 "Taggings").
  * Already-attached tags are kept and not reported as added.
  */
-export async function attachTags(
+export const attachTags: TaggingCall<AttachTagsOutcome> = async (prisma, viewer, taggableId, tagIds) => {
+  const outcome = await changeTags(prisma, { buyerId: viewer.buyerId, taggableId }, tagIds, insertTaggings);
+  if (outcome.kind !== "changed") return outcome;
+  return { kind: "attached", taggableType: outcome.taggableType, addedTagIds: outcome.changedTagIds };
+};
+
+/**
+ * Removes the buyer's tags from one of the buyer's records: the mirror of
+ * `attachTags`, with the same checks. Detaching a tag that is not on the
+ * record is no error; it is just not reported as removed.
+ */
+export const detachTags: TaggingCall<DetachTagsOutcome> = async (prisma, viewer, taggableId, tagIds) => {
+  const outcome = await changeTags(prisma, { buyerId: viewer.buyerId, taggableId }, tagIds, deleteTaggings);
+  if (outcome.kind !== "changed") return outcome;
+  return { kind: "detached", taggableType: outcome.taggableType, removedTagIds: outcome.changedTagIds };
+};
+
+/** The record a call names, and the buyer making the call. */
+interface Taggable {
+  buyerId: string;
+  taggableId: string;
+}
+
+/** A statement changing the taggings of a record; it answers the tags of the rows it changed. */
+type TaggingStatement = (
   prisma: PrismaClient,
-  viewer: Viewer,
-  taggableId: string,
+  taggable: Taggable & { taggableType: TaggableType },
   tagIds: string[],
-): Promise<AttachTagsOutcome> {
-  const taggableType = await findTaggableType(prisma, viewer.buyerId, taggableId);
+) => Promise<{ tag_id: string }[]>;
+
+const insertTaggings: TaggingStatement = (prisma, { buyerId, taggableId, taggableType }, tagIds) =>
+  prisma.$queryRaw`
+    INSERT INTO taggings (tag_id, taggable_type, taggable_id, buyer_id)
+    SELECT tag_id, ${taggableType}::"TaggableType", ${taggableId}::uuid, ${buyerId}::uuid
+    FROM unnest(${tagIds}::uuid[]) AS tag_id
+    ON CONFLICT (taggable_id, tag_id) DO NOTHING
+    RETURNING tag_id::text AS tag_id`;
+
+const deleteTaggings: TaggingStatement = (prisma, { buyerId, taggableId }, tagIds) =>
+  prisma.$queryRaw`
+    DELETE FROM taggings
+    WHERE taggable_id = ${taggableId}::uuid AND buyer_id = ${buyerId}::uuid AND tag_id = ANY(${tagIds}::uuid[])
+    RETURNING tag_id::text AS tag_id`;
+
+/**
+ * The checks attaching and detaching share, then `statement` with the
+ * distinct tag ids; the outcome lists the tags it changed in the order the
+ * call gave them.
+ */
+async function changeTags(
+  prisma: PrismaClient,
+  { buyerId, taggableId }: Taggable,
+  tagIds: string[],
+  statement: TaggingStatement,
+): Promise<{ kind: "changed"; taggableType: TaggableType; changedTagIds: string[] } | TaggingRefusal> {
+  const taggableType = await findTaggableType(prisma, buyerId, taggableId);
   if (!taggableType) return { kind: "taggable_not_found" };
 
-  const unknown = await unknownTagIndexes(prisma, viewer.buyerId, tagIds);
+  const unknown = await unknownTagIndexes(prisma, buyerId, tagIds);
   if (unknown.length > 0) return { kind: "unknown_tags", indexes: unknown };
 
   const wanted = [...new Set(tagIds)];
-  const inserted = await prisma.$queryRaw<{ tag_id: string }[]>`
-    INSERT INTO taggings (tag_id, taggable_type, taggable_id, buyer_id)
-    SELECT tag_id, ${taggableType}::"TaggableType", ${taggableId}::uuid, ${viewer.buyerId}::uuid
-    FROM unnest(${wanted}::uuid[]) AS tag_id
-    ON CONFLICT (taggable_id, tag_id) DO NOTHING
-    RETURNING tag_id::text AS tag_id`;
-  const added = new Set(inserted.map((row) => row.tag_id));
-  return { kind: "attached", taggableType, addedTagIds: wanted.filter((id) => added.has(id)) };
+  const rows = await statement(prisma, { buyerId, taggableId, taggableType }, wanted);
+  const changed = new Set(rows.map((row) => row.tag_id));
+  return { kind: "changed", taggableType, changedTagIds: wanted.filter((id) => changed.has(id)) };
 }
 
 /** Positions in `tagIds` of ids that are not tags of the buyer. */
@@ -49,45 +127,13 @@ async function findTaggableType(
   buyerId: string,
   id: string,
 ): Promise<TaggableType | null> {
+  // Table and column names come from TAGGABLE_RECORDS, never from a request.
+  const recordsOfType = TAGGABLE_TYPES.map((type) => {
+    const { table, buyerColumn } = TAGGABLE_RECORDS[type];
+    return Prisma.sql`SELECT ${type}::text AS type FROM ${Prisma.raw(table)}
+      WHERE id = ${id}::uuid AND ${Prisma.raw(buyerColumn)} = ${buyerId}::uuid`;
+  });
   const rows = await prisma.$queryRaw<{ type: TaggableType }[]>`
-    SELECT 'BuyerProduct' AS type FROM buyer_products WHERE id = ${id}::uuid AND buyer_id = ${buyerId}::uuid
-    UNION ALL SELECT 'Order' FROM orders WHERE id = ${id}::uuid AND buyer_id = ${buyerId}::uuid
-    UNION ALL SELECT 'BuyerProductApproval' FROM buyer_product_approvals
-      WHERE id = ${id}::uuid AND buyer_id = ${buyerId}::uuid
-    UNION ALL SELECT 'SupplierUser' FROM supplier_users
-      WHERE id = ${id}::uuid AND created_by_buyer_id = ${buyerId}::uuid
-    LIMIT 1`;
+    ${Prisma.join(recordsOfType, " UNION ALL ")} LIMIT 1`;
   return rows[0]?.type ?? null;
-}
-
-export type DetachTagsOutcome =
-  | { kind: "detached"; taggableType: TaggableType; removedTagIds: string[] }
-  | { kind: "taggable_not_found" }
-  | { kind: "unknown_tags"; indexes: number[] };
-
-/**
- * Removes the buyer's tags from one of the buyer's records: the mirror of
- * `attachTags`, with the same checks. Detaching a tag that is not on the
- * record is no error; it is just not reported as removed.
- */
-export async function detachTags(
-  prisma: PrismaClient,
-  viewer: Viewer,
-  taggableId: string,
-  tagIds: string[],
-): Promise<DetachTagsOutcome> {
-  const taggableType = await findTaggableType(prisma, viewer.buyerId, taggableId);
-  if (!taggableType) return { kind: "taggable_not_found" };
-
-  const unknown = await unknownTagIndexes(prisma, viewer.buyerId, tagIds);
-  if (unknown.length > 0) return { kind: "unknown_tags", indexes: unknown };
-
-  const wanted = [...new Set(tagIds)];
-  const deleted = await prisma.$queryRaw<{ tag_id: string }[]>`
-    DELETE FROM taggings
-    WHERE taggable_id = ${taggableId}::uuid AND buyer_id = ${viewer.buyerId}::uuid
-      AND tag_id = ANY(${wanted}::uuid[])
-    RETURNING tag_id::text AS tag_id`;
-  const removed = new Set(deleted.map((row) => row.tag_id));
-  return { kind: "detached", taggableType, removedTagIds: wanted.filter((id) => removed.has(id)) };
 }

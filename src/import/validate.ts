@@ -2,6 +2,8 @@
 // reference, against the file itself and the database. Nothing is written here;
 // a file with no problems becomes an ImportPlan for write.ts.
 import { hashApiKey, visibleKeyPrefix } from "../auth/api-key-format.js";
+import { TAGGABLE_RECORDS, TAGGABLE_TYPES, type TaggableType } from "../domain/tagging.js";
+import { orList } from "../domain/word-lists.js";
 import {
   type ExistingRecords,
   findApiKeyOwners,
@@ -27,8 +29,6 @@ import type {
 } from "./format.js";
 import { type Entry, type ParsedFile, parseImportFile, rawUuid } from "./parse.js";
 import type { ImportProblem } from "./problems.js";
-
-export type TaggableType = "BuyerProduct" | "Order" | "BuyerProductApproval" | "SupplierUser";
 
 export interface ImportPlan {
   buyers: BuyerRecord[];
@@ -63,12 +63,8 @@ const NOUN: Record<LookupKind, string> = {
   orders: "order",
 };
 
-const TAGGABLE_KINDS: Record<TaggableType, LookupKind> = {
-  BuyerProduct: "buyer_products",
-  Order: "orders",
-  BuyerProductApproval: "buyer_product_approvals",
-  SupplierUser: "supplier_users",
-};
+/** The kind of record each taggable type is: its table. */
+const taggableKind = (type: TaggableType): LookupKind => TAGGABLE_RECORDS[type].table;
 
 interface Reference {
   field: string;
@@ -177,9 +173,7 @@ class Resolver {
 
   /** The kinds of taggable record that hold `id`, in the file or the database. */
   taggableTypes(id: string): TaggableType[] {
-    return (Object.entries(TAGGABLE_KINDS) as [TaggableType, LookupKind][])
-      .filter(([, kind]) => this.exists(kind, id))
-      .map(([type]) => type);
+    return TAGGABLE_TYPES.filter((type) => this.exists(taggableKind(type), id));
   }
 }
 
@@ -201,7 +195,7 @@ function wantedIds(file: ParsedFile, index: FileIndex): { [K in LookupKind]: Set
   for (const { record } of valid(file.taggings)) {
     // Looked up everywhere, even when the file holds it: the same id in two
     // tables would make the taggable's type ambiguous.
-    for (const kind of Object.values(TAGGABLE_KINDS)) wanted[kind].add(record.taggable_id);
+    for (const type of TAGGABLE_TYPES) wanted[taggableKind(type)].add(record.taggable_id);
   }
   return wanted;
 }
@@ -263,7 +257,7 @@ function planTaggings(
     if (type === undefined) {
       problems.push({
         path,
-        message: `no buyer product, order, buyer product approval or supplier user ${record.taggable_id} in the file or the database`,
+        message: `no ${orList(TAGGABLE_TYPES.map((type) => NOUN[taggableKind(type)]))} ${record.taggable_id} in the file or the database`,
       });
       continue;
     }
@@ -271,7 +265,7 @@ function planTaggings(
       problems.push({ path, message: `is the id of records of several kinds (${types.join(", ")})` });
       continue;
     }
-    const owner = resolver.ownerOf(TAGGABLE_KINDS[type], record.taggable_id);
+    const owner = resolver.ownerOf(taggableKind(type), record.taggable_id);
     const tagOwner = resolver.ownerOf("tags", record.tag_id);
     if (owner === undefined || tagOwner === undefined || tagOwner === null) continue;
     if (owner !== tagOwner) {

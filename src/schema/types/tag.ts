@@ -1,10 +1,20 @@
 import { type DomainError, notFound, validationFailed } from "../../domain/errors.js";
 import { InputChecks } from "../../domain/input-checks.js";
-import { attachTags, detachTags, MAX_TAGS_PER_CALL } from "../../domain/tagging.js";
+import {
+  attachTags,
+  detachTags,
+  isTaggingRefusal,
+  MAX_TAGS_PER_CALL,
+  TAGGABLE_TYPES,
+  type TaggableType,
+  type TaggingCall,
+  type TaggingRefusal,
+} from "../../domain/tagging.js";
+import { orList } from "../../domain/word-lists.js";
 import { builder } from "../builder.js";
 import { relationConnection, rootConnection, sortKeysEnum } from "../connection-fields.js";
 import type { GraphQLContext } from "../context.js";
-import { takesIdsOf } from "../global-ids.js";
+import { NODE_TYPES, type NodeTypeName, takesIdsOf } from "../global-ids.js";
 import { NAME_QUERY_DESCRIPTION, nameGrammar, parseListQuery } from "../list-query.js";
 import { BY_ID, byName, connectionType, UPDATED_AT } from "../pagination.js";
 import { requireViewer } from "../require-viewer.js";
@@ -36,8 +46,13 @@ export const TagRef = builder.prismaObject("Tag", {
   }),
 });
 
-/** Every record a buyer can tag. */
-const TAGGABLE_IDS = takesIdsOf("Order", "BuyerProduct", "BuyerProductApproval", "SupplierUser");
+/** Every record a buyer can tag, named by its id or its global ID. */
+const TAGGABLE_IDS = takesIdsOf(
+  ...NODE_TYPES.filter((type: NodeTypeName): type is NodeTypeName & TaggableType =>
+    (TAGGABLE_TYPES as readonly string[]).includes(type),
+  ),
+);
+const TAGGABLE_TYPE_DESCRIPTION = `${orList(TAGGABLE_TYPES)}.`;
 
 const TaggingResultRef = builder
   .objectRef<{ taggableType: string; taggableId: string; addedTagIds: string[] }>("TaggingResult")
@@ -45,7 +60,7 @@ const TaggingResultRef = builder
     description: "The tags on a record after attaching.",
     fields: (t) => ({
       taggableType: t.exposeString("taggableType", {
-        description: "BuyerProduct, Order, BuyerProductApproval or SupplierUser.",
+        description: TAGGABLE_TYPE_DESCRIPTION,
       }),
       taggableId: t.expose("taggableId", { type: "UUID", description: "The tagged record." }),
       addedTagIds: t.exposeStringList("addedTagIds", {
@@ -98,22 +113,36 @@ builder.queryField("taggedRecord", (t) =>
   }),
 );
 
-const AttachTagsInput = builder.inputType("AttachTagsInput", {
-  description: "Tags to attach to one of the buyer's records.",
-  fields: (t) => ({
-    taggableId: t.field({
-      type: "UUID",
-      required: true,
-      description: "The record to tag: its id or global ID.",
-      extensions: TAGGABLE_IDS,
+/** The input of attaching or detaching: one of the buyer's records and some of the buyer's tags. */
+function tagsInput(name: string, description: string, taggableIdDescription: string) {
+  return builder.inputType(name, {
+    description,
+    fields: (t) => ({
+      taggableId: t.field({
+        type: "UUID",
+        required: true,
+        description: taggableIdDescription,
+        extensions: TAGGABLE_IDS,
+      }),
+      tagIds: t.field({
+        type: ["UUID"],
+        required: true,
+        description: `1 to ${MAX_TAGS_PER_CALL} of the buyer's tags.`,
+      }),
     }),
-    tagIds: t.field({
-      type: ["UUID"],
-      required: true,
-      description: `1 to ${MAX_TAGS_PER_CALL} of the buyer's tags.`,
-    }),
-  }),
-});
+  });
+}
+
+const AttachTagsInput = tagsInput(
+  "AttachTagsInput",
+  "Tags to attach to one of the buyer's records.",
+  "The record to tag: its id or global ID.",
+);
+const DetachTagsInput = tagsInput(
+  "DetachTagsInput",
+  "Tags to remove from one of the buyer's records.",
+  "The record: its id or global ID.",
+);
 
 /** The checks attachTags and detachTags share, before any record is looked up. */
 function checkTagIds(tagIds: string[]): void {
@@ -125,9 +154,7 @@ function checkTagIds(tagIds: string[]): void {
   if (checks.problems.length) throw validationFailed(checks.problems);
 }
 
-function taggingRefusal(
-  outcome: { kind: "taggable_not_found" } | { kind: "unknown_tags"; indexes: number[] },
-): DomainError {
+function taggingRefusal(outcome: TaggingRefusal): DomainError {
   if (outcome.kind === "taggable_not_found") return notFound("Taggable record");
   return validationFailed(
     outcome.indexes.map((index) => ({
@@ -142,16 +169,17 @@ type TagsValues = typeof AttachTagsInput.$inferInput;
 type TaggingResultShape = typeof TaggingResultRef.$inferType;
 type DetachTagsResultShape = typeof DetachTagsResultRef.$inferType;
 
-async function attachTagsFrom(context: GraphQLContext, input: TagsValues): Promise<TaggingResultShape> {
+/** `attachTags` or `detachTags` for a mutation's input: refusals thrown, the change answered with its record. */
+async function changeTagsFrom<Changed extends { kind: "attached" | "detached" }>(
+  context: GraphQLContext,
+  input: TagsValues,
+  change: TaggingCall<Changed | TaggingRefusal>,
+): Promise<Changed & { taggableId: string }> {
   const viewer = requireViewer(context);
   checkTagIds(input.tagIds);
-  const outcome = await attachTags(context.prisma, viewer, input.taggableId, input.tagIds);
-  if (outcome.kind !== "attached") throw taggingRefusal(outcome);
-  return {
-    taggableType: outcome.taggableType,
-    taggableId: input.taggableId,
-    addedTagIds: outcome.addedTagIds,
-  };
+  const outcome = await change(context.prisma, viewer, input.taggableId, input.tagIds);
+  if (isTaggingRefusal(outcome)) throw taggingRefusal(outcome);
+  return { ...outcome, taggableId: input.taggableId };
 }
 
 builder.mutationField("attachTags", (t) =>
@@ -163,7 +191,7 @@ builder.mutationField("attachTags", (t) =>
     args: {
       input: t.arg({ type: AttachTagsInput, required: true, description: "The record and the tags." }),
     },
-    resolve: (_root, { input }, context) => attachTagsFrom(context, input),
+    resolve: (_root, { input }, context) => changeTagsFrom(context, input, attachTags),
   }),
 );
 
@@ -216,7 +244,7 @@ const DetachTagsResultRef = builder
     description: "The tags on a record after detaching.",
     fields: (t) => ({
       taggableType: t.exposeString("taggableType", {
-        description: "BuyerProduct, Order, BuyerProductApproval or SupplierUser.",
+        description: TAGGABLE_TYPE_DESCRIPTION,
       }),
       taggableId: t.expose("taggableId", { type: "UUID", description: "The record." }),
       removedTagIds: t.exposeStringList("removedTagIds", {
@@ -230,35 +258,6 @@ const DetachTagsResultRef = builder
     }),
   });
 
-const DetachTagsInput = builder.inputType("DetachTagsInput", {
-  description: "Tags to remove from one of the buyer's records.",
-  fields: (t) => ({
-    taggableId: t.field({
-      type: "UUID",
-      required: true,
-      description: "The record: its id or global ID.",
-      extensions: TAGGABLE_IDS,
-    }),
-    tagIds: t.field({
-      type: ["UUID"],
-      required: true,
-      description: `1 to ${MAX_TAGS_PER_CALL} of the buyer's tags.`,
-    }),
-  }),
-});
-
-async function detachTagsFrom(context: GraphQLContext, input: TagsValues): Promise<DetachTagsResultShape> {
-  const viewer = requireViewer(context);
-  checkTagIds(input.tagIds);
-  const outcome = await detachTags(context.prisma, viewer, input.taggableId, input.tagIds);
-  if (outcome.kind !== "detached") throw taggingRefusal(outcome);
-  return {
-    taggableType: outcome.taggableType,
-    taggableId: input.taggableId,
-    removedTagIds: outcome.removedTagIds,
-  };
-}
-
 builder.mutationField("detachTags", (t) =>
   t.field({
     type: DetachTagsResultRef,
@@ -270,7 +269,7 @@ builder.mutationField("detachTags", (t) =>
     args: {
       input: t.arg({ type: DetachTagsInput, required: true, description: "The record and the tags." }),
     },
-    resolve: (_root, { input }, context) => detachTagsFrom(context, input),
+    resolve: (_root, { input }, context) => changeTagsFrom(context, input, detachTags),
   }),
 );
 
@@ -325,7 +324,7 @@ builder.mutationField("tagsAttach", (t) =>
     },
     extensions: TAGGING_USER_ERRORS,
     resolve: async (_root, { input }, context) => ({
-      result: await attachTagsFrom(context, input),
+      result: await changeTagsFrom(context, input, attachTags),
       userErrors: [],
     }),
   }),
@@ -342,14 +341,14 @@ builder.mutationField("tagsDetach", (t) =>
     },
     extensions: TAGGING_USER_ERRORS,
     resolve: async (_root, { input }, context) => ({
-      result: await detachTagsFrom(context, input),
+      result: await changeTagsFrom(context, input, detachTags),
       userErrors: [],
     }),
   }),
 );
 
 // Every record a buyer can tag shows its tags.
-for (const model of ["Order", "BuyerProduct", "BuyerProductApproval", "SupplierUser"] as const) {
+for (const model of TAGGABLE_TYPES) {
   builder.prismaObjectField(model, "tags", (t) =>
     t.field({
       type: [TagRef],
