@@ -14,32 +14,33 @@ import { graphqlEnumName } from "./enum-names.js";
 export { graphqlEnumName };
 
 /**
- * GraphQL enums follow GraphQL naming; each value records the contract's
- * spelling in `extensions.contractValue`, which the REST adapter uses to
- * speak the contract's spelling on the wire.
+ * A GraphQL enum of values the database stores in the contract's spelling (a
+ * Prisma enum, or a column's fixed list of values): GraphQL names follow
+ * GraphQL naming, and each value records the contract's spelling in
+ * `extensions.contractValue`, which the REST adapter uses to speak the
+ * contract's spelling on the wire.
  */
-function contractEnum<Values extends Record<string, string>>(
+export function contractEnum<Value extends string>(
   name: string,
-  values: Values,
+  values: Readonly<Record<string, Value>> | readonly Value[],
   description: string,
-  valueDescriptions: Partial<Record<keyof Values, string>> = {},
+  valueDescriptions: Partial<Record<Value, string>> = {},
 ) {
   return builder.enumType(name, {
     description,
     values: Object.fromEntries(
-      Object.values(values).map((prismaValue) => {
-        const contractValue = contractSpelling(prismaValue);
+      Object.values(values).map((value) => {
+        const contractValue = contractSpelling(value);
         return [
           graphqlEnumName(contractValue),
           {
-            value: prismaValue as Values[keyof Values],
-            description:
-              valueDescriptions[prismaValue as keyof Values] ?? `\`${contractValue}\` in the REST API.`,
+            value,
+            description: valueDescriptions[value] ?? `\`${contractValue}\` in the REST API.`,
             extensions: { contractValue },
           },
         ];
       }),
-    ) as Record<string, { value: Values[keyof Values] }>,
+    ) as Record<string, { value: Value }>,
   });
 }
 

@@ -14,6 +14,7 @@
 import { contractSpelling } from "../domain/contract-vocabulary.js";
 import type { FieldProblem } from "../domain/errors.js";
 import { isUuid } from "../domain/uuid.js";
+import { inclusiveDays } from "./day-range.js";
 import { graphqlEnumName } from "./enums.js";
 import { decodeGlobalId, type NodeTypeName } from "./global-ids.js";
 
@@ -182,10 +183,7 @@ export function dayRange(value: string): { gte?: Date; lt?: Date } | string {
   const end = to === "" ? undefined : day(to);
   if (start === null || end === null) return "must be a day (YYYY-MM-DD) or a range FROM..TO";
   if (start && end && start > end) return "has a range that ends before it starts";
-  return {
-    ...(start ? { gte: start } : {}),
-    ...(end ? { lt: new Date(end.getTime() + 86_400_000) } : {}),
-  };
+  return inclusiveDays(start, end);
 }
 
 /** `field` within the days of `value` (see `dayRange`). */

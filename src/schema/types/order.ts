@@ -1,12 +1,13 @@
 import type { Viewer } from "../../auth/viewer.js";
 import { OrderStatus } from "../../db/generated/prisma/enums.js";
-import { type FieldProblem, validationFailed } from "../../domain/errors.js";
+import { validationFailed } from "../../domain/errors.js";
 import { InputChecks } from "../../domain/input-checks.js";
 import { nextOrderStatuses } from "../../domain/order-status.js";
 import { updateOrder } from "../../domain/order-update.js";
 import { builder } from "../builder.js";
 import { relationConnection, rootConnection, sortKeysEnum } from "../connection-fields.js";
 import type { GraphQLContext } from "../context.js";
+import { dayFilter } from "../day-range.js";
 import { OrderStatusEnum, PriceTypeEnum } from "../enums.js";
 import { takesIdsOf } from "../global-ids.js";
 import {
@@ -286,29 +287,6 @@ const OrderFilterInput = builder.inputType("OrderFilter", {
     placedAtTo: t.field({ type: "Date", description: "Only orders placed on or before this day." }),
   }),
 });
-
-const ONE_DAY_MS = 86_400_000;
-
-/** Prisma `where` for a day range of a filter; a range that ends before it starts is a problem of `from`. */
-function dayFilter(
-  field: string,
-  from: Date | null | undefined,
-  to: Date | null | undefined,
-  fromPath: string,
-  problems: FieldProblem[],
-): object {
-  if (from && to && from > to) {
-    problems.push({
-      path: ["filter", fromPath],
-      code: "invalid",
-      message: "must not be later than the end date",
-    });
-  }
-  if (!from && !to) return {};
-  return {
-    [field]: { ...(from ? { gte: from } : {}), ...(to ? { lt: new Date(to.getTime() + ONE_DAY_MS) } : {}) },
-  };
-}
 
 const ORDER_SORT_KEYS = sortKeysEnum("Order", {
   UPDATED_AT,
