@@ -1,9 +1,9 @@
 // The rules for a buyer's webhook endpoint, whoever sets it: the REST and
-// GraphQL APIs (through the schema) and the operators' CLI.
+// GraphQL APIs and the operators' CLI, through src/services/webhook-endpoints.ts.
 import { validationFailed } from "./errors.js";
 import { InputChecks } from "./input-checks.js";
 import { ALL_EVENTS, isWebhookEventType, WEBHOOK_EVENT_TYPES } from "./webhook-events.js";
-import { checkWebhookUrl, MAX_WEBHOOK_URL_LENGTH, type WebhookUrlPolicy } from "./webhook-url.js";
+import { MAX_WEBHOOK_URL_LENGTH } from "./webhook-url.js";
 
 export const MAX_WEBHOOK_DESCRIPTION_LENGTH = 1000;
 
@@ -21,13 +21,16 @@ export interface CheckedEndpointFields {
   description?: string | null;
 }
 
+/** What is wrong with a URL of a fitting length, DNS included, or null. */
+export type UrlCheck = (url: string) => Promise<string | null>;
+
 /**
  * Checks what a create (`required`) or an update sets, reporting every
  * problem at once under `base` (`["input"]`); throws VALIDATION_FAILED.
  */
 export async function checkEndpointFields(
   fields: EndpointFields,
-  policy: WebhookUrlPolicy,
+  checkUrl: UrlCheck,
   options: { required: boolean; base: Path },
 ): Promise<CheckedEndpointFields> {
   const checks = new InputChecks();
@@ -42,7 +45,7 @@ export async function checkEndpointFields(
     if ([...url].length > MAX_WEBHOOK_URL_LENGTH) {
       checks.add(at("url"), "too_long", `must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`);
     } else {
-      const problem = await checkWebhookUrl(url, policy);
+      const problem = await checkUrl(url);
       if (problem) checks.add(at("url"), "invalid", problem);
     }
     checked.url = url;

@@ -15,12 +15,3 @@ export function retryDelayMs(
   if (base === undefined) return null;
   return Math.max(0, Math.round(base * (1 + jitter * (2 * random() - 1))));
 }
-
-/** What a failed attempt leads to for its endpoint, from when the endpoint started failing. */
-export function shouldDisableFailingEndpoint(
-  failingSince: Date | null,
-  now: Date,
-  disableFailingAfterMs: number,
-): boolean {
-  return failingSince !== null && now.getTime() - failingSince.getTime() >= disableFailingAfterMs;
-}

@@ -8,7 +8,7 @@
 import { randomUUID } from "node:crypto";
 import type { Database } from "../db/database.js";
 import type { PrismaClient } from "../db/generated/prisma/client.js";
-import { retryDelayMs } from "./webhook-retries.js";
+import { retryDelayMs } from "../domain/webhook-retries.js";
 
 /** NOTIFY'd when deliveries are queued, so idle workers start at once instead of at their next poll. */
 export const WEBHOOK_WORK_CHANNEL = "webhook_work";

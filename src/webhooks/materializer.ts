@@ -10,7 +10,7 @@
 import { randomUUID } from "node:crypto";
 import type { Prisma, PrismaClient } from "../db/generated/prisma/client.js";
 import { endpointReceives, isJsonNumber, parseExactJson } from "../domain/webhook-events.js";
-import { queueEventDeliveries } from "../domain/webhook-queue.js";
+import { queueEventDeliveries } from "../services/webhook-queue.js";
 
 type Transaction = Prisma.TransactionClient;
 

@@ -3,8 +3,9 @@
 import http from "node:http";
 import https from "node:https";
 import { Webhook } from "standardwebhooks";
-import type { AttemptOutcome } from "../domain/webhook-queue.js";
-import { guardedLookup, urlProblem, type WebhookUrlPolicy } from "../domain/webhook-url.js";
+import { urlProblem, type WebhookUrlPolicy } from "../domain/webhook-url.js";
+import type { AttemptOutcome } from "../services/webhook-queue.js";
+import { guardedLookup } from "../services/webhook-url-check.js";
 
 export interface SignedMessage {
   /** `webhook-id`: the event's id, the same on every attempt, so receivers can drop duplicates. */

@@ -3,6 +3,8 @@
 // outcome. Stopping it waits for attempts in flight.
 import type { WebhookConfig } from "../config.js";
 import type { Database } from "../db/database.js";
+import { decryptSecret } from "../domain/webhook-secrets.js";
+import type { Logger } from "../logger.js";
 import {
   type ClaimedDelivery,
   cancelDelivery,
@@ -11,9 +13,7 @@ import {
   pruneEvents,
   recordAttempt,
   WEBHOOK_WORK_CHANNEL,
-} from "../domain/webhook-queue.js";
-import { decryptSecret } from "../domain/webhook-secrets.js";
-import type { Logger } from "../logger.js";
+} from "../services/webhook-queue.js";
 import type { Tracing } from "../telemetry/tracing-types.js";
 import { materializeEvents, type RecordRenderer, type RenderedBatch } from "./materializer.js";
 import { createWebhookSender } from "./send.js";

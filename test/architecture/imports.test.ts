@@ -21,6 +21,7 @@ const FLOORS: readonly (readonly string[])[] = [
   ["contract"],
   ["http"],
   ["schema", "import"],
+  ["services"],
   ["domain"],
   ["auth"],
   ["config"],

@@ -4,8 +4,8 @@
 // PostgreSQL.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { queueDeliveries } from "../../src/domain/webhook-queue.js";
 import { encryptSecret, generateSigningSecret } from "../../src/domain/webhook-secrets.js";
+import { queueDeliveries } from "../../src/services/webhook-queue.js";
 import { type SeededBuyer, seedBuyer } from "../support/seed.js";
 import { type ServerProcess, startServerProcess } from "../support/server-process.js";
 import { createTestDatabase, type TestDatabase } from "../support/test-database.js";

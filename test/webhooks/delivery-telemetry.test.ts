@@ -4,10 +4,10 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_WEBHOOK_CONFIG, loadConfig, type WebhookConfig } from "../../src/config.js";
-import { queueDeliveries } from "../../src/domain/webhook-queue.js";
 import { encryptSecret, generateSigningSecret } from "../../src/domain/webhook-secrets.js";
 import { createMetrics, type Metrics } from "../../src/http/metrics.js";
 import { createLogger } from "../../src/logger.js";
+import { queueDeliveries } from "../../src/services/webhook-queue.js";
 import { startTracing, type Tracing } from "../../src/telemetry/tracing.js";
 import { startWebhookWorker, type WebhookWorker } from "../../src/webhooks/worker.js";
 import { type SeededBuyer, seedBuyer } from "../support/seed.js";

@@ -4,9 +4,9 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { DEFAULT_WEBHOOK_CONFIG, type WebhookConfig } from "../../src/config.js";
-import { pruneEvents, queueDeliveries } from "../../src/domain/webhook-queue.js";
 import { encryptSecret, generateSigningSecret } from "../../src/domain/webhook-secrets.js";
 import { createLogger } from "../../src/logger.js";
+import { pruneEvents, queueDeliveries } from "../../src/services/webhook-queue.js";
 import { startWebhookWorker, type WebhookWorker } from "../../src/webhooks/worker.js";
 import { type SeededBuyer, seedBuyer } from "../support/seed.js";
 import { createTestDatabase, type TestDatabase } from "../support/test-database.js";

@@ -8,7 +8,8 @@ import {
   generateSigningSecret,
   SecretKeyMissingError,
 } from "../../src/domain/webhook-secrets.js";
-import { checkWebhookUrl, guardedLookup, urlProblem } from "../../src/domain/webhook-url.js";
+import { urlProblem } from "../../src/domain/webhook-url.js";
+import { checkWebhookUrl, guardedLookup } from "../../src/services/webhook-url-check.js";
 import { signatureHeaders } from "../../src/webhooks/send.js";
 import { graphql } from "../graphql/helpers.js";
 import { expectProblem } from "../rest/helpers.js";

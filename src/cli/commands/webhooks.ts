@@ -1,14 +1,7 @@
-import { randomUUID } from "node:crypto";
 import type { Command } from "commander";
 import type { Database } from "../../db/database.js";
 import { DomainError } from "../../domain/errors.js";
-import { checkEndpointFields } from "../../domain/webhook-endpoints.js";
-import {
-  decryptSecret,
-  encryptedWithCurrentKey,
-  encryptSecret,
-  generateSigningSecret,
-} from "../../domain/webhook-secrets.js";
+import { createWebhookEndpoints } from "../../services/webhook-endpoints.js";
 import { CliError, requireUuid, withDatabase } from "../context.js";
 import { formatTable, formatTimestamp } from "../table.js";
 
@@ -79,29 +72,19 @@ export function registerWebhooks(program: Command): void {
     .action(async (options: { buyer: string; url: string; events: string; description?: string }) => {
       await withDatabase(async (database, config) => {
         const buyer = await findBuyer(database, options.buyer);
-        const fields = await checkEndpointFields(
-          {
-            url: options.url,
-            enabledEvents: options.events.split(",").map((event) => event.trim()),
-            description: options.description ?? null,
-          },
-          config.webhooks,
-          { required: true, base: [] },
-        ).catch(cliProblem);
-        const id = randomUUID();
-        const secret = generateSigningSecret();
-        await database.prisma.webhookEndpoint.create({
-          data: {
-            id,
-            buyerId: buyer.id,
-            url: fields.url ?? options.url,
-            enabledEvents: fields.enabledEvents ?? ["*"],
-            description: fields.description ?? null,
-            secretCiphertext: encryptSecret(secret, id, config.webhooks.secretKeys),
-          },
-        });
+        const { endpointId, secret } = await createWebhookEndpoints(database.prisma, config.webhooks)
+          .create(
+            buyer.id,
+            {
+              url: options.url,
+              enabledEvents: options.events.split(",").map((event) => event.trim()),
+              description: options.description ?? null,
+            },
+            [],
+          )
+          .catch(cliProblem);
         process.stdout.write(
-          `Created webhook endpoint ${id} for ${buyer.name}.\n` +
+          `Created webhook endpoint ${endpointId} for ${buyer.name}.\n` +
             "Give this signing secret to the receiver now; it cannot be shown again.\n" +
             `${secret}\n`,
         );
@@ -113,19 +96,15 @@ export function registerWebhooks(program: Command): void {
     .description("stop deliveries to a webhook endpoint (the buyer can enable it again)")
     .argument("<endpoint-id>", "the endpoint's id, as `webhooks list` shows it")
     .action(async (endpointId: string) => {
-      await withDatabase(async (database) => {
+      await withDatabase(async (database, config) => {
         const id = requireUuid(endpointId, "the endpoint id");
-        const endpoint = await database.prisma.webhookEndpoint.findUnique({ where: { id } });
+        const endpoint = await createWebhookEndpoints(database.prisma, config.webhooks).disable(id);
         if (!endpoint) throw new CliError(`no webhook endpoint with id ${endpointId}`);
-        if (endpoint.status === "disabled") {
-          process.stdout.write(`Webhook endpoint ${id} was already disabled.\n`);
-          return;
-        }
-        await database.prisma.webhookEndpoint.update({
-          where: { id },
-          data: { status: "disabled", disabledAt: new Date(), disabledReason: "requested" },
-        });
-        process.stdout.write(`Disabled webhook endpoint ${id} (${endpoint.url}).\n`);
+        process.stdout.write(
+          endpoint.alreadyDisabled
+            ? `Webhook endpoint ${id} was already disabled.\n`
+            : `Disabled webhook endpoint ${id} (${endpoint.url}).\n`,
+        );
       });
     });
 
@@ -137,31 +116,10 @@ export function registerWebhooks(program: Command): void {
     )
     .action(async () => {
       await withDatabase(async (database, config) => {
-        const keys = config.webhooks.secretKeys;
-        const rows = await database.prisma.webhookEndpoint.findMany({
-          select: { id: true, secretCiphertext: true, previousSecretCiphertext: true },
-        });
-        let changed = 0;
-        for (const row of rows) {
-          const reencrypt = (stored: string | null) =>
-            stored === null || encryptedWithCurrentKey(stored, keys)
-              ? stored
-              : encryptSecret(decryptSecret(stored, row.id, keys), row.id, keys);
-          const secretCiphertext = reencrypt(row.secretCiphertext) ?? row.secretCiphertext;
-          const previousSecretCiphertext = reencrypt(row.previousSecretCiphertext);
-          if (
-            secretCiphertext === row.secretCiphertext &&
-            previousSecretCiphertext === row.previousSecretCiphertext
-          )
-            continue;
-          await database.prisma.webhookEndpoint.update({
-            where: { id: row.id },
-            data: { secretCiphertext, previousSecretCiphertext },
-          });
-          changed += 1;
-        }
+        const endpoints = createWebhookEndpoints(database.prisma, config.webhooks);
+        const { changed, total } = await endpoints.reencryptSecrets();
         process.stdout.write(
-          `Re-encrypted the secrets of ${changed} of ${rows.length} webhook endpoints with the current key.\n`,
+          `Re-encrypted the secrets of ${changed} of ${total} webhook endpoints with the current key.\n`,
         );
       });
     });

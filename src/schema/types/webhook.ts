@@ -1,16 +1,10 @@
 // Webhook endpoints, the events feed and deliveries, for GraphQL clients and
 // for the REST routes that run these fields (docs/webhooks.md).
-import { randomUUID } from "node:crypto";
-import { DomainError, notFound, validationFailed } from "../../domain/errors.js";
-import { checkEndpointFields, MAX_WEBHOOK_DESCRIPTION_LENGTH } from "../../domain/webhook-endpoints.js";
-import { endpointReceives, parseExactJson, WEBHOOK_EVENT_TYPES } from "../../domain/webhook-events.js";
-import { queueDeliveries } from "../../domain/webhook-queue.js";
-import {
-  encryptSecret,
-  generateSigningSecret,
-  PREVIOUS_SECRET_OVERLAP_MS,
-} from "../../domain/webhook-secrets.js";
+import { notFound } from "../../domain/errors.js";
+import { MAX_WEBHOOK_DESCRIPTION_LENGTH } from "../../domain/webhook-endpoints.js";
+import { parseExactJson, WEBHOOK_EVENT_TYPES } from "../../domain/webhook-events.js";
 import { MAX_WEBHOOK_URL_LENGTH } from "../../domain/webhook-url.js";
+import { createWebhookEndpoints, type EndpointSecret } from "../../services/webhook-endpoints.js";
 import { builder } from "../builder.js";
 import type { GraphQLContext } from "../context.js";
 import { connectionType, readPageArgs, rootPageQuery, throwIfProblems, toConnection } from "../pagination.js";
@@ -332,23 +326,21 @@ builder.queryField("event", (t) =>
   }),
 );
 
-const WebhookEndpointSecretRef = builder
-  .objectRef<{ endpoint: { id: string }; secret: string }>("WebhookEndpointWithSecret")
-  .implement({
-    description: "An endpoint and its signing secret, which is shown only here: store it now.",
-    fields: (t) => ({
-      endpoint: t.prismaField({
-        type: "WebhookEndpoint",
-        description: "The endpoint.",
-        resolve: (query, parent, _args, context) =>
-          context.prisma.webhookEndpoint.findUniqueOrThrow({ ...query, where: { id: parent.endpoint.id } }),
-      }),
-      secret: t.exposeString("secret", {
-        description:
-          "The signing secret (`whsec_` and base64), for the `standardwebhooks` library. Shown once.",
-      }),
+const WebhookEndpointSecretRef = builder.objectRef<EndpointSecret>("WebhookEndpointWithSecret").implement({
+  description: "An endpoint and its signing secret, which is shown only here: store it now.",
+  fields: (t) => ({
+    endpoint: t.prismaField({
+      type: "WebhookEndpoint",
+      description: "The endpoint.",
+      resolve: (query, parent, _args, context) =>
+        context.prisma.webhookEndpoint.findUniqueOrThrow({ ...query, where: { id: parent.endpointId } }),
     }),
-  });
+    secret: t.exposeString("secret", {
+      description:
+        "The signing secret (`whsec_` and base64), for the `standardwebhooks` library. Shown once.",
+    }),
+  }),
+});
 
 const CreateWebhookEndpointInput = builder.inputType("CreateWebhookEndpointInput", {
   description: "A new webhook endpoint.",
@@ -388,120 +380,18 @@ const UpdateWebhookEndpointInput = builder.inputType("UpdateWebhookEndpointInput
     status: t.field({
       type: WebhookEndpointStatusEnum,
       description: "ENABLED (also to re-enable a failing or disabled endpoint) or DISABLED.",
-      // FAILING is set by deliveries only (updateEndpointFrom refuses it).
+      // FAILING is set by deliveries only (the service refuses it).
       extensions: { jsonSchema: { enum: ["enabled", "disabled"] } },
     }),
   }),
 });
 
-/** Checks and creates for createWebhookEndpoint and webhookEndpointCreate alike. */
-async function createEndpointFrom(
-  context: GraphQLContext,
-  input: { url: string; enabledEvents: string[]; description?: string | null },
-): Promise<{ endpoint: { id: string }; secret: string }> {
-  const viewer = requireViewer(context);
-  const fields = await checkEndpointFields(input, context.webhooks, { required: true, base: ["input"] });
-  const id = randomUUID();
-  const secret = generateSigningSecret();
-  await context.prisma.webhookEndpoint.create({
-    data: {
-      id,
-      buyerId: viewer.buyerId,
-      url: fields.url ?? "",
-      enabledEvents: fields.enabledEvents ?? [],
-      description: fields.description ?? null,
-      secretCiphertext: encryptSecret(secret, id, context.webhooks.secretKeys),
-    },
-  });
-  return { endpoint: { id }, secret };
-}
-
-/** Checks and changes for updateWebhookEndpoint and webhookEndpointUpdate alike; returns the id. */
-async function updateEndpointFrom(
-  context: GraphQLContext,
-  id: string,
-  input: {
-    url?: string | null;
-    enabledEvents?: string[] | null;
-    description?: string | null;
-    status?: "enabled" | "failing" | "disabled" | null;
-  },
-): Promise<string> {
-  const endpoint = await ownEndpoint(context, id);
-  const fields = await checkEndpointFields(
-    { url: input.url, enabledEvents: input.enabledEvents, description: input.description },
-    context.webhooks,
-    { required: false, base: ["input"] },
-  );
-  if (input.status === "failing") {
-    throw validationFailed([
-      { path: ["input", "status"], code: "invalid", message: "must be enabled or disabled" },
-    ]);
-  }
-  const status =
-    input.status === "enabled"
-      ? { status: "enabled" as const, failingSince: null, disabledAt: null, disabledReason: null }
-      : input.status === "disabled" && endpoint.status !== "disabled"
-        ? { status: "disabled" as const, disabledAt: new Date(), disabledReason: "requested" }
-        : {};
-  await context.prisma.webhookEndpoint.update({ where: { id: endpoint.id }, data: { ...fields, ...status } });
-  return endpoint.id;
-}
-
-async function deleteEndpointFrom(context: GraphQLContext, id: string): Promise<string> {
-  const endpoint = await ownEndpoint(context, id);
-  await context.prisma.webhookEndpoint.delete({ where: { id: endpoint.id } });
-  return endpoint.id;
-}
-
-async function rotateSecretFrom(
-  context: GraphQLContext,
-  id: string,
-): Promise<{ endpoint: { id: string }; secret: string }> {
-  const endpoint = await ownEndpoint(context, id);
-  const secret = generateSigningSecret();
-  await context.prisma.webhookEndpoint.update({
-    where: { id: endpoint.id },
-    data: {
-      secretCiphertext: encryptSecret(secret, endpoint.id, context.webhooks.secretKeys),
-      previousSecretCiphertext: endpoint.secretCiphertext,
-      previousSecretExpiresAt: new Date(Date.now() + PREVIOUS_SECRET_OVERLAP_MS),
-    },
-  });
-  return { endpoint: { id: endpoint.id }, secret };
-}
-
-async function redeliverFrom(
-  context: GraphQLContext,
-  id: string,
-  endpointId: string | null,
-): Promise<{ deliveryIds: string[] }> {
-  const viewer = requireViewer(context);
-  const event = await context.prisma.webhookEvent.findFirst({ where: { id, buyerId: viewer.buyerId } });
-  if (!event) throw notFound("Event");
-  let endpointIds: string[];
-  if (endpointId) {
-    const endpoint = await ownEndpoint(context, endpointId);
-    if (endpoint.status === "disabled") {
-      throw new DomainError(
-        "ENDPOINT_DISABLED",
-        "The webhook endpoint is disabled; enable it (status enabled) before redelivering to it",
-      );
-    }
-    endpointIds = [endpoint.id];
-  } else {
-    const endpoints = await context.prisma.webhookEndpoint.findMany({
-      where: { buyerId: viewer.buyerId, status: { not: "disabled" } },
-      select: { id: true, enabledEvents: true },
-    });
-    endpointIds = endpoints
-      .filter((endpoint) => endpointReceives(endpoint.enabledEvents, event.type))
-      .map((endpoint) => endpoint.id);
-  }
-  const deliveryIds = await context.prisma.$transaction((tx) =>
-    queueDeliveries(tx, { buyerId: viewer.buyerId, eventId: event.id, endpointIds }),
-  );
-  return { deliveryIds };
+/** The webhook endpoints' service for the request's buyer. */
+function endpointsFor(context: GraphQLContext) {
+  return {
+    buyerId: requireViewer(context).buyerId,
+    endpoints: createWebhookEndpoints(context.prisma, context.webhooks),
+  };
 }
 
 builder.mutationField("createWebhookEndpoint", (t) =>
@@ -513,7 +403,10 @@ builder.mutationField("createWebhookEndpoint", (t) =>
     args: {
       input: t.arg({ type: CreateWebhookEndpointInput, required: true, description: "The endpoint." }),
     },
-    resolve: (_root, { input }, context) => createEndpointFrom(context, input),
+    resolve: (_root, { input }, context) => {
+      const { buyerId, endpoints } = endpointsFor(context);
+      return endpoints.create(buyerId, input, ["input"]);
+    },
   }),
 );
 
@@ -527,11 +420,11 @@ builder.mutationField("updateWebhookEndpoint", (t) =>
       id: t.arg({ type: "UUID", required: true, description: "The endpoint's id." }),
       input: t.arg({ type: UpdateWebhookEndpointInput, required: true, description: "The changes." }),
     },
-    resolve: async (query, _root, { id, input }, context) =>
-      context.prisma.webhookEndpoint.findUniqueOrThrow({
-        ...query,
-        where: { id: await updateEndpointFrom(context, id, input) },
-      }),
+    resolve: async (query, _root, { id, input }, context) => {
+      const { buyerId, endpoints } = endpointsFor(context);
+      const endpointId = await endpoints.update(buyerId, id, input, ["input"]);
+      return context.prisma.webhookEndpoint.findUniqueOrThrow({ ...query, where: { id: endpointId } });
+    },
   }),
 );
 
@@ -541,7 +434,10 @@ builder.mutationField("deleteWebhookEndpoint", (t) =>
     description:
       "Deletes a webhook endpoint and its deliveries; returns its id. NOT_FOUND when it is not the buyer's.",
     args: { id: t.arg({ type: "UUID", required: true, description: "The endpoint's id." }) },
-    resolve: (_root, { id }, context) => deleteEndpointFrom(context, id),
+    resolve: (_root, { id }, context) => {
+      const { buyerId, endpoints } = endpointsFor(context);
+      return endpoints.delete(buyerId, id);
+    },
   }),
 );
 
@@ -553,7 +449,10 @@ builder.mutationField("rotateWebhookEndpointSecret", (t) =>
       "new and the previous secret, so receivers can switch without losing any. NOT_FOUND when the " +
       "endpoint is not the buyer's.",
     args: { id: t.arg({ type: "UUID", required: true, description: "The endpoint's id." }) },
-    resolve: (_root, { id }, context) => rotateSecretFrom(context, id),
+    resolve: (_root, { id }, context) => {
+      const { buyerId, endpoints } = endpointsFor(context);
+      return endpoints.rotateSecret(buyerId, id);
+    },
   }),
 );
 
@@ -594,7 +493,10 @@ builder.mutationField("redeliverEvent", (t) =>
       id: t.arg({ type: "UUID", required: true, description: "The event's id." }),
       input: t.arg({ type: RedeliverEventInput, description: "Where to send it." }),
     },
-    resolve: (_root, { id, input }, context) => redeliverFrom(context, id, input?.endpointId ?? null),
+    resolve: async (_root, { id, input }, context) => {
+      const { buyerId, endpoints } = endpointsFor(context);
+      return { deliveryIds: await endpoints.redeliver(buyerId, id, input?.endpointId ?? null) };
+    },
   }),
 );
 
@@ -693,8 +595,8 @@ builder.mutationField("webhookEndpointCreate", (t) =>
     },
     extensions: answersUserErrors(),
     resolve: async (_root, { input }, context) => {
-      const { endpoint, secret } = await createEndpointFrom(context, input);
-      return { endpointId: endpoint.id, secret, userErrors: [] };
+      const { buyerId, endpoints } = endpointsFor(context);
+      return { ...(await endpoints.create(buyerId, input, ["input"])), userErrors: [] };
     },
   }),
 );
@@ -709,10 +611,10 @@ builder.mutationField("webhookEndpointUpdate", (t) =>
       input: t.arg({ type: UpdateWebhookEndpointInput, required: true, description: "The changes." }),
     },
     extensions: answersUserErrors({ NOT_FOUND: ["id"] }),
-    resolve: async (_root, { id, input }, context) => ({
-      endpointId: await updateEndpointFrom(context, id, input),
-      userErrors: [],
-    }),
+    resolve: async (_root, { id, input }, context) => {
+      const { buyerId, endpoints } = endpointsFor(context);
+      return { endpointId: await endpoints.update(buyerId, id, input, ["input"]), userErrors: [] };
+    },
   }),
 );
 
@@ -722,10 +624,10 @@ builder.mutationField("webhookEndpointDelete", (t) =>
     description: "deleteWebhookEndpoint with typed errors: NOT_FOUND (field `id`) comes in `userErrors`.",
     args: { id: t.arg({ type: "UUID", required: true, description: "The endpoint's id." }) },
     extensions: answersUserErrors({ NOT_FOUND: ["id"] }),
-    resolve: async (_root, { id }, context) => ({
-      endpointId: await deleteEndpointFrom(context, id),
-      userErrors: [],
-    }),
+    resolve: async (_root, { id }, context) => {
+      const { buyerId, endpoints } = endpointsFor(context);
+      return { endpointId: await endpoints.delete(buyerId, id), userErrors: [] };
+    },
   }),
 );
 
@@ -737,8 +639,8 @@ builder.mutationField("webhookEndpointSecretRotate", (t) =>
     args: { id: t.arg({ type: "UUID", required: true, description: "The endpoint's id." }) },
     extensions: answersUserErrors({ NOT_FOUND: ["id"] }),
     resolve: async (_root, { id }, context) => {
-      const { endpoint, secret } = await rotateSecretFrom(context, id);
-      return { endpointId: endpoint.id, secret, userErrors: [] };
+      const { buyerId, endpoints } = endpointsFor(context);
+      return { ...(await endpoints.rotateSecret(buyerId, id)), userErrors: [] };
     },
   }),
 );
@@ -754,9 +656,12 @@ builder.mutationField("eventRedeliver", (t) =>
       input: t.arg({ type: RedeliverEventInput, description: "Where to send it." }),
     },
     extensions: answersUserErrors({ NOT_FOUND: ["id"] }),
-    resolve: async (_root, { id, input }, context) => ({
-      ...(await redeliverFrom(context, id, input?.endpointId ?? null)),
-      userErrors: [],
-    }),
+    resolve: async (_root, { id, input }, context) => {
+      const { buyerId, endpoints } = endpointsFor(context);
+      return {
+        deliveryIds: await endpoints.redeliver(buyerId, id, input?.endpointId ?? null),
+        userErrors: [],
+      };
+    },
   }),
 );
