@@ -13,7 +13,10 @@ import "./types/product.js";
 import "./types/supplier.js";
 import "./types/supplier-user.js";
 import "./types/tag.js";
-import "./types/webhook.js";
+import "./types/webhook-delivery.js";
+import "./types/webhook-endpoint.js";
+import "./types/webhook-event.js";
+import "./types/webhook-mutations.js";
 import "./types/links.js";
 import "./types/viewer-query.js";
 

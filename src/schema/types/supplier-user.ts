@@ -8,7 +8,7 @@ import { takesIdsOf } from "../global-ids.js";
 import { connectionType } from "../pagination.js";
 import { requireViewer } from "../require-viewer.js";
 import { NodeRef, nodeIdFields } from "./node.js";
-import { answersUserErrors, UserErrorRef, type WithUserErrors } from "./user-error.js";
+import { answersUserErrors, userErrorsField, type WithUserErrors } from "./user-error.js";
 
 export const SupplierUserRef = builder.prismaObject("SupplierUser", {
   interfaces: [NodeRef],
@@ -132,11 +132,7 @@ const SupplierUserCreatePayloadRef = builder
               })
             : null,
       }),
-      userErrors: t.field({
-        type: [UserErrorRef],
-        description: "Why it was refused; empty when it was created.",
-        resolve: (payload) => payload.userErrors ?? [],
-      }),
+      userErrors: userErrorsField(t, "Why it was refused; empty when it was created."),
     }),
   });
 

@@ -2,7 +2,7 @@
 // (docs/graphql.md "Errors"): the same codes, paths and messages as the
 // top-level errors of the original mutations, as fields a generated client types.
 import type { FieldProblem } from "../../domain/errors.js";
-import { builder } from "../builder.js";
+import { builder, type SchemaTypes } from "../builder.js";
 import {
   USER_ERROR_CODES,
   type UserErrorCode,
@@ -79,3 +79,15 @@ export function answersUserErrors(fieldOf: UserErrorsExtension["fieldOf"] = {}):
 
 /** What a payload with `userErrors` holds: the outcome, or only the refusals. */
 export type WithUserErrors<Outcome> = Partial<Outcome> & { userErrors?: UserErrorShape[] };
+
+/** A payload's `userErrors` field: its refusals, empty when the mutation was done. */
+export function userErrorsField<Outcome>(
+  t: PothosSchemaTypes.ObjectFieldBuilder<SchemaTypes, WithUserErrors<Outcome>>,
+  description: string,
+) {
+  return t.field({
+    type: [UserErrorRef],
+    description,
+    resolve: (payload) => payload.userErrors ?? [],
+  });
+}

@@ -1,0 +1,108 @@
+// Deliveries of events to the buyer's endpoints, with their attempts (docs/webhooks.md).
+import { notFound } from "../../domain/errors.js";
+import { builder } from "../builder.js";
+import { contractEnum } from "../enums.js";
+import { connectionType, readPageArgs, rootPageQuery, throwIfProblems, toConnection } from "../pagination.js";
+import { requireViewer } from "../require-viewer.js";
+import { EVENT_TYPES_SCHEMA } from "./webhook-event.js";
+
+const WebhookDeliveryStatusEnum = contractEnum(
+  "WebhookDeliveryStatus",
+  ["pending", "delivering", "succeeded", "failed", "cancelled"] as const,
+  "PENDING waits for its next attempt; DELIVERING is being attempted; SUCCEEDED got a 2xx; FAILED ran out " +
+    "of retries; CANCELLED was not attempted because its endpoint was disabled.",
+);
+
+builder.prismaObject("WebhookDeliveryAttempt", {
+  description: "One HTTP attempt of a delivery.",
+  fields: (t) => ({
+    attempt: t.exposeInt("attempt", { description: "1 for the first attempt, 2 for the first retry, …" }),
+    statusCode: t.exposeInt("statusCode", {
+      nullable: true,
+      description: "The receiver's HTTP status; null when it did not answer.",
+    }),
+    durationMs: t.exposeInt("durationMs", { description: "How long the attempt took, in milliseconds." }),
+    error: t.exposeString("error", {
+      nullable: true,
+      description: "Why it failed (a non-2xx status, a timeout, a refused address); null on success.",
+    }),
+    nextRetryAt: t.expose("nextRetryAt", {
+      type: "DateTime",
+      nullable: true,
+      description: "When the next attempt is due; null when none follows.",
+    }),
+    createdAt: t.expose("createdAt", { type: "DateTime", description: "When the attempt was made." }),
+  }),
+});
+
+export const WebhookDeliveryRef = builder.prismaObject("WebhookDelivery", {
+  description: "One event sent to one endpoint, with every attempt so far.",
+  fields: (t) => ({
+    id: t.expose("id", { type: "UUID", description: "The delivery's id." }),
+    endpointId: t.expose("endpointId", { type: "UUID", description: "The endpoint." }),
+    eventId: t.expose("eventId", { type: "UUID", description: "The event delivered." }),
+    eventType: t.string({
+      description: "The event's type.",
+      extensions: { jsonSchema: EVENT_TYPES_SCHEMA },
+      select: { event: { select: { type: true } } },
+      resolve: (delivery) => delivery.event.type,
+    }),
+    status: t.expose("status", {
+      type: WebhookDeliveryStatusEnum,
+      description: "Where the delivery stands.",
+    }),
+    attemptCount: t.exposeInt("attempts", { description: "Attempts made so far." }),
+    nextAttemptAt: t.field({
+      type: "DateTime",
+      nullable: true,
+      description: "When the next attempt is due, while the delivery is pending.",
+      select: { availableAt: true, status: true },
+      resolve: (delivery) => (delivery.status === "pending" ? delivery.availableAt : null),
+    }),
+    succeededAt: t.expose("succeededAt", {
+      type: "DateTime",
+      nullable: true,
+      description: "When a 2xx was received.",
+    }),
+    attempts: t.relation("tries", {
+      description: "Every attempt, first to last.",
+      query: { orderBy: { attempt: "asc" } },
+    }),
+    createdAt: t.expose("createdAt", { type: "DateTime", description: "When it was queued." }),
+    updatedAt: t.expose("updatedAt", { type: "DateTime", description: "When it last changed." }),
+  }),
+});
+
+const WebhookDeliveryConnectionRef = connectionType(
+  "WebhookDelivery",
+  WebhookDeliveryRef,
+  "A page of deliveries, newest first.",
+);
+
+builder.queryField("webhookDeliveries", (t) =>
+  t.field({
+    type: WebhookDeliveryConnectionRef,
+    description:
+      "The deliveries to one of the buyer's endpoints, newest first, each with its attempts. NOT_FOUND when " +
+      "the endpoint is not the buyer's.",
+    args: {
+      endpointId: t.arg({ type: "UUID", required: true, description: "The endpoint." }),
+      first: t.arg.int({ description: "Page size, 1 to 500; 100 when omitted." }),
+      after: t.arg.string({ description: "Cursor of the last item of the previous page." }),
+    },
+    resolve: async (_root, args, context, info) => {
+      const problems: Parameters<typeof throwIfProblems>[0] = [];
+      const page = readPageArgs(args, problems);
+      throwIfProblems(problems);
+      // Another buyer's endpoint does not exist for this one.
+      const endpoint = await context.prisma.webhookEndpoint.findFirst({
+        where: { id: args.endpointId, buyerId: requireViewer(context).buyerId },
+        select: { id: true },
+      });
+      if (!endpoint) throw notFound("Webhook endpoint");
+      const where = { endpointId: endpoint.id };
+      const rows = await context.prisma.webhookDelivery.findMany(rootPageQuery(context, info, where, page));
+      return toConnection(rows, page, () => context.prisma.webhookDelivery.count({ where }));
+    },
+  }),
+);

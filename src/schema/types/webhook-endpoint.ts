@@ -1,0 +1,89 @@
+// Webhook endpoints and the queries that list and read them, for GraphQL
+// clients and the REST routes that run these fields (docs/webhooks.md).
+import { WEBHOOK_EVENT_TYPES } from "../../domain/webhook-events.js";
+import { builder } from "../builder.js";
+import { contractEnum } from "../enums.js";
+import { connectionType, readPageArgs, rootPageQuery, throwIfProblems, toConnection } from "../pagination.js";
+import { requireViewer } from "../require-viewer.js";
+
+export const ENABLED_EVENTS_SCHEMA = { type: "array", items: { enum: ["*", ...WEBHOOK_EVENT_TYPES] } };
+
+export const WebhookEndpointStatusEnum = contractEnum(
+  "WebhookEndpointStatus",
+  ["enabled", "failing", "disabled"] as const,
+  "ENABLED receives deliveries; FAILING still does, but a delivery ran out of retries (it becomes ENABLED " +
+    "again on the next success, and DISABLED when it stays failing too long); DISABLED receives none.",
+);
+
+export const WebhookEndpointRef = builder.prismaObject("WebhookEndpoint", {
+  description: "A URL the buyer's events are posted to, signed under the Standard Webhooks specification.",
+  fields: (t) => ({
+    id: t.expose("id", { type: "UUID", description: "The endpoint's id." }),
+    url: t.exposeString("url", { description: "Where events are posted." }),
+    description: t.exposeString("description", { nullable: true, description: "The buyer's note." }),
+    enabledEvents: t.exposeStringList("enabledEvents", {
+      description: 'The event types posted here, or ["*"] for all.',
+      extensions: { jsonSchema: ENABLED_EVENTS_SCHEMA },
+    }),
+    status: t.expose("status", {
+      type: WebhookEndpointStatusEnum,
+      description: "Whether it receives events.",
+    }),
+    failingSince: t.expose("failingSince", {
+      type: "DateTime",
+      nullable: true,
+      description: "When a delivery first ran out of retries, while the endpoint is failing.",
+    }),
+    disabledAt: t.expose("disabledAt", {
+      type: "DateTime",
+      nullable: true,
+      description: "When it was disabled, while it is.",
+    }),
+    disabledReason: t.exposeString("disabledReason", {
+      nullable: true,
+      description: "Why it is disabled: `requested`, or `failing` (it kept failing and was disabled for it).",
+      extensions: { jsonSchema: { enum: ["requested", "failing", null] } },
+    }),
+    createdAt: t.expose("createdAt", { type: "DateTime", description: "When it was created." }),
+    updatedAt: t.expose("updatedAt", { type: "DateTime", description: "When it last changed." }),
+  }),
+});
+
+const WebhookEndpointConnectionRef = connectionType(
+  "WebhookEndpoint",
+  WebhookEndpointRef,
+  "A page of webhook endpoints, newest first.",
+);
+
+builder.queryField("webhookEndpoints", (t) =>
+  t.field({
+    type: WebhookEndpointConnectionRef,
+    description: "The buyer's webhook endpoints, newest first.",
+    args: {
+      first: t.arg.int({ description: "Page size, 1 to 500; 100 when omitted." }),
+      after: t.arg.string({ description: "Cursor of the last item of the previous page." }),
+    },
+    resolve: async (_root, args, context, info) => {
+      const where = { buyerId: requireViewer(context).buyerId };
+      const problems: Parameters<typeof throwIfProblems>[0] = [];
+      const page = readPageArgs(args, problems);
+      throwIfProblems(problems);
+      const rows = await context.prisma.webhookEndpoint.findMany(rootPageQuery(context, info, where, page));
+      return toConnection(rows, page, () => context.prisma.webhookEndpoint.count({ where }));
+    },
+  }),
+);
+
+builder.queryField("webhookEndpoint", (t) =>
+  t.prismaField({
+    type: "WebhookEndpoint",
+    nullable: true,
+    description: "One of the buyer's webhook endpoints; null when there is none with this id.",
+    args: { id: t.arg({ type: "UUID", required: true, description: "The endpoint's id." }) },
+    resolve: (query, _root, { id }, context) =>
+      context.prisma.webhookEndpoint.findFirst({
+        ...query,
+        where: { id, buyerId: requireViewer(context).buyerId },
+      }),
+  }),
+);

@@ -1,0 +1,115 @@
+// The buyer's events feed: each change to a record, as the REST API shows the
+// record (docs/webhooks.md).
+import { parseExactJson, WEBHOOK_EVENT_TYPES } from "../../domain/webhook-events.js";
+import { builder } from "../builder.js";
+import { connectionType, readPageArgs, rootPageQuery, throwIfProblems, toConnection } from "../pagination.js";
+import { requireViewer } from "../require-viewer.js";
+
+export const EVENT_TYPES_SCHEMA = { enum: [...WEBHOOK_EVENT_TYPES] };
+
+export const WebhookEventRef = builder.prismaObject("WebhookEvent", {
+  description:
+    "Something that happened to one of the buyer's records, with the record as the REST API shows it.",
+  fields: (t) => ({
+    id: t.expose("id", { type: "UUID", description: "The event's id; deliveries send it as `webhook-id`." }),
+    type: t.exposeString("type", {
+      description: `The event type: ${WEBHOOK_EVENT_TYPES.join(", ")}.`,
+      extensions: { jsonSchema: EVENT_TYPES_SCHEMA },
+    }),
+    createdAt: t.expose("createdAt", { type: "DateTime", description: "When the change happened." }),
+    data: t.field({
+      type: "JSON",
+      description:
+        "`{ object, previous_attributes? }`: the record in its REST shape and, for updates, the previous " +
+        "values of the fields that changed. Written as it was delivered: `object` is the REST read's body " +
+        "when the event was rendered, keys in the same order, amounts as JSON numbers with every digit.",
+      // Stored as JSON text; its numbers stay their text, so the response writes the stored bytes back.
+      resolve: (event) => parseExactJson(event.data),
+    }),
+  }),
+});
+
+const WebhookEventConnectionRef = connectionType(
+  "WebhookEvent",
+  WebhookEventRef,
+  "A page of events, newest first.",
+);
+
+const EventFilterInput = builder.inputType("WebhookEventFilter", {
+  description: "Narrows a list of events. Dates are whole UTC days, both ends included.",
+  fields: (t) => ({
+    type: t.stringList({
+      description: "Only events of these types.",
+      extensions: { jsonSchema: { items: EVENT_TYPES_SCHEMA } },
+    }),
+    createdAtFrom: t.field({ type: "Date", description: "Only events created on or after this day." }),
+    createdAtTo: t.field({ type: "Date", description: "Only events created on or before this day." }),
+  }),
+});
+
+const ONE_DAY_MS = 86_400_000;
+
+builder.queryField("events", (t) =>
+  t.field({
+    type: WebhookEventConnectionRef,
+    description: "The buyer's events, newest first (creation time, then id); kept for 30 days by default.",
+    args: {
+      first: t.arg.int({ description: "Page size, 1 to 500; 100 when omitted." }),
+      after: t.arg.string({ description: "Cursor of the last item of the previous page." }),
+      filter: t.arg({ type: EventFilterInput, description: "Filters." }),
+    },
+    resolve: async (_root, args, context, info) => {
+      const viewer = requireViewer(context);
+      const problems: Parameters<typeof throwIfProblems>[0] = [];
+      const page = readPageArgs(args, problems);
+      const types = args.filter?.type ?? null;
+      for (const [index, type] of (types ?? []).entries()) {
+        if (!(WEBHOOK_EVENT_TYPES as readonly string[]).includes(type)) {
+          problems.push({
+            path: ["filter", "type", index],
+            code: "invalid",
+            message: `is not an event type; use one of ${WEBHOOK_EVENT_TYPES.join(", ")}`,
+          });
+        }
+      }
+      const from = args.filter?.createdAtFrom ?? null;
+      const to = args.filter?.createdAtTo ?? null;
+      if (from && to && from > to) {
+        problems.push({
+          path: ["filter", "createdAtFrom"],
+          code: "invalid",
+          message: "must not be later than the end date",
+        });
+      }
+      throwIfProblems(problems);
+      const where = {
+        buyerId: viewer.buyerId,
+        ...(types?.length ? { type: { in: types } } : {}),
+        ...(from || to
+          ? {
+              createdAt: {
+                ...(from ? { gte: from } : {}),
+                ...(to ? { lt: new Date(to.getTime() + ONE_DAY_MS) } : {}),
+              },
+            }
+          : {}),
+      };
+      const rows = await context.prisma.webhookEvent.findMany(rootPageQuery(context, info, where, page));
+      return toConnection(rows, page, () => context.prisma.webhookEvent.count({ where }));
+    },
+  }),
+);
+
+builder.queryField("event", (t) =>
+  t.prismaField({
+    type: "WebhookEvent",
+    nullable: true,
+    description: "One of the buyer's events; null when there is none with this id (or it was pruned).",
+    args: { id: t.arg({ type: "UUID", required: true, description: "The event's id." }) },
+    resolve: (query, _root, { id }, context) =>
+      context.prisma.webhookEvent.findFirst({
+        ...query,
+        where: { id, buyerId: requireViewer(context).buyerId },
+      }),
+  }),
+);
