@@ -1,4 +1,3 @@
-import type { Viewer } from "../../auth/viewer.js";
 import { ApprovalStatus } from "../../db/generated/prisma/enums.js";
 import { batchLoad } from "../batch.js";
 import { builder } from "../builder.js";
@@ -15,7 +14,7 @@ import {
   uuidsWhere,
 } from "../list-query.js";
 import { BY_ID, connectionType, UPDATED_AT } from "../pagination.js";
-import { recordByIdExtension } from "../read-metadata.js";
+import { buyerRecordField } from "../record-field.js";
 import { requireViewer } from "../require-viewer.js";
 import { NodeRef, nodeIdFields } from "./node.js";
 
@@ -209,26 +208,11 @@ builder.queryField("buyerProductApprovals", (t) =>
   }),
 );
 
-const approvalOfViewer = (id: string, viewer: Viewer) => ({ id, buyerId: viewer.buyerId });
-
 builder.queryField("buyerProductApproval", (t) =>
-  t.prismaField({
-    type: "BuyerProductApproval",
-    nullable: true,
+  buyerRecordField(t, {
+    model: "BuyerProductApproval",
     description: "One of the buyer's approvals; null when the buyer has no approval with this id.",
-    args: {
-      id: t.arg({
-        type: "UUID",
-        required: true,
-        description: "The approval's id or global ID.",
-        extensions: takesIdsOf("BuyerProductApproval"),
-      }),
-    },
-    extensions: recordByIdExtension("BuyerProductApproval", approvalOfViewer),
-    resolve: (query, _root, { id }, context) =>
-      context.prisma.buyerProductApproval.findFirst({
-        ...query,
-        where: approvalOfViewer(id, requireViewer(context)),
-      }),
+    idDescription: "The approval's id or global ID.",
+    findFirst: (prisma, query) => prisma.buyerProductApproval.findFirst(query),
   }),
 );

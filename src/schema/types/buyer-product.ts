@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import type { Viewer } from "../../auth/viewer.js";
 import { ProductType } from "../../db/generated/prisma/enums.js";
 import { matchOrCreateProduct } from "../../domain/auto-match.js";
 import { validationFailed } from "../../domain/errors.js";
@@ -14,7 +13,6 @@ import {
   MeasurementUnitEnum,
   ProductTypeEnum,
 } from "../enums.js";
-import { takesIdsOf } from "../global-ids.js";
 import {
   containsWord,
   enumWhere,
@@ -25,7 +23,8 @@ import {
   yesNo,
 } from "../list-query.js";
 import { BY_ID, connectionType, UPDATED_AT } from "../pagination.js";
-import { readsPath, recordByIdExtension } from "../read-metadata.js";
+import { readsPath } from "../read-metadata.js";
+import { buyerRecordField } from "../record-field.js";
 import { requireViewer } from "../require-viewer.js";
 import { NodeRef, nodeIdFields } from "./node.js";
 import { ProductRef, withOwnName } from "./product.js";
@@ -227,27 +226,12 @@ builder.queryField("buyerProducts", (t) =>
   }),
 );
 
-const buyerProductOfViewer = (id: string, viewer: Viewer) => ({ id, buyerId: viewer.buyerId });
-
 builder.queryField("buyerProduct", (t) =>
-  t.prismaField({
-    type: "BuyerProduct",
-    nullable: true,
+  buyerRecordField(t, {
+    model: "BuyerProduct",
     description: "One of the buyer's products; null when the buyer has no product with this id.",
-    args: {
-      id: t.arg({
-        type: "UUID",
-        required: true,
-        description: "The buyer product's id or global ID.",
-        extensions: takesIdsOf("BuyerProduct"),
-      }),
-    },
-    extensions: recordByIdExtension("BuyerProduct", buyerProductOfViewer),
-    resolve: (query, _root, { id }, context) =>
-      context.prisma.buyerProduct.findFirst({
-        ...query,
-        where: buyerProductOfViewer(id, requireViewer(context)),
-      }),
+    idDescription: "The buyer product's id or global ID.",
+    findFirst: (prisma, query) => prisma.buyerProduct.findFirst(query),
   }),
 );
 

@@ -1,4 +1,3 @@
-import type { Viewer } from "../../auth/viewer.js";
 import { OrderStatus } from "../../db/generated/prisma/enums.js";
 import { validationFailed } from "../../domain/errors.js";
 import { InputChecks } from "../../domain/input-checks.js";
@@ -20,7 +19,8 @@ import {
   uuidsWhere,
 } from "../list-query.js";
 import { BY_ID, connectionType, UPDATED_AT } from "../pagination.js";
-import { readsObject, readsPath, readsText, recordByIdExtension } from "../read-metadata.js";
+import { readsObject, readsPath, readsText } from "../read-metadata.js";
+import { buyerRecordField } from "../record-field.js";
 import { requireViewer } from "../require-viewer.js";
 import { OrderEventConnectionRef } from "./order-event.js";
 import { ProductRef, withOwnName } from "./product.js";
@@ -245,24 +245,12 @@ builder.prismaObjectFields("Order", (t) => ({
   }),
 }));
 
-const orderOfViewer = (id: string, viewer: Viewer) => ({ id, buyerId: viewer.buyerId });
-
 builder.queryField("order", (t) =>
-  t.prismaField({
-    type: "Order",
-    nullable: true,
+  buyerRecordField(t, {
+    model: "Order",
     description: "One of the buyer's orders; null when the buyer has no order with this id.",
-    args: {
-      id: t.arg({
-        type: "UUID",
-        required: true,
-        description: "The order's id or global ID.",
-        extensions: takesIdsOf("Order"),
-      }),
-    },
-    extensions: recordByIdExtension("Order", orderOfViewer),
-    resolve: (query, _root, { id }, context) =>
-      context.prisma.order.findFirst({ ...query, where: orderOfViewer(id, requireViewer(context)) }),
+    idDescription: "The order's id or global ID.",
+    findFirst: (prisma, query) => prisma.order.findFirst(query),
   }),
 );
 
