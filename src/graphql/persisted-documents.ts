@@ -72,7 +72,49 @@ export function persistedDocumentsPlugins(
     maxBytes: number;
   },
 ): Plugin[] {
-  const { maxTokens } = bounds;
+  const manifestIdOf = manifestIdFinder(manifest, only, bounds.maxTokens);
+  const registered = new LRUCache<string, string>({
+    max: bounds.maxDocuments,
+    maxSize: bounds.maxBytes,
+    sizeCalculation: (document, hash) => Math.max(1, stringBytes(document) + stringBytes(hash)),
+  });
+  return [
+    registrationPlugin(manifest, only, manifestIdOf, registered),
+    usePersistedOperations({
+      allowArbitraryOperations: !only,
+      extractPersistedOperationId: persistedDocumentId,
+      getPersistedOperation: (id) => manifest.get(id) ?? registered.get(id) ?? null,
+      customErrors: {
+        // Apollo's persisted-query link recognises this message and resends with the document.
+        notFound: {
+          message: "PersistedQueryNotFound",
+          extensions: { code: "PERSISTED_QUERY_NOT_FOUND", http: REQUEST_ERROR },
+        },
+        keyNotFound: {
+          message: "Send a GraphQL document (query) or the id of a persisted document",
+          extensions: { code: "BAD_REQUEST", http: REQUEST_ERROR },
+        },
+        persistedQueryOnly: {
+          message: "Only persisted documents are accepted: send the document's id",
+          extensions: { code: "PERSISTED_QUERY_ONLY", http: REQUEST_ERROR },
+        },
+      },
+    }),
+  ];
+}
+
+type Manifest = PersistedDocumentsConfig["manifest"];
+
+/**
+ * A function giving the manifest id of a document sent in full, or null when
+ * it is not in the manifest: its text is a manifest document's, or (with
+ * `only`) its text normalised within `maxTokens` is.
+ */
+function manifestIdFinder(
+  manifest: Manifest,
+  only: boolean,
+  maxTokens: number,
+): (document: string) => string | null {
   /** sha256 of each manifest document's normalised text → its id, for documents sent in full. */
   const manifestIdByNormalisedHash = new Map<string, string>();
   if (only) {
@@ -81,19 +123,26 @@ export function persistedDocumentsPlugins(
       if (text !== null) manifestIdByNormalisedHash.set(sha256(text), id);
     }
   }
-  /** The manifest id of a document sent in full, or null when it is not in the manifest. */
-  const manifestIdOf = (document: string): string | null => {
+  return (document) => {
     const exact = sha256(document);
     if (manifest.has(exact)) return exact;
     const text = normalised(document, maxTokens);
     return text === null ? null : (manifestIdByNormalisedHash.get(sha256(text)) ?? null);
   };
-  const registered = new LRUCache<string, string>({
-    max: bounds.maxDocuments,
-    maxSize: bounds.maxBytes,
-    sizeCalculation: (document, hash) => Math.max(1, stringBytes(document) + stringBytes(hash)),
-  });
-  const registration: Plugin = {
+}
+
+/**
+ * Checks a document sent in full: with its hash, it must match the hash, and
+ * is registered unless it is in the manifest (or refused, with `only`);
+ * without, it runs as the manifest's document (or is refused, with `only`).
+ */
+function registrationPlugin(
+  manifest: Manifest,
+  only: boolean,
+  manifestIdOf: (document: string) => string | null,
+  registered: LRUCache<string, string>,
+): Plugin {
+  return {
     onParams({ params, setParams }) {
       const id = persistedDocumentId(params);
       if (params.query === undefined || params.query === null) return;
@@ -129,27 +178,4 @@ export function persistedDocumentsPlugins(
       registered.set(id, params.query);
     },
   };
-  return [
-    registration,
-    usePersistedOperations({
-      allowArbitraryOperations: !only,
-      extractPersistedOperationId: persistedDocumentId,
-      getPersistedOperation: (id) => manifest.get(id) ?? registered.get(id) ?? null,
-      customErrors: {
-        // Apollo's persisted-query link recognises this message and resends with the document.
-        notFound: {
-          message: "PersistedQueryNotFound",
-          extensions: { code: "PERSISTED_QUERY_NOT_FOUND", http: REQUEST_ERROR },
-        },
-        keyNotFound: {
-          message: "Send a GraphQL document (query) or the id of a persisted document",
-          extensions: { code: "BAD_REQUEST", http: REQUEST_ERROR },
-        },
-        persistedQueryOnly: {
-          message: "Only persisted documents are accepted: send the document's id",
-          extensions: { code: "PERSISTED_QUERY_ONLY", http: REQUEST_ERROR },
-        },
-      },
-    }),
-  ];
 }

@@ -2,7 +2,7 @@ import { type ExecutionArgs, GraphQLError, getOperationAST, type OperationDefini
 import type { Plugin } from "graphql-yoga";
 import type { GraphQLWorkBounds } from "../config.js";
 import type { GraphQLContext } from "../schema/context.js";
-import { pricedOperationOf } from "./cost.js";
+import { type PricedOperation, pricedOperationOf } from "./cost.js";
 import { readsOnlyVersionedData } from "./read-routing.js";
 import { refusal } from "./refusal.js";
 
@@ -47,14 +47,7 @@ function isTimeout(error: unknown, depth = 0): boolean {
  * resolver meant runs again on the primary.
  */
 export function workBoundsPlugin(bounds: WorkBoundsOptions): Plugin {
-  const expensiveRunning = new Map<string, number>();
-
-  const release = (apiKeyId: string) => {
-    const running = (expensiveRunning.get(apiKeyId) ?? 1) - 1;
-    if (running <= 0) expensiveRunning.delete(apiKeyId);
-    else expensiveRunning.set(apiKeyId, running);
-  };
-
+  const expensiveSlots = new ExpensiveSlots(bounds.maxConcurrentExpensive);
   return {
     onExecute({ args, executeFn, setExecuteFn }) {
       const context = args.contextValue as unknown as GraphQLContext;
@@ -71,77 +64,109 @@ export function workBoundsPlugin(bounds: WorkBoundsOptions): Plugin {
 
       // The slot is taken where execution starts, so that it is released whatever stops execution.
       setExecuteFn(async (executionArgs) => {
-        if (expensive && apiKeyId) {
-          const running = expensiveRunning.get(apiKeyId) ?? 0;
-          if (running >= bounds.maxConcurrentExpensive) {
-            return {
-              errors: [
-                refusal(
-                  "CONCURRENCY_LIMIT_EXCEEDED",
-                  `At most ${bounds.maxConcurrentExpensive} expensive operations (cost ${bounds.expensiveCost} or more) may run at once per API key; retry when one has finished`,
-                  { cost: { requested: priced?.cost, limit: priced?.limit } },
-                  { status: 429, headers: { "Retry-After": "1" } },
-                ),
-              ],
-            };
-          }
-          expensiveRunning.set(apiKeyId, running + 1);
+        if (expensive && apiKeyId && !expensiveSlots.take(apiKeyId)) {
+          return { errors: [concurrencyRefusal(bounds, priced)] };
         }
         const timer = setTimeout(() => deadline.abort(timedOut(bounds.timeoutMs)), bounds.timeoutMs);
         try {
           return operation?.operation === "query"
-            ? await onReadConnections(executionArgs, operation)
+            ? await onReadConnections(executeFn, executionArgs, operation, deadline.signal)
             : await executeFn(executionArgs);
         } catch (error) {
           throw isTimeout(error) || deadline.signal.aborted ? timedOut(bounds.timeoutMs) : error;
         } finally {
           clearTimeout(timer);
-          if (expensive && apiKeyId) release(apiKeyId);
+          if (expensive && apiKeyId) expensiveSlots.release(apiKeyId);
         }
       });
-
-      /** Runs a query on the reader the request's read choice gives it; on the primary again if a replica failed it. */
-      async function onReadConnections(executionArgs: ExecutionArgs, query: OperationDefinitionNode) {
-        const executionContext = executionArgs.contextValue as GraphQLContext;
-        const { prisma, reads } = executionContext;
-        if (!reads) return executeFn(executionArgs);
-        const reader = reads.reader(readsOnlyVersionedData(query));
-        try {
-          executionContext.prisma = reader.prisma;
-          const result = await executeFn(executionArgs);
-          if (reader.source === "primary" || deadline.signal.aborted) return result;
-          const failure = "errors" in result ? result.errors?.find(unmeant) : undefined;
-          if (!failure) return result;
-          reads.failed(failure.originalError ?? failure);
-          executionContext.prisma = reads.reader(false).prisma;
-          return await executeFn(executionArgs);
-        } finally {
-          executionContext.prisma = prisma;
-        }
-      }
 
       return {
         onExecuteDone({ result, setResult }) {
           if (!("errors" in result) || !result.errors?.length) return;
-          const stopped = deadline.signal.aborted;
-          // Errors the resolvers meant (with a code) stand; what the timeout broke is reported as such.
-          const broken = (error: GraphQLError) =>
-            isTimeout(error) || (stopped && typeof error.extensions?.code !== "string");
-          if (!result.errors.some(broken)) return;
-          setResult({
-            ...result,
-            errors: result.errors.map((error) =>
-              broken(error)
-                ? new GraphQLError(timedOut(bounds.timeoutMs).message, {
-                    path: error.path,
-                    nodes: error.nodes,
-                    extensions: { code: "TIMEOUT" },
-                  })
-                : error,
-            ),
-          });
+          const errors = timeoutsReported(result.errors, deadline.signal.aborted, bounds.timeoutMs);
+          if (errors) setResult({ ...result, errors });
         },
       };
     },
   };
+}
+
+type ExecuteFn = Parameters<NonNullable<Plugin["onExecute"]>>[0]["executeFn"];
+
+/** The expensive operations each API key is running in this process. */
+class ExpensiveSlots {
+  private readonly running = new Map<string, number>();
+
+  constructor(private readonly max: number) {}
+
+  /** Takes a slot for the key; false when it already runs as many as it may. */
+  take(apiKeyId: string): boolean {
+    const running = this.running.get(apiKeyId) ?? 0;
+    if (running >= this.max) return false;
+    this.running.set(apiKeyId, running + 1);
+    return true;
+  }
+
+  release(apiKeyId: string): void {
+    const running = (this.running.get(apiKeyId) ?? 1) - 1;
+    if (running <= 0) this.running.delete(apiKeyId);
+    else this.running.set(apiKeyId, running);
+  }
+}
+
+function concurrencyRefusal(bounds: WorkBoundsOptions, priced: PricedOperation | undefined): GraphQLError {
+  return refusal(
+    "CONCURRENCY_LIMIT_EXCEEDED",
+    `At most ${bounds.maxConcurrentExpensive} expensive operations (cost ${bounds.expensiveCost} or more) may run at once per API key; retry when one has finished`,
+    { cost: { requested: priced?.cost, limit: priced?.limit } },
+    { status: 429, headers: { "Retry-After": "1" } },
+  );
+}
+
+/** Runs a query on the reader the request's read choice gives it; on the primary again if a replica failed it. */
+async function onReadConnections(
+  executeFn: ExecuteFn,
+  executionArgs: ExecutionArgs,
+  query: OperationDefinitionNode,
+  deadline: AbortSignal,
+) {
+  const executionContext = executionArgs.contextValue as GraphQLContext;
+  const { prisma, reads } = executionContext;
+  if (!reads) return executeFn(executionArgs);
+  const reader = reads.reader(readsOnlyVersionedData(query));
+  try {
+    executionContext.prisma = reader.prisma;
+    const result = await executeFn(executionArgs);
+    if (reader.source === "primary" || deadline.aborted) return result;
+    const failure = "errors" in result ? result.errors?.find(unmeant) : undefined;
+    if (!failure) return result;
+    reads.failed(failure.originalError ?? failure);
+    executionContext.prisma = reads.reader(false).prisma;
+    return await executeFn(executionArgs);
+  } finally {
+    executionContext.prisma = prisma;
+  }
+}
+
+/**
+ * The errors with each one the timeout broke reported as a timeout, or null
+ * when it broke none. Errors the resolvers meant (with a code) stand.
+ */
+function timeoutsReported(
+  errors: readonly GraphQLError[],
+  stopped: boolean,
+  timeoutMs: number,
+): GraphQLError[] | null {
+  const broken = (error: GraphQLError) =>
+    isTimeout(error) || (stopped && typeof error.extensions?.code !== "string");
+  if (!errors.some(broken)) return null;
+  return errors.map((error) =>
+    broken(error)
+      ? new GraphQLError(timedOut(timeoutMs).message, {
+          path: error.path,
+          nodes: error.nodes,
+          extensions: { code: "TIMEOUT" },
+        })
+      : error,
+  );
 }
