@@ -19,15 +19,21 @@ export interface HttpServer {
   drain(): Promise<void>;
 }
 
+/** The requests a server is answering, and whether it is draining. */
+interface InFlight {
+  draining: boolean;
+  readonly responses: Set<ServerResponse>;
+  /** When the last request arrived, in epoch milliseconds. */
+  lastRequestAt: number;
+}
+
 /** The node:http server in front of the app: malformed requests, parser errors, and draining. */
 export function createHttpServer(
   app: App,
   options: { logger: Logger; requestTimeoutMs: number; graceMs?: number },
 ): HttpServer {
   const { logger } = options;
-  let draining = false;
-  const activeResponses = new Set<ServerResponse>();
-  let lastRequestAt = 0;
+  const inFlight: InFlight = { draining: false, responses: new Set(), lastRequestAt: 0 };
   /** The response of the request each connection is on, for the parser's errors that come while the app answers. */
   const responseOn = new WeakMap<Duplex, ServerResponse>();
   const serverOptions = {
@@ -38,7 +44,7 @@ export function createHttpServer(
     connectionsCheckingInterval: Math.min(1_000, options.requestTimeoutMs),
   };
   const server = createServer(serverOptions, (request, response) => {
-    lastRequestAt = Date.now();
+    inFlight.lastRequestAt = Date.now();
     responseOn.set(request.socket, response);
     // A target or Host header no URL can be built from never reaches the app:
     // @whatwg-node/server builds the fetch Request's URL from them and would
@@ -58,10 +64,10 @@ export function createHttpServer(
       );
       return;
     }
-    activeResponses.add(response);
-    response.once("close", () => activeResponses.delete(response));
+    inFlight.responses.add(response);
+    response.once("close", () => inFlight.responses.delete(response));
     // While draining, tell keep-alive clients to open their next request elsewhere.
-    if (draining) response.shouldKeepAlive = false;
+    if (inFlight.draining) response.shouldKeepAlive = false;
     void app(request, response);
   });
   server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
@@ -76,40 +82,49 @@ export function createHttpServer(
   server.requestTimeout = options.requestTimeoutMs;
   server.headersTimeout = Math.min(options.requestTimeoutMs, 60_000);
 
-  async function drain(): Promise<void> {
-    // Connections the kernel has taken but Node has not yet accepted would be
-    // reset by closing the listener: let the event loop's poll phase accept them.
-    await new Promise((resolve) => setImmediate(resolve));
-    // Stop listening first, while keep-alive clients still reuse their
-    // connections: the kernel's accept queue is then empty, so closing the
-    // listener resets nothing. server.close() would also drop idle keep-alive
-    // connections, racing a request a client may be sending on one; keep them.
-    const closeIdle = server.closeIdleConnections.bind(server);
-    server.closeIdleConnections = () => {};
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    // Only now tell keep-alive clients to reconnect: their new connection is
-    // refused outright rather than caught in the closing listener's queue.
-    draining = true;
-    for (const response of activeResponses) if (!response.headersSent) response.shouldKeepAlive = false;
-    // Subscription streams never finish by themselves: end them, so that
-    // draining waits only for ordinary requests.
-    await app.dispose();
-    const deadline = Date.now() + (options.graceMs ?? SHUTDOWN_GRACE_MS);
-    while (
-      Date.now() < deadline &&
-      (activeResponses.size > 0 || Date.now() - lastRequestAt < QUIET_PERIOD_MS)
-    ) {
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    if (activeResponses.size > 0)
-      logger.warn(
-        { activeRequests: activeResponses.size },
-        "grace period over: closing remaining connections",
-      );
-    closeIdle();
-    server.closeAllConnections();
-    await closed;
-  }
+  return {
+    server,
+    drain: () => drainServer(server, app, inFlight, logger, options.graceMs ?? SHUTDOWN_GRACE_MS),
+  };
+}
 
-  return { server, drain };
+async function drainServer(
+  server: Server,
+  app: App,
+  inFlight: InFlight,
+  logger: Logger,
+  graceMs: number,
+): Promise<void> {
+  // Connections the kernel has taken but Node has not yet accepted would be
+  // reset by closing the listener: let the event loop's poll phase accept them.
+  await new Promise((resolve) => setImmediate(resolve));
+  // Stop listening first, while keep-alive clients still reuse their
+  // connections: the kernel's accept queue is then empty, so closing the
+  // listener resets nothing. server.close() would also drop idle keep-alive
+  // connections, racing a request a client may be sending on one; keep them.
+  const closeIdle = server.closeIdleConnections.bind(server);
+  server.closeIdleConnections = () => {};
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  // Only now tell keep-alive clients to reconnect: their new connection is
+  // refused outright rather than caught in the closing listener's queue.
+  inFlight.draining = true;
+  for (const response of inFlight.responses) if (!response.headersSent) response.shouldKeepAlive = false;
+  // Subscription streams never finish by themselves: end them, so that
+  // draining waits only for ordinary requests.
+  await app.dispose();
+  const deadline = Date.now() + graceMs;
+  while (
+    Date.now() < deadline &&
+    (inFlight.responses.size > 0 || Date.now() - inFlight.lastRequestAt < QUIET_PERIOD_MS)
+  ) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  if (inFlight.responses.size > 0)
+    logger.warn(
+      { activeRequests: inFlight.responses.size },
+      "grace period over: closing remaining connections",
+    );
+  closeIdle();
+  server.closeAllConnections();
+  await closed;
 }
