@@ -6,6 +6,7 @@ import { printSchema } from "graphql";
 import type { Viewer } from "./auth/viewer.js";
 import type { AppConfig } from "./config.js";
 import { routes } from "./contract/routes.js";
+import { readDataModel } from "./db/data-model.js";
 import type { Database } from "./db/database.js";
 import type { Prisma, PrismaClient } from "./db/generated/prisma/client.js";
 import type { ReadPosition } from "./db/replicas.js";
@@ -43,9 +44,11 @@ import { createRouting } from "./http/stages/routing.js";
 import { securityHeaders } from "./http/stages/security-headers.js";
 import type { Logger } from "./logger.js";
 import { projectRoot } from "./project-root.js";
+import type { CompiledReads } from "./rest/compiled-read.js";
 import { createRestHandler } from "./rest/handler.js";
 import { buildOpenApiDocument, OPENAPI_PATH } from "./rest/openapi/document.js";
 import { createRecordRenderer, renderRecordsOfBuyers } from "./rest/record-renderer.js";
+import { createReadPlanner } from "./schema/compiled/read-planner.js";
 import type { GraphQLContext } from "./schema/context.js";
 import { schema } from "./schema/index.js";
 import type { Tracing } from "./telemetry/tracing.js";
@@ -163,6 +166,8 @@ function createRoutes(
     onUnexpectedError: logUnexpected,
     traceExecution: tracing?.traceExecution,
     entityTag: (url, buyerId, version) => conditionalGets.entityTag(url, { buyerId, version }),
+    // Off while tracing is on: a traced read's spans stay those of its executed document.
+    compiledReads: tracing ? undefined : compiledReads(database, metrics, logger),
   });
   const pages = serviceRoutes({
     database,
@@ -179,6 +184,33 @@ function createRoutes(
     // Under /api/ the REST API answers, after admission, with a 404 that names the path.
     pathname.startsWith("/api/") ? rest.noOperation : notFound,
   );
+}
+
+/** Compiled reads over the database; every plan is logged once and counted in /metrics, as is each failure. */
+function compiledReads(database: Database, metrics: Metrics, logger: Logger): CompiledReads {
+  return {
+    planner: createReadPlanner({
+      schema,
+      dataModel: readDataModel(database.prisma),
+      // They read the buyer's versioned records: where the request's versioned reads run.
+      query: (text, values, context) => (context.reads?.reader(true) ?? database).query(text, values),
+    }),
+    planned(plans) {
+      metrics.observeReadPlans(plans);
+      const executed = plans.filter((plan) => plan.reason !== null);
+      logger.info(
+        {
+          compiled: plans.filter((plan) => plan.reason === null).map((plan) => plan.operationId),
+          executed: Object.fromEntries(executed.map((plan) => [plan.operationId, plan.reason])),
+        },
+        "REST reads: compiled from rows, or executed",
+      );
+    },
+    failed(operationId, error) {
+      metrics.countCompiledReadFailure(operationId);
+      logger.error({ err: error, operationId }, "compiled read failed; the request was executed instead");
+    },
+  };
 }
 
 /** A request's context: its caller, and where its reads run (the admission's read position). */

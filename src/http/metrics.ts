@@ -20,6 +20,10 @@ export interface Metrics {
   watchUnrenderedChanges(count: () => Promise<number>): void;
   /** Counts one committed transaction of the event materialiser: the entries it took and the events it wrote. */
   observeEventRendering(batch: { entries: number; events: number }): void;
+  /** Records, once at startup, whether each REST read is compiled (reason null) or executed, and why. */
+  observeReadPlans(plans: readonly { operationId: string; reason: string | null }[]): void;
+  /** Counts a compiled read that failed, its request then executed. */
+  countCompiledReadFailure(operationId: string): void;
   /** Reports the replicas' state and the reads each database server served when metrics are collected. */
   watchDatabaseReads(
     read: () => { replicas: readonly ReplicaStatus[]; served: ReadonlyMap<string, number> },
@@ -36,6 +40,7 @@ export function createMetrics(): Metrics {
     ...graphqlMetrics(registry),
     ...readMetrics(registry),
     ...webhookMetrics(registry),
+    ...compiledReadMetrics(registry),
     ...databaseReadMetrics(registry),
   };
 }
@@ -230,6 +235,42 @@ function webhookMetrics(
     observeEventRendering({ entries, events }) {
       eventsRendered.inc(events);
       renderBatches.observe(entries);
+    },
+  };
+}
+
+/** How each REST read runs: compiled from rows, or executed (docs/performance.md, "Compiled reads"). */
+function compiledReadMetrics(
+  registry: Registry,
+): Pick<Metrics, "observeReadPlans" | "countCompiledReadFailure"> {
+  const plans = new Gauge({
+    name: "rest_read_execution",
+    help: "1 for each REST read: `compiled` (answered from its SQL rows) or `executed`, with the reason",
+    labelNames: ["operation", "execution", "reason"] as const,
+    // Every worker plans the same: a cluster's scrape shows each read once.
+    aggregator: "max",
+    registers: [registry],
+  });
+  const failures = new Counter({
+    name: "rest_compiled_read_failures_total",
+    help: "Compiled reads that failed, by operation; each of those requests was executed instead",
+    labelNames: ["operation"] as const,
+    registers: [registry],
+  });
+  return {
+    observeReadPlans(planned) {
+      for (const { operationId, reason } of planned)
+        plans.set(
+          {
+            operation: operationId,
+            execution: reason === null ? "compiled" : "executed",
+            reason: reason ?? "",
+          },
+          1,
+        );
+    },
+    countCompiledReadFailure(operationId) {
+      failures.inc({ operation: operationId });
     },
   };
 }

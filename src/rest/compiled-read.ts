@@ -4,6 +4,7 @@
 // planner cannot compile, or a request it refuses, runs as every other route
 // does, and both ways give the same bytes (test/rest/compiled-reads.test.ts).
 import type { ExecutionResult } from "graphql";
+import { isVersionedRead } from "../contract/route.js";
 import type {
   CompiledRead,
   OutputSpelling,
@@ -23,10 +24,47 @@ export const REST_SPELLING: OutputSpelling = {
 /** What the REST adapter is given to compile its reads with, and whom it tells how they run. */
 export interface CompiledReads {
   planner: ReadPlanner;
-  /** Once per GET route at startup: null when its document is compiled, else why it runs on normal execution. */
-  planned(operationId: string, reason: string | null): void;
-  /** A compiled read threw; the request ran on normal execution instead. */
+  /** Once, at startup: every GET route, with null when its document is compiled, else why it is executed. */
+  planned(plans: readonly { operationId: string; reason: string | null }[]): void;
+  /** A compiled read threw; the request was executed instead. */
   failed(operationId: string, error: unknown): void;
+}
+
+/** A route's compiled read for one request: its body, or null when the request is to be executed instead. */
+export type RouteRead = (
+  variables: Record<string, unknown>,
+  context: GraphQLContext,
+) => Promise<{ body: ReadBody | null } | null>;
+
+/**
+ * Plans every GET route's read once and tells `reads` how each runs; the
+ * result gives a route's compiled read, if it has one. A compiled read that
+ * throws is reported and answers null, so that the request is executed.
+ */
+export function compileReads(
+  reads: CompiledReads | undefined,
+  entries: readonly CompiledRoute[],
+): (entry: CompiledRoute) => RouteRead | undefined {
+  const compiled = new Map<CompiledRoute, RouteRead>();
+  if (!reads) return () => undefined;
+  const plans = entries
+    .filter((entry) => entry.route.method === "GET")
+    .map((entry) => {
+      const plan = planRouteRead(reads.planner, entry);
+      const { operationId } = entry.route;
+      if ("compiled" in plan)
+        compiled.set(entry, async (variables, context) => {
+          try {
+            return await runCompiledRead(plan.compiled, variables, context);
+          } catch (error) {
+            reads.failed(operationId, error);
+            return null;
+          }
+        });
+      return { operationId, reason: "reason" in plan ? plan.reason : null };
+    });
+  reads.planned(plans);
+  return (entry) => compiled.get(entry);
 }
 
 /** A read's body as JSON text, and the cursor of the next page (null on the last); null for a record not found. */
@@ -41,6 +79,8 @@ export function planRouteRead(
   entry: CompiledRoute,
 ): { compiled: CompiledRead } | { reason: string } {
   if (entry.route.method !== "GET") return { reason: "it is not a read" };
+  // Compiled reads show the buyer's records, which a replica holding the buyer's version may serve.
+  if (!isVersionedRead(entry.route)) return { reason: "it shows data the change log does not version" };
   if (entry.response.spread !== undefined) return { reason: "its response spreads a field" };
   return planner.plan(entry.operation, REST_SPELLING);
 }

@@ -22,10 +22,17 @@ import type { Endpoint, Exchange } from "../http/stages/exchange.js";
 import { HELP_LINK } from "../http/stages/not-found.js";
 import type { GraphQLContext } from "../schema/context.js";
 import { decodeGlobalId } from "../schema/global-ids.js";
+import {
+  bodyOfResult,
+  type CompiledReads,
+  compileReads,
+  type ReadBody,
+  type RouteRead,
+} from "./compiled-read.js";
 import { type CompiledRoute, compileRoute } from "./compiled-route.js";
 import { type EntityTagFor, withWrittenEntityTag, writeConditionFor } from "./conditional-write.js";
 import { fieldProblems, problemFor } from "./errors.js";
-import { applyEnumPlan, snakeCase, toGraphQLVariable, type VariableProblem } from "./rest-spelling.js";
+import { snakeCase, toGraphQLVariable, type VariableProblem } from "./rest-spelling.js";
 import { withSharedResponsePaths } from "./shared-paths.js";
 
 export interface RestDependencies {
@@ -41,6 +48,8 @@ export interface RestDependencies {
   ): Promise<ExecutionResult>;
   /** The ETag of a GET: what If-Match is compared with, and the response of a write carries. */
   entityTag: EntityTagFor;
+  /** Compiled reads: GET routes whose documents compile answer from SQL rows without executing them. */
+  compiledReads?: CompiledReads;
 }
 
 /** A path no operation has: what was asked for, and where the operations are listed. */
@@ -80,10 +89,14 @@ export function createRestHandler(dependencies: RestDependencies): RestHandler {
     const template = `${API_PREFIX}${route.path}`;
     byPath.set(template, [...(byPath.get(template) ?? []), compileRoute(restSchema, route)]);
   }
+  const served = {
+    ...dependencies,
+    compiledReadOf: compileReads(dependencies.compiledReads, [...byPath.values()].flat()),
+  };
   const endpoint = (candidates: readonly CompiledRoute[]): Endpoint => ({
     admits: true,
     versionedGet: candidates.some((entry) => isVersionedRead(entry.route)),
-    handle: (exchange) => serve(dependencies, exchange, candidates),
+    handle: (exchange) => serve(served, exchange, candidates),
   });
   return {
     routes: [...byPath].map(([template, candidates]) => ({ template, target: endpoint(candidates) })),
@@ -93,7 +106,7 @@ export function createRestHandler(dependencies: RestDependencies): RestHandler {
 
 /** The request at a path whose operations are `candidates` (none: no operation has the path). */
 async function serve(
-  dependencies: RestDependencies,
+  dependencies: RestDependencies & { compiledReadOf(entry: CompiledRoute): RouteRead | undefined },
   exchange: Exchange,
   candidates: readonly CompiledRoute[],
 ): Promise<Response> {
@@ -122,6 +135,9 @@ async function serve(
       ...dependencies.contextFor(viewer, requestId, readPositionOf(exchange.admission)),
       ...(write ? { write } : {}),
     };
+    // A GET whose document compiles is answered from its rows; one it refuses or that fails is executed.
+    const compiled = await dependencies.compiledReadOf(entry)?.(variables.values, context);
+    if (compiled) return readResponse(compiled.body, entry, url, requestId);
     const execute = (on: GraphQLContext["prisma"] | undefined) => () =>
       entry.execute(on ? { ...context, prisma: on } : context, variables.values);
     const { traceExecution } = dependencies;
@@ -193,9 +209,13 @@ function respond(
 ): Response {
   const [error] = result.errors ?? [];
   if (error || !result.data) return failed(dependencies, error ?? new Error("no data"), entry, requestId);
-  applyEnumPlan(result.data, entry.enumPlan);
-  const read = entry.responseBody(result.data);
-  // A single read answers null for a record the caller cannot see.
+  const { empty, status } = entry.response;
+  if (empty) return new Response(null, { status });
+  return readResponse(bodyOfResult(entry, result.data), entry, url, requestId);
+}
+
+/** A body as the response, with the next page's `Link`; a single read answers null for a record the caller cannot see. */
+function readResponse(read: ReadBody | null, entry: CompiledRoute, url: URL, requestId: string): Response {
   if (!read) return problemResponse(recordNotFound(entry.readRecordName), requestId);
   const headers: Record<string, string> = {};
   if (read.nextCursor) {
@@ -203,8 +223,7 @@ function respond(
     next.searchParams.set("cursor", read.nextCursor);
     headers.link = `<${next.toString()}>; rel="next"`;
   }
-  const { empty, status } = entry.response;
-  return empty ? new Response(null, { status }) : jsonResponse(JSON.stringify(read.body), status, headers);
+  return jsonResponse(read.json, entry.response.status, headers);
 }
 
 /**

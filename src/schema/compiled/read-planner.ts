@@ -53,6 +53,7 @@ import { columnSql, orderBySql, quoted, SqlWriter, type TableRef, whereSql } fro
 import { followPath, listColumn, type PathValue, Scope } from "./statement.js";
 import {
   decimalDigits,
+  isoTime,
   itemEncoder,
   type OutputSpelling,
   objectWriter,
@@ -403,7 +404,7 @@ class PlanContext {
             if (typeof part === "string") return { literal: part };
             if ("context" in part) return { context: part.context };
             const value = follow(part.path);
-            if (value.kind !== "column" || value.column.isList || value.column.isEnum)
+            if (value.kind !== "column" || value.column.type !== "String" || value.column.isList)
               throw new PlanError("a text part is not a column");
             return { key: value.key };
           }),
@@ -480,7 +481,7 @@ function positionOf(row: Row, page: PageRequest): Record<string, unknown> {
     text === null
       ? null
       : key.kind === "time"
-        ? new Date(text)
+        ? new Date(isoTime(text))
         : key.kind === "decimal"
           ? decimalDigits(text)
           : text;

@@ -39,7 +39,16 @@ export class PlanError extends Error {
   override readonly name = "PlanError";
 }
 
-const TIMESTAMP_FORMAT = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
+// `AD` marks the era, so that a time outside the years 1 to 9999, which
+// `Date#toISOString()` writes with a sign, is told apart (see `isoTime`).
+const TIMESTAMP_FORMAT = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"AD'`;
+
+/** A timestamp's text (`textOf`) as `Date#toISOString()` writes it; a time it would write otherwise throws. */
+export function isoTime(text: string): string {
+  if (text.length !== 26 || !text.endsWith("ZAD"))
+    throw new RowValueError(`${text} is outside the years 1 to 9999`);
+  return text.slice(0, 24);
+}
 
 /**
  * The SQL text of a column's value, as every writer reads it: timestamps as
@@ -60,6 +69,8 @@ export function decimalDigits(text: string): string {
   if (text.charCodeAt(end - 1) === 46) end -= 1; // "."
   return text.slice(0, end);
 }
+
+const DECIMAL = /^-?\d+(\.\d+)?$/;
 
 /** The Prisma types a GraphQL scalar may be read from. */
 const SCALAR_SOURCES: Readonly<Record<string, readonly string[]>> = {
@@ -105,9 +116,13 @@ export function itemEncoder(
     case "Boolean":
       return (text) => (text === "t" || text === "true" ? "true" : "false");
     case "Decimal":
-      return (text) => spelling.decimal(decimalDigits(text));
+      return (text) => {
+        // What the Decimal scalar accepts; PostgreSQL's numeric also holds NaN and infinities.
+        if (!DECIMAL.test(text)) throw new RowValueError(`${text} is no finite decimal`);
+        return spelling.decimal(decimalDigits(text));
+      };
     case "DateTime":
-      return (text) => `"${text}"`;
+      return (text) => `"${isoTime(text)}"`;
     default:
       return (text) => JSON.stringify(text);
   }

@@ -1,0 +1,86 @@
+// Compiled reads as the service runs them: /metrics says how each REST read
+// runs and why, a list is one statement, and a read the compiled writer
+// cannot write as execution would is executed instead, and counted.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
+import { callApi, createTestApp, type TestApp } from "../support/test-app.js";
+
+let test: TestApp;
+let buyer: SeededBuyer;
+
+beforeAll(async () => {
+  test = await createTestApp();
+  buyer = await seedBuyer(test.database, "Compiled");
+  await seedOrders(
+    test.database,
+    buyer,
+    Array.from({ length: 5 }, (_, index) => ({
+      createdAt: new Date(Date.UTC(2025, 0, 1 + index)),
+      resourceValues: [{ provider: "erp", value: `E-${index}` }],
+    })),
+  );
+});
+
+afterAll(async () => {
+  await test?.close();
+});
+
+async function metrics(): Promise<string> {
+  return (await test.app.fetch("http://localhost/metrics")).text();
+}
+
+describe("compiled REST reads", () => {
+  it("/metrics names each REST read compiled or executed, with why", async () => {
+    const text = await metrics();
+    for (const operation of [
+      "listOrders",
+      "getOrder",
+      "listBuyerProductApprovals",
+      "getBuyerProductApproval",
+      "getBuyerProduct",
+    ])
+      expect(text).toContain(
+        `rest_read_execution{operation="${operation}",execution="compiled",reason=""} 1`,
+      );
+    expect(text).toMatch(
+      /rest_read_execution\{operation="listEvents",execution="executed",reason="it shows data the change log does not version"\} 1/,
+    );
+  });
+
+  it("reads a page of orders, their resource values and names included, with one statement", async () => {
+    test.resetQueries();
+    const response = await callApi(test.app, "GET", "/orders?limit=3", { key: buyer.apiKey });
+    expect(response.status).toBe(200);
+    expect(response.body).toHaveLength(3);
+    expect(response.headers.get("link")).toMatch(/rel="next"/);
+    const reads = test.queries.filter((sql) => /\bFROM "orders"/i.test(sql));
+    expect(reads).toHaveLength(1);
+    expect(test.queries.filter((sql) => /order_resource_values/.test(sql))).toEqual(reads);
+  });
+
+  it("executes a read whose rows it cannot write as execution would, and counts it", async () => {
+    const failures = async () =>
+      Number(
+        /rest_compiled_read_failures_total\{operation="listOrders"\} (\d+)/.exec(await metrics())?.[1] ?? 0,
+      );
+    // A time past 9999, written outside the API: no compiled writer spells it as execution would.
+    const updated = await test.database.query<{ id: string }>(
+      `UPDATE orders SET created_at = '10000-01-01T00:00:00Z'
+        WHERE id = (SELECT id FROM orders WHERE buyer_id = $1 ORDER BY created_at LIMIT 1) RETURNING id`,
+      [buyer.buyerId],
+    );
+    expect(updated).toHaveLength(1);
+    const before = await failures();
+    const response = await callApi(test.app, "GET", "/orders?limit=2", { key: buyer.apiKey });
+    // Execution's answer, as it would be without compiled reads: it cannot write that time either.
+    expect(response.status).toBe(500);
+    expect(response.body).toMatchObject({ code: "internal" });
+    expect(await failures()).toBe(before + 1);
+    // Pages without that row are compiled again.
+    const later = await callApi(test.app, "GET", "/orders?limit=2&created_at_to=2025-12-31", {
+      key: buyer.apiKey,
+    });
+    expect(later.status).toBe(200);
+    expect(await failures()).toBe(before + 1);
+  });
+});
