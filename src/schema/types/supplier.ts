@@ -1,7 +1,7 @@
 import { builder } from "../builder.js";
-import { relationConnection, rootConnection, sortKeysEnum } from "../connection-fields.js";
-import { NAME_QUERY_DESCRIPTION, nameGrammar, parseListQuery } from "../list-query.js";
-import { BY_ID, byName, connectionType, UPDATED_AT } from "../pagination.js";
+import { relationConnection } from "../connection-fields.js";
+import { namedRootConnection } from "../named-list.js";
+import { connectionType } from "../pagination.js";
 import { NodeRef, nodeIdFields } from "./node.js";
 import { SupplierUserConnectionRef } from "./supplier-user.js";
 
@@ -43,19 +43,10 @@ const SupplierConnectionRef = connectionType(
 );
 
 builder.queryField("suppliers", (t) =>
-  rootConnection(t, {
+  namedRootConnection(t, {
     type: SupplierConnectionRef,
     model: "Supplier",
-    sort: sortKeysEnum("Supplier", {
-      NAME: byName("Name, ascending."),
-      UPDATED_AT,
-      ID: BY_ID,
-    }),
-    args: { query: t.arg.string({ description: NAME_QUERY_DESCRIPTION }) },
-    narrow: ({ query }, problems) =>
-      (query ? parseListQuery(query, nameGrammar("name"), problems) : null) ?? {},
+    listed: "The suppliers the buyer is connected to",
     where: (viewer) => ({ connections: { some: { buyerId: viewer.buyerId } } }),
-    description:
-      "The suppliers the buyer is connected to, newest first (creation time, then id) unless `sortKey`/`reverse` say otherwise; `query` searches by name.",
   }),
 );

@@ -12,11 +12,11 @@ import {
 } from "../../domain/tagging.js";
 import { orList } from "../../domain/word-lists.js";
 import { builder } from "../builder.js";
-import { relationConnection, rootConnection, sortKeysEnum } from "../connection-fields.js";
+import { relationConnection } from "../connection-fields.js";
 import type { GraphQLContext } from "../context.js";
 import { NODE_TYPES, type NodeTypeName, takesIdsOf } from "../global-ids.js";
-import { NAME_QUERY_DESCRIPTION, nameGrammar, parseListQuery } from "../list-query.js";
-import { BY_ID, byName, connectionType, UPDATED_AT } from "../pagination.js";
+import { namedRootConnection } from "../named-list.js";
+import { connectionType } from "../pagination.js";
 import { requireViewer } from "../require-viewer.js";
 import { tagsOf } from "../tag-loader.js";
 import { answersUserErrors, UserErrorRef, type WithUserErrors } from "./user-error.js";
@@ -207,34 +207,20 @@ const TagGroupConnectionRef = connectionType(
 );
 
 builder.queryField("tags", (t) =>
-  rootConnection(t, {
+  namedRootConnection(t, {
     type: TagConnectionRef,
     model: "Tag",
-    sort: sortKeysEnum("Tag", { NAME: byName("Name, ascending."), UPDATED_AT, ID: BY_ID }),
-    args: { query: t.arg.string({ description: NAME_QUERY_DESCRIPTION }) },
-    narrow: ({ query }, problems) =>
-      (query ? parseListQuery(query, nameGrammar("name"), problems) : null) ?? {},
+    listed: "The buyer's tags",
     where: (viewer) => ({ buyerId: viewer.buyerId }),
-    description:
-      "The buyer's tags, newest first (creation time, then id) unless `sortKey`/`reverse` say otherwise; `query` searches by name.",
   }),
 );
 
 builder.queryField("tagGroups", (t) =>
-  rootConnection(t, {
+  namedRootConnection(t, {
     type: TagGroupConnectionRef,
     model: "TagGroup",
-    sort: sortKeysEnum("TagGroup", {
-      NAME: byName("Name, ascending."),
-      UPDATED_AT,
-      ID: BY_ID,
-    }),
-    args: { query: t.arg.string({ description: NAME_QUERY_DESCRIPTION }) },
-    narrow: ({ query }, problems) =>
-      (query ? parseListQuery(query, nameGrammar("name"), problems) : null) ?? {},
+    listed: "The buyer's tag groups",
     where: (viewer) => ({ buyerId: viewer.buyerId }),
-    description:
-      "The buyer's tag groups, newest first (creation time, then id) unless `sortKey`/`reverse` say otherwise; `query` searches by name.",
   }),
 );
 

@@ -1,0 +1,34 @@
+// The root lists of the buyer's named records (tags, tag groups, suppliers):
+// each sorts by name as well as by creation, update and id, and searches by
+// name with `query`.
+import type { ObjectRef } from "@pothos/core";
+import type { Viewer } from "../auth/viewer.js";
+import type { SchemaTypes } from "./builder.js";
+import { rootConnection, sortKeysEnum } from "./connection-fields.js";
+import { NAME_QUERY_DESCRIPTION, nameGrammar, parseListQuery } from "./list-query.js";
+import { BY_ID, byName, type Connection, UPDATED_AT } from "./pagination.js";
+
+export interface NamedRootConnectionOptions<Node> {
+  type: ObjectRef<SchemaTypes, Connection<Node>>;
+  model: "Tag" | "TagGroup" | "Supplier";
+  /** What the list holds, to begin its description: "The buyer's tags". */
+  listed: string;
+  /** The rows of the calling buyer. */
+  where: (viewer: Viewer) => object;
+}
+
+export function namedRootConnection<Node>(
+  t: PothosSchemaTypes.QueryFieldBuilder<SchemaTypes, Record<string, never>>,
+  { type, model, listed, where }: NamedRootConnectionOptions<Node>,
+) {
+  return rootConnection(t, {
+    type,
+    model,
+    sort: sortKeysEnum(model, { NAME: byName("Name, ascending."), UPDATED_AT, ID: BY_ID }),
+    args: { query: t.arg.string({ description: NAME_QUERY_DESCRIPTION }) },
+    narrow: ({ query }, problems) =>
+      (query ? parseListQuery(query, nameGrammar("name"), problems) : null) ?? {},
+    where,
+    description: `${listed}, newest first (creation time, then id) unless \`sortKey\`/\`reverse\` say otherwise; \`query\` searches by name.`,
+  });
+}
