@@ -35,14 +35,63 @@ export function goalRatios(cells: Cell[], counts: QueryCount[], scenarios: Scena
     );
   }
 
-  compare("REST GET /orders?limit=100 vs (b) node:http + Prisma", "list-orders", "rest", "prisma", {
-    atLeast: 0.9,
-  });
-  compare("REST GET /orders?limit=100 vs (c) SOFA", "list-orders", "rest", "sofa", { atLeast: 1.2 });
+  // The peers have no response cache: each is compared with the gateway without its cache.
+  compare(
+    "REST GET /orders?limit=100 without the cache vs (b) node:http + Prisma",
+    "list-orders",
+    "rest-uncached",
+    "prisma",
+    { atLeast: 2.5 },
+  );
+  compare(
+    "REST GET /orders?limit=100 without the cache vs (c) SOFA",
+    "list-orders",
+    "rest-uncached",
+    "sofa",
+    {
+      atLeast: 2.5,
+    },
+  );
+  compare(
+    "REST GET /orders?limit=100 without the cache vs (d) PostGraphile",
+    "list-orders",
+    "rest-uncached",
+    "postgraphile",
+    { atLeast: 1.5 },
+  );
+  compare(
+    "REST GET /buyer_product_approvals without the cache vs (b) node:http + Prisma",
+    "list-approvals",
+    "rest-uncached",
+    "prisma",
+    { atLeast: 2 },
+  );
   for (const scenario of scenarios) {
-    compare(`REST vs the same operation as GraphQL, ${scenario.label}`, scenario.id, "rest", "graphql", {
-      atLeast: 0.95,
-    });
+    compare(
+      `REST vs the same operation as GraphQL, both without the cache, ${scenario.label}`,
+      scenario.id,
+      "rest-uncached",
+      "graphql-uncached",
+      { atLeast: 0.95 },
+    );
+  }
+  // What one uncached page costs, in the Node process and in PostgreSQL.
+  const uncachedPage = cell("list-orders", "rest-uncached");
+  if (uncachedPage) {
+    const each = (metric: (m: Measurement) => number | null) =>
+      uncachedPage.rounds.map(metric).filter((value): value is number => value !== null);
+    ratios.push(
+      judged(
+        "Node CPU ms per request, REST GET /orders?limit=100 without the cache",
+        each((m) => m.serverCpuMsPerRequest),
+        { atMost: 2 },
+      ),
+      judged(
+        "PostgreSQL CPU ms per request, REST GET /orders?limit=100 without the cache",
+        each((m) => m.databaseCpuMsPerRequest),
+        { atMost: 3 },
+      ),
+    );
   }
   for (const scenario of scenarios.filter((candidate) => candidate.read)) {
     const count = counts.find((entry) => entry.scenario === scenario.id && entry.target === "rest")?.count;
@@ -52,6 +101,19 @@ export function goalRatios(cells: Cell[], counts: QueryCount[], scenarios: Scena
       value: count,
       goal: "≤ 3",
       pass: count <= 3,
+      perRound: [],
+    });
+  }
+  // On whichever gateway process the run measured GraphQL.
+  const graphqlCount = counts.find(
+    (entry) => entry.scenario === "list-orders" && entry.target.startsWith("graphql"),
+  )?.count;
+  if (graphqlCount !== undefined) {
+    ratios.push({
+      name: "SQL statements per GraphQL request, orders(first: 100) as a persisted document",
+      value: graphqlCount,
+      goal: "≤ 2",
+      pass: graphqlCount <= 2,
       perRound: [],
     });
   }
@@ -66,7 +128,7 @@ export function goalRatios(cells: Cell[], counts: QueryCount[], scenarios: Scena
         floor,
         rps,
         {
-          atLeast: 0.2,
+          atLeast: 0.45,
         },
       ),
     );
@@ -151,13 +213,12 @@ export function goalRatios(cells: Cell[], counts: QueryCount[], scenarios: Scena
       { atLeast: 0.95 },
     );
   }
-  for (const target of ["rest", "graphql", "prisma", "sofa"]) {
-    const label = cells.find((candidate) => candidate.target === target)?.targetLabel;
-    const left = cell("list-orders", target);
-    const floor = cell("list-orders", "floor");
-    if (label && left && floor) {
-      ratios.push(ratio(`${label} vs (a) floor, GET /orders?limit=100, req/s`, left, floor, rps, {}));
-    }
+  // The floor sends bytes it holds, as a cache hit does: only the hit is set beside it.
+  const cachedPage = cell("list-orders", "rest");
+  if (cachedPage && floor) {
+    ratios.push(
+      ratio("REST GET /orders?limit=100, cached hit vs (a) floor, req/s", cachedPage, floor, rps, {}),
+    );
   }
   for (const scenario of scenarios) {
     // What tracing costs: above 1 by CPU per request means it is cheaper than without.

@@ -2,6 +2,7 @@ import { createServer, type RequestListener, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { loadPostGraphilePeer } from "./peers/postgraphile-peer.js";
 import type { ProcessId } from "./scenarios.js";
 
 type AppModule = typeof import("../src/app.js");
@@ -12,7 +13,7 @@ type LoggerModule = typeof import("../src/logger.js");
 type PrismaPeerModule = typeof import("./peers/prisma-handler.js");
 type SofaPeerModule = typeof import("./peers/sofa.js");
 
-/** A statement Prisma sent, with its parameters as Prisma logs them (a JSON array). */
+/** A statement sent, with its parameters as Prisma logs them (a JSON array; "[]" for PostGraphile's). */
 export type QueryListener = (sql: string, params: string) => void;
 
 export interface InProcessServer {
@@ -34,7 +35,7 @@ async function load<Module>(root: string, file: string): Promise<Module> {
 
 /**
  * A server of the benchmark inside this process, from the same built code
- * the measured processes run, with Prisma reporting every statement to us.
+ * the measured processes run, with every statement reported to us.
  */
 export async function startInProcess(
   id: Exclude<ProcessId, "floor">,
@@ -49,7 +50,16 @@ export async function startInProcess(
   });
 
   let listener: RequestListener;
-  if (id === "gateway" || id === "gateway-uncached" || id === "candidate") {
+  let closePeer = async () => {};
+  if (id === "postgraphile") {
+    const { createPostGraphileListener } = await loadPostGraphilePeer(root);
+    const peer = await createPostGraphileListener({
+      connectionString: options.databaseUrl,
+      onQuery: options.onQuery,
+    });
+    listener = peer.listener;
+    closePeer = () => peer.close();
+  } else if (id === "gateway" || id === "gateway-uncached" || id === "candidate") {
     const { createApp } = await load<AppModule>(root, "src/app.js");
     const { loadConfig } = await load<ConfigModule>(root, "src/config.js");
     const { createLogger } = await load<LoggerModule>(root, "src/logger.js");
@@ -73,6 +83,7 @@ export async function startInProcess(
     port: (server.address() as AddressInfo).port,
     async close() {
       await closeServer(server);
+      await closePeer();
       await database.close();
     },
   };

@@ -44,7 +44,17 @@ function list(known: string[]) {
   };
 }
 
-const DEFAULT_TARGETS = ["floor", "rest", "graphql", "prisma", "sofa"];
+// The peers are compared with the gateway without its cache, which none of them has.
+const DEFAULT_TARGETS = [
+  "floor",
+  "rest",
+  "rest-uncached",
+  "graphql",
+  "graphql-uncached",
+  "prisma",
+  "sofa",
+  "postgraphile",
+];
 
 export function parseOptions(argv: string[], root: string): BenchOptions {
   const program = new Command("bench")

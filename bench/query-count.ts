@@ -1,11 +1,11 @@
 import { startInProcess } from "./in-process.js";
 import { sendOnce } from "./load.js";
-import { runsOn, type Scenario, type ScenarioContext, type Target } from "./scenarios.js";
+import { planOf, runsOn, type Scenario, type ScenarioContext, type Target } from "./scenarios.js";
 
 export interface QueryCount {
   target: string;
   scenario: string;
-  /** SQL statements Prisma sent for one request, after one warm-up request. */
+  /** SQL statements sent for one request, after one warm-up request. */
   count: number;
   status: number;
   /** The start of each statement, to see what they are. */
@@ -26,7 +26,7 @@ export interface CountOptions {
 
 /**
  * Runs one request of each scenario through each target's code opened in
- * this process, counting the statements Prisma sends. The floor sends none.
+ * this process, counting the statements it sends. The floor sends none.
  */
 export async function countQueries(options: CountOptions): Promise<QueryCount[]> {
   const statements: string[] = [];
@@ -50,7 +50,7 @@ export async function countQueries(options: CountOptions): Promise<QueryCount[]>
     try {
       for (const target of options.targets.filter((candidate) => candidate.process === processId)) {
         for (const scenario of options.scenarios.filter((candidate) => runsOn(target, candidate))) {
-          const plan = scenario.plan(target.protocol, options.context);
+          const plan = planOf(target, scenario, options.context);
           await plan.refresh?.(server.port);
           await sendOnce(server.port, plan);
           // Fire-and-forget writes of the warm-up (last_used_at) must not land in the count.

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { API_PREFIX, routes } from "../src/contract/routes.js";
+import { POSTGRAPHILE_ORDERS_DOCUMENT } from "./peers/postgraphile-peer.js";
 import { SOFA_BASE_PATH } from "./peers/sofa-base-path.js";
 
 /** How a target is spoken to: the v1 contract, POST /graphql, or SOFA's generated routes. */
@@ -96,6 +97,37 @@ function graphql(
   };
 }
 
+/**
+ * A read as a client with persisted documents sends it: the document's
+ * sha256 alone (automatic persisted queries). Before each measurement the
+ * document is sent once with its hash, which registers it in the process.
+ */
+function persistedGraphql(
+  context: ScenarioContext,
+  operationId: string,
+  variables: () => unknown,
+): RequestPlan {
+  const query = documentOf(operationId);
+  const extensions = {
+    persistedQuery: { version: 1, sha256Hash: createHash("sha256").update(query).digest("hex") },
+  };
+  const plan: RequestPlan = {
+    method: "POST",
+    headers: headers(context, true),
+    build: () => ({ path: "/graphql", body: json({ variables: variables(), extensions }) }),
+    async refresh(port) {
+      const response = await fetch(`http://127.0.0.1:${port}/graphql`, {
+        method: "POST",
+        headers: plan.headers,
+        body: json({ query, variables: variables(), extensions }),
+      });
+      await response.arrayBuffer();
+      if (!response.ok) throw new Error(`registering ${operationId} answered ${response.status}`);
+    },
+  };
+  return plan;
+}
+
 /** GraphQL spells enum values in upper case: order_placed → ORDER_PLACED. */
 const graphqlEnum = (value: string) => value.toUpperCase();
 
@@ -116,7 +148,7 @@ function listOrders(filtered: boolean): Scenario["plan"] {
       case "rest":
         return fixed("GET", context, restPath(`/orders${restQuery}`));
       case "graphql":
-        return graphql(context, "listOrders", () => ({ first: PAGE, filter }));
+        return persistedGraphql(context, "listOrders", () => ({ first: PAGE, filter }));
       case "sofa": {
         const sofaFilter = filter ? `&filter=${encodeURIComponent(json(filter))}` : "";
         return fixed("GET", context, `${SOFA_BASE_PATH}/orders?first=${PAGE}${sofaFilter}`);
@@ -201,7 +233,7 @@ export const SCENARIOS: Scenario[] = [
         case "rest":
           return fixed("GET", context, restPath("/buyer_product_approvals"));
         case "graphql":
-          return graphql(context, "listBuyerProductApprovals", () => ({ first: PAGE }));
+          return persistedGraphql(context, "listBuyerProductApprovals", () => ({ first: PAGE }));
         case "sofa":
           return fixed("GET", context, `${SOFA_BASE_PATH}/buyer-product-approvals?first=${PAGE}`);
       }
@@ -316,7 +348,8 @@ export type ProcessId =
   | "candidate"
   | "floor"
   | "prisma"
-  | "sofa";
+  | "sofa"
+  | "postgraphile";
 
 export interface Target {
   id: string;
@@ -326,6 +359,8 @@ export interface Target {
   /** False: the change log's triggers are disabled while this target is measured. */
   changeLog?: false;
   supports(scenario: Scenario): boolean;
+  /** What it is sent, when not the scenario's plan for its protocol (a peer with a schema of its own). */
+  plan?(scenario: Scenario, context: ScenarioContext): RequestPlan;
 }
 
 const always = () => true;
@@ -333,6 +368,11 @@ const always = () => true;
 /** Whether a run measures this scenario on this target. */
 export function runsOn(target: Target, scenario: Scenario): boolean {
   return target.supports(scenario) && (!scenario.only || scenario.only.includes(target.id));
+}
+
+/** What a target is sent for a scenario. */
+export function planOf(target: Target, scenario: Scenario, context: ScenarioContext): RequestPlan {
+  return target.plan ? target.plan(scenario, context) : scenario.plan(target.protocol, context);
 }
 
 export const TARGETS: Target[] = [
@@ -363,6 +403,13 @@ export const TARGETS: Target[] = [
     supports: (scenario) => !scenario.read,
   },
   { id: "graphql", label: "gateway GraphQL", process: "gateway", protocol: "graphql", supports: always },
+  {
+    id: "graphql-uncached",
+    label: "gateway GraphQL, no response cache",
+    process: "gateway-uncached",
+    protocol: "graphql",
+    supports: always,
+  },
   // Every request traced and its spans exported over OTLP/HTTP to a local sink (opt-in: --targets rest,rest-traced).
   {
     id: "rest-traced",
@@ -379,6 +426,22 @@ export const TARGETS: Target[] = [
     supports: (scenario) => scenario.read,
   },
   { id: "sofa", label: "(c) SOFA on Yoga", process: "sofa", protocol: "sofa", supports: always },
+  // PostGraphile's schema is its own, generated from the tables: one document for the page of orders.
+  {
+    id: "postgraphile",
+    label: "(d) PostGraphile v5",
+    process: "postgraphile",
+    protocol: "graphql",
+    supports: (scenario) => scenario.id === "list-orders",
+    plan: (_scenario, context) => ({
+      method: "POST",
+      headers: headers(context, true),
+      build: () => ({
+        path: "/graphql",
+        body: json({ query: POSTGRAPHILE_ORDERS_DOCUMENT, variables: { first: PAGE } }),
+      }),
+    }),
+  },
   { id: "candidate", label: "candidate REST", process: "candidate", protocol: "rest", supports: always },
   {
     id: "candidate-graphql",

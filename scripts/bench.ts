@@ -20,7 +20,14 @@ import { type Cell, processTable, ratioTable, resultTable, summarise } from "../
 import { type Job, runRounds, warmUp } from "../bench/run.js";
 import { captureCannedResponses, checkJobs } from "../bench/samples.js";
 import { runScaleStep, type ScaleResult } from "../bench/scale-step.js";
-import { type ProcessId, runsOn, SCENARIOS, type ScenarioContext, TARGETS } from "../bench/scenarios.js";
+import {
+  type ProcessId,
+  planOf,
+  runsOn,
+  SCENARIOS,
+  type ScenarioContext,
+  TARGETS,
+} from "../bench/scenarios.js";
 import { profileDirOf, type ServerSettings, startProcess } from "../bench/servers.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -114,7 +121,7 @@ try {
           },
           port: server.port,
           pid: server.pid,
-          plan: scenario.plan(target.protocol, context),
+          plan: planOf(target, scenario, context),
           ...(target.changeLog === false && options.changeLog
             ? { around: { before: () => setChangeLog(url, false), after: () => setChangeLog(url, true) } }
             : {}),

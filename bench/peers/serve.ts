@@ -1,10 +1,12 @@
-// Entry of a peer server process: `node dist/bench/peers/serve.js <floor|prisma|sofa|otlp-sink>`,
+// Entry of a peer server process: `node dist/bench/peers/serve.js <floor|prisma|sofa|postgraphile|otlp-sink>`,
 // configured by PORT, DATABASE_URL, APP_BASE_URL and FLOOR_RESPONSES (a JSON file).
 import { readFileSync } from "node:fs";
 import { createServer, type RequestListener } from "node:http";
+import { fileURLToPath } from "node:url";
 import { openDatabase } from "../../src/db/database.js";
 import { parseDatabaseUrl } from "../../src/db/database-url.js";
 import { type CannedResponse, createFloorListener } from "./floor.js";
+import { loadPostGraphilePeer } from "./postgraphile-peer.js";
 import { createPrismaListener } from "./prisma-handler.js";
 import { createSofaListener } from "./sofa.js";
 
@@ -27,12 +29,18 @@ async function listener(): Promise<{ listener: RequestListener; close: () => Pro
     const responses = JSON.parse(readFileSync(file, "utf8")) as CannedResponse[];
     return { listener: createFloorListener(responses), close: async () => {} };
   }
+  if (peer === "postgraphile") {
+    // From dist/bench/peers/ up to the checkout whose build this is.
+    const root = fileURLToPath(new URL("../../../", import.meta.url));
+    const { createPostGraphileListener } = await loadPostGraphilePeer(root);
+    return createPostGraphileListener({ connectionString: process.env.DATABASE_URL ?? "" });
+  }
   // The same pool size as the gateway (openDatabase's default), so no peer gets more connections.
   const database = await openDatabase(parseDatabaseUrl(process.env.DATABASE_URL));
   const options = { database, appBaseUrl };
   if (peer === "prisma") return { listener: createPrismaListener(options), close: () => database.close() };
   if (peer === "sofa") return { listener: createSofaListener(options), close: () => database.close() };
-  throw new Error(`unknown peer '${peer}': use floor, prisma, sofa or otlp-sink`);
+  throw new Error(`unknown peer '${peer}': use floor, prisma, sofa, postgraphile or otlp-sink`);
 }
 
 const { listener: handle, close } = await listener();
