@@ -23,3 +23,13 @@ export function formatTable(
 export function formatTimestamp(value: Date | null | undefined): string {
   return value ? `${value.toISOString().slice(0, 19).replace("T", " ")}Z` : "-";
 }
+
+/** A listing's text: the table of `rows`, or the line `none` when there are none. */
+export function listing<Row>(
+  rows: readonly Row[],
+  none: string,
+  headers: readonly string[],
+  cells: (row: Row) => readonly (string | number)[],
+): string {
+  return rows.length === 0 ? `${none}\n` : formatTable(headers, rows.map(cells));
+}

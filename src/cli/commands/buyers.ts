@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Command } from "commander";
 import { CliError, withDatabase } from "../context.js";
-import { formatTable, formatTimestamp } from "../table.js";
+import { formatTimestamp, listing } from "../table.js";
 
 export function registerBuyers(program: Command): void {
   const buyers = program.command("buyers").description("create and list buyer organisations");
@@ -29,20 +29,14 @@ export function registerBuyers(program: Command): void {
           orderBy: [{ createdAt: "asc" }, { id: "asc" }],
           include: { _count: { select: { apiKeys: { where: { revokedAt: null } } } } },
         });
-        if (rows.length === 0) {
-          process.stdout.write("No buyers yet: create one with `buyer-api buyers create --name NAME`.\n");
-          return;
-        }
+        const none = "No buyers yet: create one with `buyer-api buyers create --name NAME`.";
         process.stdout.write(
-          formatTable(
-            ["id", "name", "active keys", "created"],
-            rows.map((buyer) => [
-              buyer.id,
-              buyer.name,
-              buyer._count.apiKeys,
-              formatTimestamp(buyer.createdAt),
-            ]),
-          ),
+          listing(rows, none, ["id", "name", "active keys", "created"], (buyer) => [
+            buyer.id,
+            buyer.name,
+            buyer._count.apiKeys,
+            formatTimestamp(buyer.createdAt),
+          ]),
         );
       });
     });

@@ -1,15 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { Command } from "commander";
 import { generateApiKey, hashApiKey, visibleKeyPrefix } from "../../auth/api-key-format.js";
-import type { Database } from "../../db/database.js";
+import { addBuyerListCommand, findBuyer } from "../buyer-records.js";
 import { CliError, requireUuid, withDatabase } from "../context.js";
-import { formatTable, formatTimestamp } from "../table.js";
-
-async function findBuyer(database: Database, id: string) {
-  const buyer = await database.prisma.buyer.findUnique({ where: { id: requireUuid(id, "--buyer") } });
-  if (!buyer) throw new CliError(`no buyer with id ${id} (see \`buyer-api buyers list\`)`);
-  return buyer;
-}
+import { formatTimestamp } from "../table.js";
 
 export function registerKeys(program: Command): void {
   const keys = program.command("keys").description("issue, list and revoke a buyer's API keys");
@@ -42,36 +36,20 @@ export function registerKeys(program: Command): void {
       });
     });
 
-  keys
-    .command("list")
-    .description("list a buyer's API keys (never the keys themselves)")
-    .requiredOption("--buyer <id>", "the buyer's id")
-    .action(async (options: { buyer: string }) => {
-      await withDatabase(async (database) => {
-        const buyer = await findBuyer(database, options.buyer);
-        const rows = await database.prisma.apiKey.findMany({
-          where: { buyerId: buyer.id },
-          orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-        });
-        if (rows.length === 0) {
-          process.stdout.write(`${buyer.name} has no API keys.\n`);
-          return;
-        }
-        process.stdout.write(
-          formatTable(
-            ["id", "prefix", "name", "created", "last used", "revoked"],
-            rows.map((key) => [
-              key.id,
-              key.prefix,
-              key.name ?? "-",
-              formatTimestamp(key.createdAt),
-              key.lastUsedAt ? formatTimestamp(key.lastUsedAt) : "never",
-              formatTimestamp(key.revokedAt),
-            ]),
-          ),
-        );
-      });
-    });
+  addBuyerListCommand(keys, {
+    description: "list a buyer's API keys (never the keys themselves)",
+    plural: "API keys",
+    findMany: (prisma, query) => prisma.apiKey.findMany(query),
+    headers: ["id", "prefix", "name", "created", "last used", "revoked"],
+    cells: (key) => [
+      key.id,
+      key.prefix,
+      key.name ?? "-",
+      formatTimestamp(key.createdAt),
+      key.lastUsedAt ? formatTimestamp(key.lastUsedAt) : "never",
+      formatTimestamp(key.revokedAt),
+    ],
+  });
 
   keys
     .command("revoke")

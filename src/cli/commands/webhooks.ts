@@ -1,15 +1,9 @@
 import type { Command } from "commander";
-import type { Database } from "../../db/database.js";
 import { DomainError } from "../../domain/errors.js";
 import { createWebhookEndpoints } from "../../services/webhook-endpoints.js";
+import { addBuyerListCommand, findBuyer } from "../buyer-records.js";
 import { CliError, requireUuid, withDatabase } from "../context.js";
-import { formatTable, formatTimestamp } from "../table.js";
-
-async function findBuyer(database: Database, id: string) {
-  const buyer = await database.prisma.buyer.findUnique({ where: { id: requireUuid(id, "--buyer") } });
-  if (!buyer) throw new CliError(`no buyer with id ${id} (see \`buyer-api buyers list\`)`);
-  return buyer;
-}
+import { formatTimestamp } from "../table.js";
 
 /** The domain's field problems, in the options' names. */
 function cliProblem(error: unknown): never {
@@ -32,35 +26,19 @@ export function registerWebhooks(program: Command): void {
     .command("webhooks")
     .description("list, create and disable a buyer's webhook endpoints; re-encrypt signing secrets");
 
-  webhooks
-    .command("list")
-    .description("list a buyer's webhook endpoints (never their secrets)")
-    .requiredOption("--buyer <id>", "the buyer's id")
-    .action(async (options: { buyer: string }) => {
-      await withDatabase(async (database) => {
-        const buyer = await findBuyer(database, options.buyer);
-        const rows = await database.prisma.webhookEndpoint.findMany({
-          where: { buyerId: buyer.id },
-          orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-        });
-        if (rows.length === 0) {
-          process.stdout.write(`${buyer.name} has no webhook endpoints.\n`);
-          return;
-        }
-        process.stdout.write(
-          formatTable(
-            ["id", "url", "events", "status", "created"],
-            rows.map((row) => [
-              row.id,
-              row.url,
-              row.enabledEvents.join(","),
-              row.status === "disabled" ? `disabled (${row.disabledReason ?? "requested"})` : row.status,
-              formatTimestamp(row.createdAt),
-            ]),
-          ),
-        );
-      });
-    });
+  addBuyerListCommand(webhooks, {
+    description: "list a buyer's webhook endpoints (never their secrets)",
+    plural: "webhook endpoints",
+    findMany: (prisma, query) => prisma.webhookEndpoint.findMany(query),
+    headers: ["id", "url", "events", "status", "created"],
+    cells: (row) => [
+      row.id,
+      row.url,
+      row.enabledEvents.join(","),
+      row.status === "disabled" ? `disabled (${row.disabledReason ?? "requested"})` : row.status,
+      formatTimestamp(row.createdAt),
+    ],
+  });
 
   webhooks
     .command("create")
