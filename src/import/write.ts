@@ -255,68 +255,20 @@ function resourceValueRows(
   );
 }
 
+/** One kind of row to write: its spec and the plan's rows, as the table's columns. */
+interface ImportStep {
+  kind: string;
+  spec: UpsertSpec;
+  rows: Row[];
+}
+
 /** Writes `plan` and counts, per kind, the rows inserted, updated and left as they were. */
 export async function writeImport(
   sql: SqlQuery,
   plan: ImportPlan,
   onProgress: ProgressListener = () => {},
 ): Promise<KindCount[]> {
-  const steps: { kind: string; spec: UpsertSpec; rows: Row[] }[] = [
-    { kind: "buyers", spec: SPECS.buyers, rows: plan.buyers },
-    {
-      kind: "api keys",
-      spec: SPECS.apiKeys,
-      rows: plan.apiKeys.map((key) => ({ ...key, id: crypto.randomUUID(), name: "imported" })),
-    },
-    { kind: "suppliers", spec: SPECS.suppliers, rows: plan.suppliers },
-    { kind: "supplier connections", spec: SPECS.connections, rows: plan.connections },
-    { kind: "supplier users", spec: SPECS.supplierUsers, rows: plan.supplierUsers },
-    { kind: "tag groups", spec: SPECS.tagGroups, rows: plan.tagGroups },
-    { kind: "tags", spec: SPECS.tags, rows: plan.tags },
-    {
-      kind: "products",
-      spec: SPECS.products,
-      rows: plan.products.map((product) => {
-        const keys = catalogueKeys({ ...product, productType: product.product_type });
-        return {
-          ...product,
-          normalized_name: keys.normalizedName,
-          normalized_code: keys.normalizedCode,
-          normalized_synonyms: keys.normalizedSynonyms,
-          disputed_cas_numbers: [],
-          origin_buyer_product_id: null,
-        };
-      }),
-    },
-    { kind: "buyer products", spec: SPECS.buyerProducts, rows: plan.buyerProducts },
-    {
-      kind: "buyer product resource values",
-      spec: SPECS.buyerProductResourceValues,
-      rows: resourceValueRows(plan.buyerProducts, "buyer_product_id"),
-    },
-    { kind: "buyer product approvals", spec: SPECS.approvals, rows: plan.approvals },
-    {
-      kind: "delivery sites",
-      spec: SPECS.deliverySites,
-      rows: plan.deliverySites.map(({ address, ...site }) => ({
-        ...site,
-        address_street: address.street,
-        address_city: address.city,
-        address_state: address.state,
-        address_postcode: address.postcode,
-        address_country: address.country,
-        address_full_address: address.full_address,
-      })),
-    },
-    { kind: "order types", spec: SPECS.orderTypes, rows: plan.orderTypes },
-    { kind: "orders", spec: SPECS.orders, rows: plan.orders },
-    {
-      kind: "order resource values",
-      spec: SPECS.orderResourceValues,
-      rows: resourceValueRows(plan.orders, "order_id"),
-    },
-    { kind: "taggings", spec: SPECS.taggings, rows: plan.taggings },
-  ];
+  const steps = importSteps(plan);
   const total = steps.reduce((sum, step) => sum + step.rows.length, 0);
   let done = 0;
   onProgress(done, total);
@@ -345,4 +297,64 @@ export async function writeImport(
     counts.push(count);
   }
   return counts;
+}
+
+/** The plan's rows kind by kind, in the order that stores every reference before a row needs it. */
+function importSteps(plan: ImportPlan): ImportStep[] {
+  return [
+    { kind: "buyers", spec: SPECS.buyers, rows: plan.buyers },
+    {
+      kind: "api keys",
+      spec: SPECS.apiKeys,
+      rows: plan.apiKeys.map((key) => ({ ...key, id: crypto.randomUUID(), name: "imported" })),
+    },
+    { kind: "suppliers", spec: SPECS.suppliers, rows: plan.suppliers },
+    { kind: "supplier connections", spec: SPECS.connections, rows: plan.connections },
+    { kind: "supplier users", spec: SPECS.supplierUsers, rows: plan.supplierUsers },
+    { kind: "tag groups", spec: SPECS.tagGroups, rows: plan.tagGroups },
+    { kind: "tags", spec: SPECS.tags, rows: plan.tags },
+    { kind: "products", spec: SPECS.products, rows: plan.products.map(productRow) },
+    { kind: "buyer products", spec: SPECS.buyerProducts, rows: plan.buyerProducts },
+    {
+      kind: "buyer product resource values",
+      spec: SPECS.buyerProductResourceValues,
+      rows: resourceValueRows(plan.buyerProducts, "buyer_product_id"),
+    },
+    { kind: "buyer product approvals", spec: SPECS.approvals, rows: plan.approvals },
+    { kind: "delivery sites", spec: SPECS.deliverySites, rows: plan.deliverySites.map(deliverySiteRow) },
+    { kind: "order types", spec: SPECS.orderTypes, rows: plan.orderTypes },
+    { kind: "orders", spec: SPECS.orders, rows: plan.orders },
+    {
+      kind: "order resource values",
+      spec: SPECS.orderResourceValues,
+      rows: resourceValueRows(plan.orders, "order_id"),
+    },
+    { kind: "taggings", spec: SPECS.taggings, rows: plan.taggings },
+  ];
+}
+
+/** A catalogue product with the keys products are matched by. */
+function productRow(product: ImportPlan["products"][number]): Row {
+  const keys = catalogueKeys({ ...product, productType: product.product_type });
+  return {
+    ...product,
+    normalized_name: keys.normalizedName,
+    normalized_code: keys.normalizedCode,
+    normalized_synonyms: keys.normalizedSynonyms,
+    disputed_cas_numbers: [],
+    origin_buyer_product_id: null,
+  };
+}
+
+/** A delivery site with its address in the site's own columns. */
+function deliverySiteRow({ address, ...site }: ImportPlan["deliverySites"][number]): Row {
+  return {
+    ...site,
+    address_street: address.street,
+    address_city: address.city,
+    address_state: address.state,
+    address_postcode: address.postcode,
+    address_country: address.country,
+    address_full_address: address.full_address,
+  };
 }
