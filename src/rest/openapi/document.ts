@@ -70,14 +70,47 @@ function buildOperation(
   registry: SchemaRegistry,
   problemRef: JsonSchema,
 ): Operation {
-  const { route, pathTargets, query, bodyTarget } = compiled;
+  const { route } = compiled;
+  // In this order, so that the schemas they name are registered in it.
+  const parameters = operationParameters(compiled, registry);
+  const requestBody = requestBodyOf(compiled, registry);
+  const success = successResponse(compiled, registry);
+  return {
+    operationId: route.operationId,
+    summary: route.summary,
+    description: route.description,
+    tags: [route.tag],
+    parameters,
+    ...(requestBody ? { requestBody } : {}),
+    responses: {
+      [String(compiled.response.status)]: success,
+      ...(isVersionedRead(route) ? { "304": notModified(compiled) } : {}),
+      ...problemResponses(problemsOf(compiled), route.problemExamples ?? {}, problemRef, (code) =>
+        headersFor(PROBLEMS[code].status, compiled, PROBLEMS[code].beforeRouting),
+      ),
+    },
+  };
+}
+
+/** Every problem the route may answer, with when it does: the route's own words over the catalogue's. */
+function problemsOf({ route }: CompiledRoute): Map<ProblemCode, string> {
   const problems = new Map(
     requestProblems(route.method, route.path).map((code) => [code, PROBLEMS[code].when]),
   );
   for (const [code, when] of Object.entries(route.problems ?? {}) as [ProblemCode, string][])
     problems.set(code, when);
-  const name = route.operationId.charAt(0).toUpperCase() + route.operationId.slice(1);
-  const described = (...texts: (string | null | undefined)[]) => texts.filter(Boolean).join(" ");
+  return problems;
+}
+
+function described(...texts: (string | null | undefined)[]): string {
+  return texts.filter(Boolean).join(" ");
+}
+
+/** The path and query parameters, then the headers the route reads. */
+function operationParameters(
+  { route, pathTargets, query }: CompiledRoute,
+  registry: SchemaRegistry,
+): Operation["parameters"] {
   const pathParameters = [...pathTargets].map(([name, target]): Parameter => {
     const parameter = route.pathParameters?.[name];
     return {
@@ -100,56 +133,50 @@ function buildOperation(
       example,
     }),
   );
-  let requestBody: Operation["requestBody"];
+  return [
+    ...pathParameters,
+    ...queryParameters,
+    ...(route.method === "POST" ? [{ $ref: "#/components/parameters/IdempotencyKey" }] : []),
+    ...(isVersionedRead(route) ? [{ $ref: "#/components/parameters/IfNoneMatch" }] : []),
+    ...(acceptsIfMatch(route) ? [{ $ref: "#/components/parameters/IfMatch" }] : []),
+    { $ref: "#/components/parameters/RequestId" },
+  ];
+}
+
+/** The JSON body a route takes, without the fields its path fills; undefined for a route without one. */
+function requestBodyOf(
+  { route, pathTargets, bodyTarget }: CompiledRoute,
+  registry: SchemaRegistry,
+): Operation["requestBody"] {
   const type = bodyTarget && getNamedType(bodyTarget.type);
-  if (route.body && bodyTarget && isInputObjectType(type)) {
-    // Body fields a path parameter fills are not the client's to send.
-    const fromPath = [...pathTargets.values()].filter(
-      ({ path }) => path.length === bodyTarget.path.length + 1,
-    );
-    const filled = new Set(fromPath.map(({ path }) => path.at(-1) ?? ""));
-    const options = { registry, limitStrings: true };
-    const object = inputObjectSchema(type, options, filled, route.body.fields ?? {});
-    requestBody = {
-      required: (object.required ?? []).length > 0,
-      ...(bodyTarget.description ? { description: bodyTarget.description } : {}),
-      content: {
-        "application/json": {
-          schema: registry.ref(`${name}Request`, object),
-          examples: { default: { value: route.body.example } },
-        },
+  if (!route.body || !bodyTarget || !isInputObjectType(type)) return undefined;
+  const name = route.operationId.charAt(0).toUpperCase() + route.operationId.slice(1);
+  // Body fields a path parameter fills are not the client's to send.
+  const fromPath = [...pathTargets.values()].filter(({ path }) => path.length === bodyTarget.path.length + 1);
+  const filled = new Set(fromPath.map(({ path }) => path.at(-1) ?? ""));
+  const options = { registry, limitStrings: true };
+  const object = inputObjectSchema(type, options, filled, route.body.fields ?? {});
+  return {
+    required: (object.required ?? []).length > 0,
+    ...(bodyTarget.description ? { description: bodyTarget.description } : {}),
+    content: {
+      "application/json": {
+        schema: registry.ref(`${name}Request`, object),
+        examples: { default: { value: route.body.example } },
       },
-    };
-  }
+    },
+  };
+}
+
+function successResponse(compiled: CompiledRoute, registry: SchemaRegistry): Response {
   const { status } = compiled.response;
-  const { description, example } = route.success;
+  const { description, example } = compiled.route.success;
   const success: Response = { description, headers: headersFor(status, compiled) };
   const body = responseSchema(compiled, registry);
   const examples: Record<string, { value: unknown }> =
     example === undefined ? {} : { default: { value: example } };
   if (body) success.content = { "application/json": { schema: body, examples } };
-  return {
-    operationId: route.operationId,
-    summary: route.summary,
-    description: route.description,
-    tags: [route.tag],
-    parameters: [
-      ...pathParameters,
-      ...queryParameters,
-      ...(route.method === "POST" ? [{ $ref: "#/components/parameters/IdempotencyKey" }] : []),
-      ...(isVersionedRead(route) ? [{ $ref: "#/components/parameters/IfNoneMatch" }] : []),
-      ...(acceptsIfMatch(route) ? [{ $ref: "#/components/parameters/IfMatch" }] : []),
-      { $ref: "#/components/parameters/RequestId" },
-    ],
-    ...(requestBody ? { requestBody } : {}),
-    responses: {
-      [String(status)]: success,
-      ...(isVersionedRead(route) ? { "304": notModified(compiled) } : {}),
-      ...problemResponses(problems, route.problemExamples ?? {}, problemRef, (code) =>
-        headersFor(PROBLEMS[code].status, compiled, PROBLEMS[code].beforeRouting),
-      ),
-    },
-  };
+  return success;
 }
 
 function notModified(compiled: CompiledRoute): Response {
