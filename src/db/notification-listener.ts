@@ -46,19 +46,7 @@ export function createNotificationListener(connectionString: string): Notificati
   const connected = (): Promise<pg.Client> => {
     if (client) return Promise.resolve(client);
     connecting ??= (async () => {
-      const next = new pg.Client({ connectionString });
-      next.on("notification", (message) => {
-        for (const callback of callbacks.get(message.channel) ?? []) callback(message.payload ?? "");
-      });
-      next.on("error", () => dropped(next));
-      next.on("end", () => dropped(next));
-      await next.connect();
-      try {
-        for (const channel of callbacks.keys()) await next.query(`LISTEN ${quoteIdentifier(channel)}`);
-      } catch (error) {
-        await next.end().catch(() => {});
-        throw error;
-      }
+      const next = await openListeningClient(connectionString, callbacks, dropped);
       if (closed) {
         await next.end();
         throw new Error("The database is closed");
@@ -106,4 +94,29 @@ export function createNotificationListener(connectionString: string): Notificati
       await current?.end().catch(() => {});
     },
   };
+}
+
+/**
+ * A new connection that has LISTENed on every channel of `callbacks` and
+ * calls their callbacks with each notification; `onLost` hears when it fails or ends.
+ */
+async function openListeningClient(
+  connectionString: string,
+  callbacks: ReadonlyMap<string, ReadonlySet<Callback>>,
+  onLost: (lost: pg.Client) => void,
+): Promise<pg.Client> {
+  const next = new pg.Client({ connectionString });
+  next.on("notification", (message) => {
+    for (const callback of callbacks.get(message.channel) ?? []) callback(message.payload ?? "");
+  });
+  next.on("error", () => onLost(next));
+  next.on("end", () => onLost(next));
+  await next.connect();
+  try {
+    for (const channel of callbacks.keys()) await next.query(`LISTEN ${quoteIdentifier(channel)}`);
+  } catch (error) {
+    await next.end().catch(() => {});
+    throw error;
+  }
+  return next;
 }
