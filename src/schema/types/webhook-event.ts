@@ -2,6 +2,7 @@
 // record (docs/webhooks.md).
 import { parseExactJson, WEBHOOK_EVENT_TYPES } from "../../domain/webhook-events.js";
 import { builder } from "../builder.js";
+import { dayFilter } from "../day-range.js";
 import { connectionType, readPageArgs, rootPageQuery, throwIfProblems, toConnection } from "../pagination.js";
 import { requireViewer } from "../require-viewer.js";
 
@@ -47,8 +48,6 @@ const EventFilterInput = builder.inputType("WebhookEventFilter", {
   }),
 });
 
-const ONE_DAY_MS = 86_400_000;
-
 builder.queryField("events", (t) =>
   t.field({
     type: WebhookEventConnectionRef,
@@ -72,27 +71,18 @@ builder.queryField("events", (t) =>
           });
         }
       }
-      const from = args.filter?.createdAtFrom ?? null;
-      const to = args.filter?.createdAtTo ?? null;
-      if (from && to && from > to) {
-        problems.push({
-          path: ["filter", "createdAtFrom"],
-          code: "invalid",
-          message: "must not be later than the end date",
-        });
-      }
+      const created = dayFilter(
+        "createdAt",
+        args.filter?.createdAtFrom,
+        args.filter?.createdAtTo,
+        "createdAtFrom",
+        problems,
+      );
       throwIfProblems(problems);
       const where = {
         buyerId: viewer.buyerId,
         ...(types?.length ? { type: { in: types } } : {}),
-        ...(from || to
-          ? {
-              createdAt: {
-                ...(from ? { gte: from } : {}),
-                ...(to ? { lt: new Date(to.getTime() + ONE_DAY_MS) } : {}),
-              },
-            }
-          : {}),
+        ...created,
       };
       const rows = await context.prisma.webhookEvent.findMany(rootPageQuery(context, info, where, page));
       return toConnection(rows, page, () => context.prisma.webhookEvent.count({ where }));
