@@ -1,4 +1,4 @@
-import type { QueryParameter, RestRoute } from "./route.js";
+import type { JsonValue, QueryParameter, RestRoute } from "./route.js";
 import * as examples from "./route-examples.js";
 
 // The v1 contract, one entry per endpoint, all data: each runs one GraphQL
@@ -47,6 +47,50 @@ const PAGE_PARAMETERS: QueryParameter[] = [
 ];
 
 const PAGINATION = `Newest first (\`created_at\`, then \`id\`, descending). The body is always a bare JSON array. Pages hold \`limit\` items (100 unless asked); when more follow, the response has \`Link: <url>; rel="next"\`: request that URL for the next page.`;
+
+/** A list's GraphQL document: a page of `field`'s nodes and where the next page starts; `filterType` adds `filter`. */
+function pageDocument(operation: string, field: string, fields: string, filterType?: string): string {
+  const variable = filterType ? `, $filter: ${filterType}` : "";
+  const argument = filterType ? ", filter: $filter" : "";
+  return `query ${operation}($first: Int, $after: String${variable}) {
+      ${field}(first: $first, after: $after${argument}) {
+        edges { node { ${fields} } } pageInfo { hasNextPage endCursor } } }`;
+}
+
+/**
+ * `GET /<collection>/{id}`: one of the organisation's records, by its UUID or
+ * global ID, through the schema's field for one record (`getBuyerProduct`
+ * runs `buyerProduct(id:)`); the summary, tag and problems follow from the
+ * collection's name.
+ */
+function recordRoute(read: {
+  operationId: `get${string}`;
+  collection: string;
+  fields: string;
+  idExample: string;
+  example: JsonValue;
+  description: string;
+  /** How the not-found problem names the record, when not as the collection's singular. */
+  notFoundName?: string;
+}): RestRoute {
+  const type = read.operationId.slice("get".length);
+  const words = read.collection.replace(/_/g, " ");
+  const noun = words.replace(/s$/, "");
+  return {
+    operationId: read.operationId,
+    method: "GET",
+    path: `/${read.collection}/{id}`,
+    document: `query Get${type}($id: UUID!) { ${type.charAt(0).toLowerCase()}${type.slice(1)}(id: $id) { ${read.fields} } }`,
+    pathParameters: { id: { example: read.idExample } },
+    success: { description: `The ${noun}.`, example: read.example },
+    summary: `Get ${/^[aeiou]/.test(noun) ? "an" : "a"} ${noun}`,
+    tag: words.charAt(0).toUpperCase() + words.slice(1),
+    description: read.description,
+    problems: {
+      not_found: `The ${read.notFoundName ?? noun} does not exist or is not your organisation's, or the id is neither its UUID nor its global ID.`,
+    },
+  };
+}
 
 export const TAG_DESCRIPTIONS: Record<string, string> = {
   "Supplier users": "People at the suppliers your organisation is connected to.",
@@ -166,9 +210,7 @@ When nothing matches, a catalogue product is created from the buyer product. \`a
     operationId: "listOrders",
     method: "GET",
     path: "/orders",
-    document: `query ListOrders($first: Int, $after: String, $filter: OrderFilter) {
-      orders(first: $first, after: $after, filter: $filter) {
-        edges { node { ${ORDER_FIELDS} } } pageInfo { hasNextPage endCursor } } }`,
+    document: pageDocument("ListOrders", "orders", ORDER_FIELDS, "OrderFilter"),
     query: [
       ...PAGE_PARAMETERS,
       {
@@ -252,9 +294,12 @@ The status moves forward only: \`quote_selected\` → \`order_placed\` → \`ord
     operationId: "listBuyerProductApprovals",
     method: "GET",
     path: "/buyer_product_approvals",
-    document: `query ListBuyerProductApprovals($first: Int, $after: String, $filter: BuyerProductApprovalFilter) {
-      buyerProductApprovals(first: $first, after: $after, filter: $filter) {
-        edges { node { ${APPROVAL_FIELDS} } } pageInfo { hasNextPage endCursor } } }`,
+    document: pageDocument(
+      "ListBuyerProductApprovals",
+      "buyerProductApprovals",
+      APPROVAL_FIELDS,
+      "BuyerProductApprovalFilter",
+    ),
     query: [
       ...PAGE_PARAMETERS,
       {
@@ -277,67 +322,39 @@ The status moves forward only: \`quote_selected\` → \`order_placed\` → \`ord
     tag: "Buyer product approvals",
     description: `Your organisation's buyer product approvals, optionally filtered by status and buyer product. ${PAGINATION}`,
   },
-  {
+  recordRoute({
     operationId: "getOrder",
-    method: "GET",
-    path: "/orders/{id}",
-    document: `query GetOrder($id: UUID!) { order(id: $id) { ${ORDER_FIELDS} } }`,
-    pathParameters: {
-      id: { example: examples.EXAMPLE_IDS.ORDER_ID },
-    },
-    success: { description: "The order.", example: examples.order },
-    summary: "Get an order",
-    tag: "Orders",
+    collection: "orders",
+    fields: ORDER_FIELDS,
+    idExample: examples.EXAMPLE_IDS.ORDER_ID,
+    example: examples.order,
     description:
       "One of your organisation's orders, as the list shows it: read it after an `order.updated` event, for instance.",
-    problems: {
-      not_found:
-        "The order does not exist or is not your organisation's, or the id is neither its UUID nor its global ID.",
-    },
-  },
-  {
+  }),
+  recordRoute({
     operationId: "getBuyerProduct",
-    method: "GET",
-    path: "/buyer_products/{id}",
-    document: `query GetBuyerProduct($id: UUID!) { buyerProduct(id: $id) { ${BUYER_PRODUCT_FIELDS} } }`,
-    pathParameters: {
-      id: { example: examples.EXAMPLE_IDS.BUYER_PRODUCT_ID },
-    },
-    success: { description: "The buyer product.", example: examples.buyerProduct },
-    summary: "Get a buyer product",
-    tag: "Buyer products",
+    collection: "buyer_products",
+    fields: BUYER_PRODUCT_FIELDS,
+    idExample: examples.EXAMPLE_IDS.BUYER_PRODUCT_ID,
+    example: examples.buyerProduct,
     description: "One of your organisation's buyer products.",
-    problems: {
-      not_found:
-        "The buyer product does not exist or is not your organisation's, or the id is neither its UUID nor its global ID.",
-    },
-  },
-  {
+  }),
+  recordRoute({
     operationId: "getBuyerProductApproval",
-    method: "GET",
-    path: "/buyer_product_approvals/{id}",
-    document: `query GetBuyerProductApproval($id: UUID!) { buyerProductApproval(id: $id) { ${APPROVAL_FIELDS} } }`,
-    pathParameters: {
-      id: { example: examples.EXAMPLE_IDS.APPROVAL_ID },
-    },
-    success: { description: "The buyer product approval.", example: examples.approval },
-    summary: "Get a buyer product approval",
-    tag: "Buyer product approvals",
+    collection: "buyer_product_approvals",
+    fields: APPROVAL_FIELDS,
+    idExample: examples.EXAMPLE_IDS.APPROVAL_ID,
+    example: examples.approval,
     description: "One of your organisation's buyer product approvals.",
-    problems: {
-      not_found:
-        "The approval does not exist or is not your organisation's, or the id is neither its UUID nor its global ID.",
-    },
-  },
+    notFoundName: "approval",
+  }),
   {
     operationId: "listEvents",
     method: "GET",
     path: "/events",
     // Events and endpoints change outside the change log (deliveries): never 304 or cached.
     versioned: false,
-    document: `query ListEvents($first: Int, $after: String, $filter: WebhookEventFilter) {
-      events(first: $first, after: $after, filter: $filter) {
-        edges { node { ${EVENT_FIELDS} } } pageInfo { hasNextPage endCursor } } }`,
+    document: pageDocument("ListEvents", "events", EVENT_FIELDS, "WebhookEventFilter"),
     query: [
       ...PAGE_PARAMETERS,
       {
@@ -450,9 +467,7 @@ The status moves forward only: \`quote_selected\` → \`order_placed\` → \`ord
     path: "/webhook_endpoints",
     // Events and endpoints change outside the change log (deliveries): never 304 or cached.
     versioned: false,
-    document: `query ListWebhookEndpoints($first: Int, $after: String) {
-      webhookEndpoints(first: $first, after: $after) {
-        edges { node { ${WEBHOOK_ENDPOINT_FIELDS} } } pageInfo { hasNextPage endCursor } } }`,
+    document: pageDocument("ListWebhookEndpoints", "webhookEndpoints", WEBHOOK_ENDPOINT_FIELDS),
     query: PAGE_PARAMETERS,
     success: {
       description: "A page of webhook endpoints, newest first.",
