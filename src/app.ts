@@ -51,6 +51,7 @@ import { createRecordRenderer, renderRecordsOfBuyers } from "./rest/record-rende
 import { createReadPlanner } from "./schema/compiled/read-planner.js";
 import type { GraphQLContext } from "./schema/context.js";
 import { schema } from "./schema/index.js";
+import { webhookEndpointsWith } from "./services/webhook-endpoints.js";
 import type { Tracing } from "./telemetry/tracing.js";
 
 export interface AppOptions {
@@ -235,7 +236,7 @@ function graphqlContext(
     requestId,
     appBaseUrl: config.appBaseUrl,
     orderUpdates,
-    webhooks: config.webhooks,
+    webhookEndpoints: webhookEndpointsWith(config.webhooks),
   };
 }
 

@@ -1,9 +1,9 @@
 import type { Viewer } from "../auth/viewer.js";
-import type { WebhookConfig } from "../config.js";
 import type { PrismaClient } from "../db/generated/prisma/client.js";
 import type { ReadChoice } from "../db/replicas.js";
 import type { OrderUpdateFeed } from "../domain/order-notifications.js";
 import type { OrderPrecondition } from "../domain/order-update.js";
+import type { WebhookEndpointsOn } from "../services/webhook-endpoints.js";
 
 /** A REST write's precondition (If-Match), and the data version its transaction produced, for the new ETag. */
 export interface WriteCondition {
@@ -27,6 +27,6 @@ export interface GraphQLContext {
   orderUpdates: OrderUpdateFeed;
   /** Set by the REST adapter on writes. */
   write?: WriteCondition;
-  /** URL policy and the key that encrypts signing secrets, for webhook endpoints. */
-  webhooks: Pick<WebhookConfig, "allowHttp" | "allowPrivateNetworks" | "secretKeys">;
+  /** The webhook endpoints' service, given `prisma`; it holds the URL policy and the signing secrets' keys. */
+  webhookEndpoints: WebhookEndpointsOn;
 }

@@ -63,6 +63,16 @@ export interface WebhookEndpoints {
   reencryptSecrets(): Promise<{ changed: number; total: number }>;
 }
 
+/**
+ * The service on a client of the caller's choosing: the request's (a REST
+ * write runs in a transaction of its own), or the CLI's.
+ */
+export type WebhookEndpointsOn = (prisma: PrismaClient) => WebhookEndpoints;
+
+export function webhookEndpointsWith(settings: WebhookEndpointSettings): WebhookEndpointsOn {
+  return (prisma) => createWebhookEndpoints(prisma, settings);
+}
+
 export function createWebhookEndpoints(
   prisma: PrismaClient,
   settings: WebhookEndpointSettings,

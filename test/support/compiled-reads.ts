@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import type { Database } from "../../src/db/database.js";
 import type { GraphQLContext } from "../../src/schema/context.js";
+import { webhookEndpointsWith } from "../../src/services/webhook-endpoints.js";
 import { connectSupplier, type SeededBuyer, seedBuyer } from "./seed.js";
 import { testConfig } from "./test-app.js";
 
@@ -327,6 +328,6 @@ export function contextOf(database: Database, buyer: SeededBuyer): GraphQLContex
       subscribe: () => Promise.reject(new Error("reads do not subscribe")),
       close: async () => {},
     },
-    webhooks: testConfig().webhooks,
+    webhookEndpoints: webhookEndpointsWith(testConfig().webhooks),
   };
 }

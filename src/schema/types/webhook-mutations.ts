@@ -4,7 +4,7 @@
 import { MAX_WEBHOOK_DESCRIPTION_LENGTH } from "../../domain/webhook-endpoints.js";
 import { WEBHOOK_EVENT_TYPES } from "../../domain/webhook-events.js";
 import { MAX_WEBHOOK_URL_LENGTH } from "../../domain/webhook-url.js";
-import { createWebhookEndpoints, type EndpointSecret } from "../../services/webhook-endpoints.js";
+import type { EndpointSecret } from "../../services/webhook-endpoints.js";
 import { builder } from "../builder.js";
 import type { GraphQLContext } from "../context.js";
 import { requireViewer } from "../require-viewer.js";
@@ -82,10 +82,7 @@ const UpdateWebhookEndpointInput = builder.inputType("UpdateWebhookEndpointInput
 
 /** The webhook endpoints' service for the request's buyer. */
 function endpointsFor(context: GraphQLContext) {
-  return {
-    buyerId: requireViewer(context).buyerId,
-    endpoints: createWebhookEndpoints(context.prisma, context.webhooks),
-  };
+  return { buyerId: requireViewer(context).buyerId, endpoints: context.webhookEndpoints(context.prisma) };
 }
 
 builder.mutationField("createWebhookEndpoint", (t) =>
