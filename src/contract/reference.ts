@@ -22,58 +22,49 @@ export interface HeaderParameter {
   example: string;
 }
 
+const TEXT: JsonSchema = { type: "string" };
+const COUNT: JsonSchema = { type: "integer", minimum: 0 };
+
+/** A header every response it is listed on carries. */
+const header = (schema: JsonSchema, description: string) => ({
+  description,
+  required: true,
+  schema,
+});
+
+/** A header some responses it is listed on carry. */
+const optionalHeader = (schema: JsonSchema, description: string) => ({
+  description,
+  required: false,
+  schema,
+});
+
 export const RESPONSE_HEADERS = {
-  "X-Request-Id": {
-    description:
-      "The request's id: the caller's `X-Request-Id` when it is a sane token (letters, digits and `._:-`, at most 128 characters), else a new UUID. Problem bodies carry it as `request_id`.",
-    required: true,
-    schema: { type: "string" },
-  },
-  "RateLimit-Limit": {
-    description: "Requests the API key may make per one-minute window.",
-    required: true,
-    schema: { type: "integer", minimum: 0 },
-  },
-  "RateLimit-Remaining": {
-    description: "Requests left in the current window.",
-    required: true,
-    schema: { type: "integer", minimum: 0 },
-  },
-  "RateLimit-Reset": {
-    description: "Seconds until the current window ends.",
-    required: true,
-    schema: { type: "integer", minimum: 0 },
-  },
-  "Retry-After": {
-    description: "Seconds to wait before trying again.",
-    required: true,
-    schema: { type: "integer", minimum: 0 },
-  },
-  Link: {
-    description:
-      'The next page as `<url>; rel="next"` (RFC 8288), when more items follow; absent on the last page. The URL keeps every other query parameter.',
-    required: false,
-    schema: { type: "string" },
-  },
-  "Idempotent-Replayed": {
-    description:
-      "`true` when this response replays the first response to an earlier request with the same `Idempotency-Key`; nothing was done again.",
-    required: false,
-    schema: { type: "string", enum: ["true"] },
-  },
+  "X-Request-Id": header(
+    TEXT,
+    "The request's id: the caller's `X-Request-Id` when it is a sane token (letters, digits and `._:-`, at most 128 characters), else a new UUID. Problem bodies carry it as `request_id`.",
+  ),
+  "RateLimit-Limit": header(COUNT, "Requests the API key may make per one-minute window."),
+  "RateLimit-Remaining": header(COUNT, "Requests left in the current window."),
+  "RateLimit-Reset": header(COUNT, "Seconds until the current window ends."),
+  "Retry-After": header(COUNT, "Seconds to wait before trying again."),
+  Link: optionalHeader(
+    TEXT,
+    'The next page as `<url>; rel="next"` (RFC 8288), when more items follow; absent on the last page. The URL keeps every other query parameter.',
+  ),
+  "Idempotent-Replayed": optionalHeader(
+    { type: "string", enum: ["true"] },
+    "`true` when this response replays the first response to an earlier request with the same `Idempotency-Key`; nothing was done again.",
+  ),
   // Conditional requests (docs/decisions.md §9): on every GET, and on each PATCH whose route checks If-Match.
-  ETag: {
-    description:
-      'A strong entity tag, `"<version>-<hash>"`: it changes whenever the body would change. Send it back in `If-None-Match` to learn whether anything changed (304), or in `If-Match` on `PATCH` to change only what you read. On a `PATCH` response, the tag a `GET` of the same path now shows.',
-    required: true,
-    schema: { type: "string" },
-  },
-  "Cache-Control": {
-    description:
-      "`private, no-cache`: a client may keep the response, but must revalidate it (If-None-Match) before each use.",
-    required: true,
-    schema: { type: "string", enum: ["private, no-cache"] },
-  },
+  ETag: header(
+    TEXT,
+    'A strong entity tag, `"<version>-<hash>"`: it changes whenever the body would change. Send it back in `If-None-Match` to learn whether anything changed (304), or in `If-Match` on `PATCH` to change only what you read. On a `PATCH` response, the tag a `GET` of the same path now shows.',
+  ),
+  "Cache-Control": header(
+    { type: "string", enum: ["private, no-cache"] },
+    "`private, no-cache`: a client may keep the response, but must revalidate it (If-None-Match) before each use.",
+  ),
 } satisfies Record<string, ResponseHeader>;
 
 export const HEADER_PARAMETERS = {
