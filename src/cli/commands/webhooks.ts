@@ -50,17 +50,10 @@ export function registerWebhooks(program: Command): void {
     .action(async (options: { buyer: string; url: string; events: string; description?: string }) => {
       await withDatabase(async (database, config) => {
         const buyer = await findBuyer(database, options.buyer);
-        const { endpointId, secret } = await createWebhookEndpoints(database.prisma, config.webhooks)
-          .create(
-            buyer.id,
-            {
-              url: options.url,
-              enabledEvents: options.events.split(",").map((event) => event.trim()),
-              description: options.description ?? null,
-            },
-            [],
-          )
-          .catch(cliProblem);
+        const enabledEvents = options.events.split(",");
+        const input = { url: options.url, enabledEvents, description: options.description ?? null };
+        const endpoints = createWebhookEndpoints(database.prisma, config.webhooks);
+        const { endpointId, secret } = await endpoints.create(buyer.id, input, []).catch(cliProblem);
         process.stdout.write(
           `Created webhook endpoint ${endpointId} for ${buyer.name}.\n` +
             "Give this signing secret to the receiver now; it cannot be shown again.\n" +
