@@ -11,7 +11,6 @@ import type { Database } from "./db/database.js";
 import type { Prisma, PrismaClient } from "./db/generated/prisma/client.js";
 import type { ReadPosition } from "./db/replicas.js";
 import { createOrderUpdateFeed, type OrderUpdateFeed } from "./domain/order-notifications.js";
-import { countUnrenderedChanges } from "./domain/webhook-events.js";
 import { graphqlRoute } from "./graphql/endpoint.js";
 import { limitSubscriptionsPerKey } from "./graphql/subscription-limit.js";
 import { createGraphQLServer } from "./graphql/yoga.js";
@@ -52,6 +51,7 @@ import { createReadPlanner } from "./schema/compiled/read-planner.js";
 import type { GraphQLContext } from "./schema/context.js";
 import { schema } from "./schema/index.js";
 import { webhookEndpointsWith } from "./services/webhook-endpoints.js";
+import { countUnrenderedChanges } from "./services/webhook-events.js";
 import type { Tracing } from "./telemetry/tracing.js";
 
 export interface AppOptions {

@@ -1,6 +1,5 @@
 // The events integrators can subscribe to (docs/webhooks.md, "Events"), and
 // their data, kept as JSON text.
-import type { PrismaClient } from "../db/generated/prisma/client.js";
 
 declare global {
   interface JSON {
@@ -37,11 +36,6 @@ export function isWebhookEventType(value: string): value is WebhookEventType {
 /** Whether an endpoint subscribed to `enabledEvents` receives an event of `type`. */
 export function endpointReceives(enabledEvents: readonly string[], type: string): boolean {
   return enabledEvents.includes(ALL_EVENTS) || enabledEvents.includes(type);
-}
-
-/** Change log entries waiting to be rendered into events (docs/webhooks.md, "Where events come from"). */
-export function countUnrenderedChanges(prisma: Pick<PrismaClient, "changeLogUnrendered">): Promise<number> {
-  return prisma.changeLogUnrendered.count();
 }
 
 /**
