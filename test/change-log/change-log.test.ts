@@ -4,7 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buyerVersion, changesSince } from "../../src/db/change-log.js";
-import { renormalizeCatalogue } from "../../src/domain/catalogue-renormalize.js";
+import { renormalizeCatalogue } from "../../src/services/catalogue-renormalize.js";
 import { graphqlData } from "../graphql/helpers.js";
 import { connectSupplier, type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
 import { callApi, createTestApp, type TestApp } from "../support/test-app.js";

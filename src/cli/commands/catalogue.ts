@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { renormalizeCatalogue } from "../../domain/catalogue-renormalize.js";
+import { renormalizeCatalogue } from "../../services/catalogue-renormalize.js";
 import { withDatabase } from "../context.js";
 
 export function registerCatalogue(program: Command): void {

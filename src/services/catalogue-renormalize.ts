@@ -2,8 +2,8 @@
 // so a change to normalisation leaves stored keys stale until they are
 // recomputed. `buyer-api catalogue renormalize` runs this after such a change.
 import type { PrismaClient } from "../db/generated/prisma/client.js";
-import { contractSpelling } from "./contract-vocabulary.js";
-import { catalogueKeys } from "./product-identity.js";
+import { contractSpelling } from "../domain/contract-vocabulary.js";
+import { catalogueKeys } from "../domain/product-identity.js";
 
 export interface RenormalizeReport {
   checked: number;
