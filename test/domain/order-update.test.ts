@@ -2,7 +2,7 @@
 // transitions") on the domain function, with a real database but no HTTP.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Viewer } from "../../src/auth/viewer.js";
-import { updateOrder } from "../../src/domain/order-update.js";
+import { updateOrder } from "../../src/services/order-update.js";
 import { type OrderSeed, type SeededBuyer, seedOrders, twoBuyers } from "../support/seed.js";
 import type { TestDatabase } from "../support/test-database.js";
 

@@ -2,7 +2,7 @@ import { OrderStatus } from "../../db/generated/prisma/enums.js";
 import { validationFailed } from "../../domain/errors.js";
 import { InputChecks } from "../../domain/input-checks.js";
 import { nextOrderStatuses } from "../../domain/order-status.js";
-import { updateOrder } from "../../domain/order-update.js";
+import { updateOrder } from "../../services/order-update.js";
 import { builder } from "../builder.js";
 import { relationConnection, rootConnection, sortKeysEnum } from "../connection-fields.js";
 import type { GraphQLContext } from "../context.js";

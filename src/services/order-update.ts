@@ -2,9 +2,9 @@ import { randomUUID } from "node:crypto";
 import type { Viewer } from "../auth/viewer.js";
 import { Prisma, type PrismaClient } from "../db/generated/prisma/client.js";
 import type { OrderStatus } from "../db/generated/prisma/enums.js";
-import { invalidTransition, notFound, preconditionFailed } from "./errors.js";
-import { orderUpdatedNotification } from "./order-notifications.js";
-import { canChangeOrderStatus, isPlacedStatus, nextOrderStatuses } from "./order-status.js";
+import { invalidTransition, notFound, preconditionFailed } from "../domain/errors.js";
+import { orderUpdatedNotification } from "../domain/order-notifications.js";
+import { canChangeOrderStatus, isPlacedStatus, nextOrderStatuses } from "../domain/order-status.js";
 
 export interface ResourceValue {
   provider: string;
