@@ -10,7 +10,6 @@ import { readDataModel } from "./db/data-model.js";
 import type { Database } from "./db/database.js";
 import type { Prisma, PrismaClient } from "./db/generated/prisma/client.js";
 import type { ReadPosition } from "./db/replicas.js";
-import { createOrderUpdateFeed, type OrderUpdateFeed } from "./domain/order-notifications.js";
 import { graphqlRoute } from "./graphql/endpoint.js";
 import { limitSubscriptionsPerKey } from "./graphql/subscription-limit.js";
 import { createGraphQLServer } from "./graphql/yoga.js";
@@ -50,6 +49,7 @@ import { createRecordRenderer, renderRecordsOfBuyers } from "./rest/record-rende
 import { createReadPlanner } from "./schema/compiled/read-planner.js";
 import type { GraphQLContext } from "./schema/context.js";
 import { schema } from "./schema/index.js";
+import { createOrderUpdateFeed, type OrderUpdateFeed } from "./services/order-notifications.js";
 import { webhookEndpointsWith } from "./services/webhook-endpoints.js";
 import { countUnrenderedChanges } from "./services/webhook-events.js";
 import type { Tracing } from "./telemetry/tracing.js";

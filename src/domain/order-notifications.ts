@@ -1,11 +1,9 @@
 // Order changes are announced with PostgreSQL NOTIFY so that every server
 // process sharing the database can tell its own subscribers, whichever
-// process made the change: the message, how it is sent, and the feed that
-// LISTENs for it.
-import type { Database } from "../db/database.js";
+// process made the change: the message and its channel. The feed that
+// LISTENs for it is src/services/order-notifications.ts.
 import type { OrderStatus } from "../db/generated/prisma/enums.js";
 import { OrderStatus as OrderStatuses } from "../db/generated/prisma/enums.js";
-import { SubscriptionQueue } from "../db/subscription-queue.js";
 
 export const ORDER_UPDATED_CHANNEL = "order_updated";
 
@@ -46,42 +44,4 @@ export function parseOrderUpdatedMessage(payload: string): OrderUpdatedMessage |
     return null;
   }
   return { orderId, buyerId, eventId, orderStatus: orderStatus as OrderStatus };
-}
-
-/** Order changes from every process sharing the database, for GraphQL subscriptions. */
-export interface OrderUpdateFeed {
-  /**
-   * Resolves once listening, so no change committed after that is missed;
-   * yields the changes `accept` lets through until the stream is ended.
-   */
-  subscribe(
-    accept: (message: OrderUpdatedMessage) => boolean,
-  ): Promise<AsyncIterableIterator<OrderUpdatedMessage>>;
-  /** Ends every open subscription, for a graceful shutdown. */
-  close(): Promise<void>;
-}
-
-export function createOrderUpdateFeed(database: Pick<Database, "listen">): OrderUpdateFeed {
-  const open = new Set<SubscriptionQueue<OrderUpdatedMessage>>();
-  let closed = false;
-  return {
-    async subscribe(accept) {
-      if (closed) throw new Error("The server is shutting down");
-      let stopListening: (() => Promise<void>) | null = null;
-      const queue = new SubscriptionQueue<OrderUpdatedMessage>(async () => {
-        open.delete(queue);
-        await stopListening?.();
-      });
-      stopListening = await database.listen(ORDER_UPDATED_CHANNEL, (payload) => {
-        const message = parseOrderUpdatedMessage(payload);
-        if (message && accept(message)) queue.push(message);
-      });
-      open.add(queue);
-      return queue;
-    },
-    async close() {
-      closed = true;
-      await Promise.all([...open].map((queue) => queue.end()));
-    },
-  };
 }

@@ -1,7 +1,8 @@
 // The per-key cap on open `orderUpdated` subscriptions, a GraphQL concern
 // kept beside the other limits on what one key may hold at once.
 import type { Viewer } from "../auth/viewer.js";
-import type { OrderUpdatedMessage, OrderUpdateFeed } from "../domain/order-notifications.js";
+import type { OrderUpdatedMessage } from "../domain/order-notifications.js";
+import type { OrderUpdateFeed } from "../services/order-notifications.js";
 import { refusal } from "./refusal.js";
 
 /**

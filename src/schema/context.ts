@@ -1,8 +1,8 @@
 import type { Viewer } from "../auth/viewer.js";
 import type { PrismaClient } from "../db/generated/prisma/client.js";
 import type { ReadChoice } from "../db/replicas.js";
-import type { OrderUpdateFeed } from "../domain/order-notifications.js";
-import type { OrderPrecondition } from "../services/order-update.js";
+import type { OrderPrecondition } from "../domain/order-update.js";
+import type { OrderUpdateFeed } from "../services/order-notifications.js";
 import type { WebhookEndpointsOn } from "../services/webhook-endpoints.js";
 
 /** A REST write's precondition (If-Match), and the data version its transaction produced, for the new ETag. */
