@@ -4,7 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Viewer } from "../../src/auth/viewer.js";
-import { attachTags, detachTags } from "../../src/domain/tagging.js";
+import { attachTags, detachTags } from "../../src/services/tagging.js";
 import { type SeededBuyer, seedOrders, twoBuyers } from "../support/seed.js";
 import type { TestDatabase } from "../support/test-database.js";
 

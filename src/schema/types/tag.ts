@@ -1,16 +1,14 @@
 import { type DomainError, notFound, validationFailed } from "../../domain/errors.js";
 import { InputChecks } from "../../domain/input-checks.js";
 import {
-  attachTags,
-  detachTags,
   isTaggingRefusal,
   MAX_TAGS_PER_CALL,
   TAGGABLE_TYPES,
   type TaggableType,
-  type TaggingCall,
   type TaggingRefusal,
 } from "../../domain/tagging.js";
 import { orList } from "../../domain/word-lists.js";
+import { attachTags, detachTags, type TaggingCall } from "../../services/tagging.js";
 import { builder } from "../builder.js";
 import { relationConnection } from "../connection-fields.js";
 import type { GraphQLContext } from "../context.js";
