@@ -11,15 +11,15 @@ import { parseDatabaseUrl } from "../src/db/database-url.js";
 import { Prisma } from "../src/db/generated/prisma/client.js";
 import type { ProductType } from "../src/db/generated/prisma/enums.js";
 import { migrateDatabase } from "../src/db/migrations.js";
-import { matchOrCreateProduct } from "../src/domain/auto-match.js";
 import { contractSpelling } from "../src/domain/contract-vocabulary.js";
+import { importData } from "../src/import/import.js";
+import { matchOrCreateProduct } from "../src/services/auto-match.js";
 import {
   candidatesQuery,
   type MatchKeys,
   matchKeys,
   type ProductDescription,
-} from "../src/domain/match-rules.js";
-import { importData } from "../src/import/import.js";
+} from "../src/services/match-rules.js";
 import {
   type ContractProductType,
   type GeneratedProduct,

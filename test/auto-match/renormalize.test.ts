@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "../../src/db/database.js";
 import { parseDatabaseUrl } from "../../src/db/database-url.js";
 import { migrateDatabase } from "../../src/db/migrations.js";
-import { findCandidates, matchKeys } from "../../src/domain/match-rules.js";
+import { findCandidates, matchKeys } from "../../src/services/match-rules.js";
 import { runCli } from "../support/cli-process.js";
 import { seedBuyer } from "../support/seed.js";
 import { createTestDatabase } from "../support/test-database.js";

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { ProductType } from "../../db/generated/prisma/enums.js";
-import { matchOrCreateProduct } from "../../domain/auto-match.js";
 import { validationFailed } from "../../domain/errors.js";
 import { InputChecks } from "../../domain/input-checks.js";
+import { matchOrCreateProduct } from "../../services/auto-match.js";
 import { builder } from "../builder.js";
 import { rootConnection, sortKeysEnum } from "../connection-fields.js";
 import type { GraphQLContext } from "../context.js";

@@ -3,9 +3,13 @@
 // Deterministic: every ordering ends in (created_at, id).
 import { Prisma } from "../db/generated/prisma/client.js";
 import type { ProductType } from "../db/generated/prisma/enums.js";
-import { contractSpelling } from "./contract-vocabulary.js";
-import { findCasNumbers, normalizeProductCode, normalizeProductNameForType } from "./product-identity.js";
-import { similarityVeto } from "./similarity-guard.js";
+import { contractSpelling } from "../domain/contract-vocabulary.js";
+import {
+  findCasNumbers,
+  normalizeProductCode,
+  normalizeProductNameForType,
+} from "../domain/product-identity.js";
+import { similarityVeto } from "../domain/similarity-guard.js";
 
 export type MatchStrategy = "cas_number" | "code" | "name" | "synonym" | "similar_name";
 
