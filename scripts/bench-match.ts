@@ -12,14 +12,10 @@ import { Prisma } from "../src/db/generated/prisma/client.js";
 import type { ProductType } from "../src/db/generated/prisma/enums.js";
 import { migrateDatabase } from "../src/db/migrations.js";
 import { contractSpelling } from "../src/domain/contract-vocabulary.js";
+import { type MatchKeys, matchKeys, type ProductDescription } from "../src/domain/match-rules.js";
 import { importData } from "../src/import/import.js";
 import { matchOrCreateProduct } from "../src/services/auto-match.js";
-import {
-  candidatesQuery,
-  type MatchKeys,
-  matchKeys,
-  type ProductDescription,
-} from "../src/services/match-rules.js";
+import { candidatesQuery } from "../src/services/match-rules.js";
 import {
   type ContractProductType,
   type GeneratedProduct,

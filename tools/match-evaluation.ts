@@ -12,14 +12,10 @@ import { fileURLToPath } from "node:url";
 import type { Database } from "../src/db/database.js";
 import type { ProductType } from "../src/db/generated/prisma/enums.js";
 import { contractSpelling } from "../src/domain/contract-vocabulary.js";
+import { type MatchStrategy, matchKeys, SIMILAR_NAME_THRESHOLD } from "../src/domain/match-rules.js";
 import { importData } from "../src/import/import.js";
 import { matchOrCreateProduct } from "../src/services/auto-match.js";
-import {
-  findCandidates,
-  type MatchStrategy,
-  matchKeys,
-  SIMILAR_NAME_THRESHOLD,
-} from "../src/services/match-rules.js";
+import { findCandidates } from "../src/services/match-rules.js";
 
 export const EVALUATION_FILE = path.join(
   path.dirname(fileURLToPath(import.meta.url)),

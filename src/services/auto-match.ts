@@ -1,16 +1,13 @@
 import { createHash, randomUUID } from "node:crypto";
 import type { Prisma } from "../db/generated/prisma/client.js";
 import {
-  contradictsCatalogue,
-  findCandidates,
   type MatchCandidate,
   type MatchKeys,
   type MatchStrategy,
   matchKeys,
   type ProductDescription,
-} from "./match-rules.js";
-
-export { type MatchStrategy, type ProductDescription, SIMILAR_NAME_THRESHOLD } from "./match-rules.js";
+} from "../domain/match-rules.js";
+import { contradictsCatalogue, findCandidates } from "./match-rules.js";
 
 export interface AutoMatchResult {
   productId: string;

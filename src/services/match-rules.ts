@@ -1,54 +1,20 @@
 // The five auto-match rules of docs/decisions.md §3 "Auto-match criteria", in order, as catalogue queries.
-// Each rule ranks its own hits; the first rule with a hit decides the match.
+// Each rule ranks its own hits; the first rule with a hit decides the match (src/domain/match-rules.ts).
 // Deterministic: every ordering ends in (created_at, id).
 import { Prisma } from "../db/generated/prisma/client.js";
-import type { ProductType } from "../db/generated/prisma/enums.js";
 import { contractSpelling } from "../domain/contract-vocabulary.js";
 import {
-  findCasNumbers,
-  normalizeProductCode,
-  normalizeProductNameForType,
-} from "../domain/product-identity.js";
-import { similarityVeto } from "../domain/similarity-guard.js";
-
-export type MatchStrategy = "cas_number" | "code" | "name" | "synonym" | "similar_name";
-
-export interface ProductDescription {
-  rawMaterialName: string;
-  rawMaterialCode?: string | null | undefined;
-  productType: ProductType;
-}
-
-/** What the rules compare, computed once from a description. */
-export interface MatchKeys {
-  productType: ProductType;
-  normalizedName: string;
-  normalizedCode: string;
-  /** Valid CAS numbers from the code, then the name, without repeats. */
-  casNumbers: string[];
-}
-
-export interface MatchCandidate {
-  productId: string;
-  strategy: MatchStrategy;
-  /** 1 for exact rules, the trigram similarity (3 decimals) for `similar_name`. */
-  score: number;
-}
-
-/** docs/decisions.md §3 "Auto-match criteria", rule 5: the least trigram similarity, same product type. */
-export const SIMILAR_NAME_THRESHOLD = 0.8;
+  type CatalogueNameHit,
+  contradictingNameFound,
+  type MatchCandidate,
+  type MatchKeys,
+  type RuleHit,
+  rankCandidates,
+  SIMILAR_NAME_CANDIDATES,
+  SIMILAR_NAME_THRESHOLD,
+} from "../domain/match-rules.js";
 
 type Queryable = Pick<Prisma.TransactionClient, "$queryRaw">;
-
-export function matchKeys(description: ProductDescription): MatchKeys {
-  const code = description.rawMaterialCode ?? "";
-  return {
-    productType: description.productType,
-    normalizedName: normalizeProductNameForType(description.rawMaterialName, description.productType),
-    normalizedCode: code ? normalizeProductCode(code) : "",
-    casNumbers: [...new Set([...findCasNumbers(code), ...findCasNumbers(description.rawMaterialName)])],
-  };
-}
 
 /**
  * Catalogue products that `keys` match, best first: by rule, then within a
@@ -62,32 +28,9 @@ export async function findCandidates(
 ): Promise<MatchCandidate[]> {
   const query = candidatesQuery(keys, limit);
   if (!query) return [];
-  const rows =
-    await db.$queryRaw<{ id: string; rule: number; normalized_name: string; score: number }[]>(query);
-  const found: MatchCandidate[] = [];
-  for (const row of rows) {
-    if (found.length >= limit) break;
-    if (found.some((candidate) => candidate.productId === row.id)) continue;
-    const strategy = STRATEGY_OF_RULE[row.rule];
-    if (!strategy) continue;
-    if (strategy === "similar_name" && similarityVeto(keys.normalizedName, row.normalized_name) !== null)
-      continue;
-    found.push({
-      productId: row.id,
-      strategy,
-      score: strategy === "similar_name" ? Math.round(row.score * 1000) / 1000 : 1,
-    });
-  }
-  return found;
+  const rows = await db.$queryRaw<RuleHit[]>(query);
+  return rankCandidates(keys, rows, limit);
 }
-
-const STRATEGY_OF_RULE: Record<number, MatchStrategy> = {
-  1: "cas_number",
-  2: "code",
-  3: "name",
-  4: "synonym",
-  5: "similar_name",
-};
 
 /**
  * Which products rules 3 to 5 may consider, given the buyer's valid CAS numbers.
@@ -117,7 +60,7 @@ export async function contradictsCatalogue(db: Queryable, keys: MatchKeys): Prom
   if (keys.casNumbers.length === 0 || !name) return false;
   // Every type, spelt out so that the (product_type, …) indexes serve the lookups.
   const anyType = Prisma.sql`product_type = ANY(enum_range(NULL::"ProductType"))`;
-  const rows = await db.$queryRaw<{ normalized_name: string; exact: boolean }[]>`
+  const rows = await db.$queryRaw<CatalogueNameHit[]>`
     SELECT normalized_name, true AS exact FROM (
       (SELECT normalized_name FROM products
        WHERE ${anyType} AND normalized_name = ${name} AND cas_number IS NOT NULL LIMIT 1)
@@ -134,11 +77,8 @@ export async function contradictsCatalogue(db: Queryable, keys: MatchKeys): Prom
        AND similarity(normalized_name, ${name}) >= ${SIMILAR_NAME_THRESHOLD}
      ORDER BY similarity(normalized_name, ${name}) DESC
      LIMIT ${SIMILAR_NAME_CANDIDATES})`;
-  return rows.some((row) => row.exact || similarityVeto(name, row.normalized_name) === null);
+  return contradictingNameFound(name, rows);
 }
-
-/** Similar names read per lookup; the guard may refuse the best ones and accept a later one. */
-const SIMILAR_NAME_CANDIDATES = 20;
 
 /**
  * All five rules in one statement (one round trip; each rule is an index

@@ -3,7 +3,8 @@
 import type { Product } from "../../db/generated/prisma/client.js";
 import { validationFailed } from "../../domain/errors.js";
 import { InputChecks } from "../../domain/input-checks.js";
-import { findCandidates, type MatchCandidate, matchKeys } from "../../services/match-rules.js";
+import { type MatchCandidate, matchKeys } from "../../domain/match-rules.js";
+import { findCandidates } from "../../services/match-rules.js";
 import { builder } from "../builder.js";
 import { ProductTypeEnum } from "../enums.js";
 import { requireViewer } from "../require-viewer.js";
