@@ -104,6 +104,33 @@ function cycles(graph: Map<string, string[]>): string[][] {
   return found;
 }
 
+/**
+ * Modules that reach a database or the network. The domain takes and returns
+ * plain data, so it imports none of them (even for types); the generated enums
+ * are plain values and stay allowed.
+ */
+const IO_MODULES: readonly string[] = ["pg", "node:dns", "node:net"];
+
+function ioImport(from: string, specifier: string): string | null {
+  if (IO_MODULES.includes(specifier)) return specifier;
+  if (!specifier.startsWith(".")) return null;
+  const to = path.resolve(path.dirname(from), specifier.replace(/\.js$/, ".ts"));
+  if (to === path.join(SRC, "db", "generated", "prisma", "enums.ts")) return null;
+  return areaOf(to) === "db" ? display(to) : null;
+}
+
+/** Each import of an I/O module by a src/domain file, as `file -> module`. */
+function domainIoImports(files: ReadonlyMap<string, string>): string[] {
+  return [...files].flatMap(([file, text]) =>
+    areaOf(file) === "domain"
+      ? ts.preProcessFile(text, true, true).importedFiles.flatMap(({ fileName }) => {
+          const io = ioImport(file, fileName);
+          return io ? [`${display(file)} -> ${io}`] : [];
+        })
+      : [],
+  );
+}
+
 describe("the import graph of src/", () => {
   const graph = importGraph();
 
@@ -126,6 +153,32 @@ describe("the import graph of src/", () => {
 
   it("has no import cycle", () => {
     expect(cycles(graph).map((cycle) => cycle.map(display).join(" -> "))).toEqual([]);
+  });
+
+  it("keeps I/O out of src/domain", () => {
+    const files = new Map(sourceFiles(SRC).map((file) => [file, readFileSync(file, "utf8")]));
+    expect(domainIoImports(files)).toEqual([]);
+  });
+
+  it("catches an I/O import in src/domain when one appears", () => {
+    const rule = path.join(SRC, "domain", "rule.ts");
+    const imports = [
+      'import type { PrismaClient } from "../db/generated/prisma/client.js";',
+      'import { OrderStatus } from "../db/generated/prisma/enums.js";',
+      'import type { Database } from "../db/database.js";',
+      'import { Pool } from "pg";',
+      'import { lookup } from "node:dns";',
+      'import { isIP } from "node:net";',
+      'import { createHash } from "node:crypto";',
+    ].join("\n");
+    expect(domainIoImports(new Map([[rule, imports]]))).toEqual([
+      "src/domain/rule.ts -> src/db/generated/prisma/client.ts",
+      "src/domain/rule.ts -> src/db/database.ts",
+      "src/domain/rule.ts -> pg",
+      "src/domain/rule.ts -> node:dns",
+      "src/domain/rule.ts -> node:net",
+    ]);
+    expect(domainIoImports(new Map([[path.join(SRC, "services", "x.ts"), imports]]))).toEqual([]);
   });
 
   it("catches an upward import and a cycle when one appears", () => {
