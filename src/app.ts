@@ -194,7 +194,8 @@ function compiledReads(database: Database, metrics: Metrics, logger: Logger): Co
       schema,
       dataModel: readDataModel(database.prisma),
       // They read the buyer's versioned records: where the request's versioned reads run.
-      query: (text, values, context) => (context.reads?.reader(true) ?? database).query(text, values),
+      query: (text, values, context, name) =>
+        (context.reads?.reader(true) ?? database).query(text, values, name),
     }),
     planned(plans) {
       metrics.observeReadPlans(plans);

@@ -7,7 +7,7 @@
 // Root fields hand over the Prisma `where` and page their resolvers use,
 // which prisma-sql.ts writes as SQL. A document with a field none of this
 // covers is not compiled: it runs on normal execution, and `plan` says why.
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import {
   type FieldNode,
   GraphQLError,
@@ -26,6 +26,7 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from "graphql";
+import { LRUCache } from "lru-cache";
 import type { Viewer } from "../../auth/viewer.js";
 import type { DataModel } from "../../db/data-model.js";
 import { contractSpelling } from "../../domain/contract-vocabulary.js";
@@ -74,12 +75,27 @@ export type { OutputSpelling } from "./writers.js";
 /**
  * Runs one statement with `$1`… parameters for a request (the Database's
  * `query`: PGlite and PostgreSQL alike), wherever that request's reads run.
+ * `name` names the text: PostgreSQL parses and plans a named statement once
+ * per connection.
  */
 export type QueryRows = (
   text: string,
   values: readonly (string | null)[],
   context: GraphQLContext,
+  name: string,
 ) => Promise<Row[]>;
+
+/** Statement names by text, as many as a process is likely to send; one name always means one text. */
+const statementNames = new LRUCache<string, string>({ max: 2000 });
+
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `compiled_${createHash("sha256").update(text).digest("hex").slice(0, 32)}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
 
 /** What a compiled read answers: a record's JSON text (null: none), or a page's nodes as a JSON array and its page info. */
 export type ReadOutcome =
@@ -246,7 +262,12 @@ class PlanContext {
         if (!viewer || !where) return null;
         const sql = this.requestSql();
         const text = `${select} WHERE ${whereSql(where, scope.table, sql)} LIMIT 1`;
-        const [row] = await query(text, [...this.parametersFor(viewer), ...sql.values], context);
+        const [row] = await query(
+          text,
+          [...this.parametersFor(viewer), ...sql.values],
+          context,
+          statementName(text),
+        );
         return { kind: "record", json: row ? write(row, requestValues(context)) : null };
       },
     };
@@ -305,7 +326,12 @@ class PlanContext {
           `SELECT ${selectList}, ${textOf(sortColumn, columnSql(table, sortColumn))} AS "sort_value", ` +
           `${columnSql(table, idColumn)}::text AS "sort_id" FROM ${from} WHERE ${conditions} ` +
           `ORDER BY ${order} LIMIT ${sql.bind(String(window.take))}`;
-        const rows = await query(text, [...this.parametersFor(viewer), ...sql.values], context);
+        const rows = await query(
+          text,
+          [...this.parametersFor(viewer), ...sql.values],
+          context,
+          statementName(text),
+        );
         const { nodes, more } = pageNodes(rows, page);
         const values = requestValues(context);
         let json = "[";
