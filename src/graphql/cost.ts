@@ -15,7 +15,7 @@ import {
 import { type ComplexityEstimator, createComplexityRule } from "graphql-query-complexity";
 import { isAsyncIterable, type Plugin } from "graphql-yoga";
 import type { GraphQLLimits } from "../config.js";
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../schema/pagination.js";
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../schema/page-window.js";
 import { refusal } from "./refusal.js";
 
 // The weights graphql-armor's cost limit used, so that GRAPHQL_MAX_COST keeps

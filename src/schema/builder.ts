@@ -35,7 +35,6 @@ export const builder = new SchemaBuilder<BuilderTypes>({
     client: (context) => context.prisma,
     dmmf: getDatamodel(),
     exposeDescriptions: false,
-    filterConnectionTotalCount: true,
     onUnusedQuery: process.env.NODE_ENV === "production" ? null : "warn",
   },
 });

@@ -7,26 +7,13 @@ import type { Viewer } from "../auth/viewer.js";
 import type { FieldProblem } from "../domain/errors.js";
 import { batchCount } from "./batch.js";
 import { builder, type SchemaTypes } from "./builder.js";
+import { bothWaysPageArgs, type Connection, pageArgs, toConnection } from "./connection-types.js";
 import type { GraphQLContext } from "./context.js";
-import {
-  bothWaysPageArgs,
-  type Connection,
-  CREATED_AT,
-  nodeSelection,
-  type PageArgs,
-  type PagePosition,
-  pageArgs,
-  readPage,
-  readPageArgs,
-  relationPageQuery,
-  rootPageQuery,
-  type SortKey,
-  throwIfProblems,
-  toConnection,
-  withPositionFields,
-} from "./pagination.js";
+import { nodeSelection, rootPageQuery, withPositionFields } from "./page-query.js";
+import { type PageArgs, readPage, readPageArgs, relationPageQuery, throwIfProblems } from "./page-window.js";
 import { type RootListRead, rootListExtension } from "./read-metadata.js";
 import { requireViewer } from "./require-viewer.js";
+import { CREATED_AT, type PagePosition, type SortKey } from "./sort-keys.js";
 
 /** What the connection helpers ask of a Prisma model delegate (`prisma.order`, …). */
 interface PagedDelegate {

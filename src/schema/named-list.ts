@@ -5,8 +5,9 @@ import type { ObjectRef } from "@pothos/core";
 import type { Viewer } from "../auth/viewer.js";
 import type { SchemaTypes } from "./builder.js";
 import { rootConnection, sortKeysEnum } from "./connection-fields.js";
+import type { Connection } from "./connection-types.js";
 import { NAME_QUERY_DESCRIPTION, nameGrammar, parseListQuery } from "./list-query.js";
-import { BY_ID, byName, type Connection, UPDATED_AT } from "./pagination.js";
+import { BY_ID, byName, UPDATED_AT } from "./sort-keys.js";
 
 export interface NamedRootConnectionOptions<Node> {
   type: ObjectRef<SchemaTypes, Connection<Node>>;

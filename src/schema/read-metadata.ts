@@ -6,7 +6,7 @@
 // nothing keeps a document that selects it on normal execution.
 import type { Viewer } from "../auth/viewer.js";
 import type { NodeTypeName } from "./global-ids.js";
-import type { PageRequest } from "./pagination.js";
+import type { PageRequest } from "./page-window.js";
 
 /** A root list field over one model's rows: the rows of a request's arguments, and its page. */
 export interface RootListRead {

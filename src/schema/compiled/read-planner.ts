@@ -32,15 +32,9 @@ import type { DataModel } from "../../db/data-model.js";
 import { contractSpelling } from "../../domain/contract-vocabulary.js";
 import { DomainError } from "../../domain/errors.js";
 import type { GraphQLContext } from "../context.js";
+import { encodeCursor } from "../cursor.js";
 import { encodeGlobalId, type NodeTypeName, resolverArguments } from "../global-ids.js";
-import {
-  encodeCursor,
-  type PageInfoShape,
-  type PageRequest,
-  pageInfoOf,
-  pageNodes,
-  pageWindow,
-} from "../pagination.js";
+import { type PageInfoShape, type PageRequest, pageInfoOf, pageNodes, pageWindow } from "../page-window.js";
 import {
   type RecordRead,
   type RootListRead,

@@ -2,6 +2,7 @@ import { ApprovalStatus } from "../../db/generated/prisma/enums.js";
 import { batchLoad } from "../batch.js";
 import { builder } from "../builder.js";
 import { rootConnection, sortKeysEnum } from "../connection-fields.js";
+import { connectionType } from "../connection-types.js";
 import { ApprovalStatusEnum } from "../enums.js";
 import { takesIdsOf } from "../global-ids.js";
 import {
@@ -13,9 +14,9 @@ import {
   textWhere,
   uuidsWhere,
 } from "../list-query.js";
-import { BY_ID, connectionType, UPDATED_AT } from "../pagination.js";
 import { buyerRecordField } from "../record-field.js";
 import { requireViewer } from "../require-viewer.js";
+import { BY_ID, UPDATED_AT } from "../sort-keys.js";
 import { NodeRef, nodeIdFields } from "./node.js";
 
 type ApprovalStatusValue = (typeof ApprovalStatus)[keyof typeof ApprovalStatus];

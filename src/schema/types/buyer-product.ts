@@ -5,6 +5,7 @@ import { InputChecks } from "../../domain/input-checks.js";
 import { matchOrCreateProduct } from "../../services/auto-match.js";
 import { builder } from "../builder.js";
 import { rootConnection, sortKeysEnum } from "../connection-fields.js";
+import { connectionType } from "../connection-types.js";
 import type { GraphQLContext } from "../context.js";
 import {
   ApprovalStatusEnum,
@@ -22,10 +23,10 @@ import {
   textWhere,
   yesNo,
 } from "../list-query.js";
-import { BY_ID, connectionType, UPDATED_AT } from "../pagination.js";
 import { readsPath } from "../read-metadata.js";
 import { buyerRecordField } from "../record-field.js";
 import { requireViewer } from "../require-viewer.js";
+import { BY_ID, UPDATED_AT } from "../sort-keys.js";
 import { NodeRef, nodeIdFields } from "./node.js";
 import { ProductRef, withOwnName } from "./product.js";
 import { checkResourceValues, ResourceValueInput, ResourceValueRef } from "./resource-value.js";

@@ -4,15 +4,9 @@
 import { batchCount } from "../batch.js";
 import { builder } from "../builder.js";
 import { relationConnection } from "../connection-fields.js";
-import {
-  compareNewestFirst,
-  nodeSelection,
-  pageArgs,
-  readPage,
-  relationPageQuery,
-  toConnection,
-  withPositionFields,
-} from "../pagination.js";
+import { pageArgs, toConnection } from "../connection-types.js";
+import { nodeSelection, withPositionFields } from "../page-query.js";
+import { compareNewestFirst, readPage, relationPageQuery } from "../page-window.js";
 import { ApprovalConnectionRef } from "./approval.js";
 import { BuyerProductRef } from "./buyer-product.js";
 import { OrderConnectionRef } from "./order.js";

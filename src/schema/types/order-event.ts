@@ -1,6 +1,6 @@
 import { builder } from "../builder.js";
+import { connectionType } from "../connection-types.js";
 import { graphqlEnumName } from "../enums.js";
-import { connectionType } from "../pagination.js";
 
 export interface OrderFieldChangeShape {
   field: string;

@@ -5,6 +5,7 @@ import { nextOrderStatuses } from "../../domain/order-status.js";
 import { updateOrder } from "../../services/order-update.js";
 import { builder } from "../builder.js";
 import { relationConnection, rootConnection, sortKeysEnum } from "../connection-fields.js";
+import { connectionType } from "../connection-types.js";
 import type { GraphQLContext } from "../context.js";
 import { dayFilter } from "../day-range.js";
 import { OrderStatusEnum, PriceTypeEnum } from "../enums.js";
@@ -18,10 +19,10 @@ import {
   textWhere,
   uuidsWhere,
 } from "../list-query.js";
-import { BY_ID, connectionType, UPDATED_AT } from "../pagination.js";
 import { readsObject, readsPath, readsText } from "../read-metadata.js";
 import { buyerRecordField } from "../record-field.js";
 import { requireViewer } from "../require-viewer.js";
+import { BY_ID, UPDATED_AT } from "../sort-keys.js";
 import { OrderEventConnectionRef } from "./order-event.js";
 import { ProductRef, withOwnName } from "./product.js";
 import { checkResourceValues, ResourceValueInput, ResourceValueRef } from "./resource-value.js";

@@ -1,7 +1,7 @@
 import { builder } from "../builder.js";
 import { relationConnection } from "../connection-fields.js";
+import { connectionType } from "../connection-types.js";
 import { namedRootConnection } from "../named-list.js";
-import { connectionType } from "../pagination.js";
 import { NodeRef, nodeIdFields } from "./node.js";
 import { SupplierUserConnectionRef } from "./supplier-user.js";
 

@@ -1,8 +1,10 @@
 // Deliveries of events to the buyer's endpoints, with their attempts (docs/webhooks.md).
 import { notFound } from "../../domain/errors.js";
 import { builder } from "../builder.js";
+import { connectionType, toConnection } from "../connection-types.js";
 import { contractEnum } from "../enums.js";
-import { connectionType, readPageArgs, rootPageQuery, throwIfProblems, toConnection } from "../pagination.js";
+import { rootPageQuery } from "../page-query.js";
+import { readPageArgs, throwIfProblems } from "../page-window.js";
 import { requireViewer } from "../require-viewer.js";
 import { EVENT_TYPES_SCHEMA } from "./webhook-event.js";
 

@@ -2,8 +2,10 @@
 // clients and the REST routes that run these fields (docs/webhooks.md).
 import { WEBHOOK_EVENT_TYPES } from "../../domain/webhook-events.js";
 import { builder } from "../builder.js";
+import { connectionType, toConnection } from "../connection-types.js";
 import { contractEnum } from "../enums.js";
-import { connectionType, readPageArgs, rootPageQuery, throwIfProblems, toConnection } from "../pagination.js";
+import { rootPageQuery } from "../page-query.js";
+import { readPageArgs, throwIfProblems } from "../page-window.js";
 import { requireViewer } from "../require-viewer.js";
 
 export const ENABLED_EVENTS_SCHEMA = { type: "array", items: { enum: ["*", ...WEBHOOK_EVENT_TYPES] } };

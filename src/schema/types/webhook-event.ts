@@ -2,8 +2,10 @@
 // record (docs/webhooks.md).
 import { parseExactJson, WEBHOOK_EVENT_TYPES } from "../../domain/webhook-events.js";
 import { builder } from "../builder.js";
+import { connectionType, toConnection } from "../connection-types.js";
 import { dayFilter } from "../day-range.js";
-import { connectionType, readPageArgs, rootPageQuery, throwIfProblems, toConnection } from "../pagination.js";
+import { rootPageQuery } from "../page-query.js";
+import { readPageArgs, throwIfProblems } from "../page-window.js";
 import { requireViewer } from "../require-viewer.js";
 
 export const EVENT_TYPES_SCHEMA = { enum: [...WEBHOOK_EVENT_TYPES] };
