@@ -67,3 +67,12 @@ export const NEWEST_FIRST_ORDER: ListOrder = { name: "CREATED_AT", key: CREATED_
 export function byName(description: string, field = "name"): SortKey {
   return { field, kind: "text", nullable: false, direction: "asc", description };
 }
+
+/**
+ * A text sort key on an optional column, ascending; rows without a value come
+ * last (see `SortKey`). `sorted` names what is sorted by, `items` the rows listed.
+ */
+export function byOptionalText(field: string, sorted: string, items: string): SortKey {
+  const description = `${sorted}, ascending; ${items} without one come last.`;
+  return { field, kind: "text", nullable: true, direction: "asc", description };
+}

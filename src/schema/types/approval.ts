@@ -16,7 +16,7 @@ import {
 } from "../list-query.js";
 import { buyerRecordField } from "../record-field.js";
 import { requireViewer } from "../require-viewer.js";
-import { BY_ID, UPDATED_AT } from "../sort-keys.js";
+import { BY_ID, byOptionalText, UPDATED_AT } from "../sort-keys.js";
 import { NodeRef, nodeIdFields } from "./node.js";
 
 type ApprovalStatusValue = (typeof ApprovalStatus)[keyof typeof ApprovalStatus];
@@ -167,20 +167,8 @@ builder.queryField("buyerProductApprovals", (t) =>
     model: "BuyerProductApproval",
     sort: sortKeysEnum("BuyerProductApproval", {
       UPDATED_AT,
-      SUPPLIER_NAME: {
-        field: "supplierName",
-        kind: "text",
-        nullable: true,
-        direction: "asc",
-        description: "The supplier's name, ascending; approvals without one come last.",
-      },
-      REFERENCE: {
-        field: "reference",
-        kind: "text",
-        nullable: true,
-        direction: "asc",
-        description: "The service's reference, ascending; approvals without one come last.",
-      },
+      SUPPLIER_NAME: byOptionalText("supplierName", "The supplier's name", "approvals"),
+      REFERENCE: byOptionalText("reference", "The service's reference", "approvals"),
       ID: BY_ID,
     }),
     where: (viewer) => ({ buyerId: viewer.buyerId }),

@@ -26,7 +26,7 @@ import {
 import { readsPath } from "../read-metadata.js";
 import { buyerRecordField } from "../record-field.js";
 import { requireViewer } from "../require-viewer.js";
-import { BY_ID, UPDATED_AT } from "../sort-keys.js";
+import { BY_ID, byOptionalText, UPDATED_AT } from "../sort-keys.js";
 import { NodeRef, nodeIdFields } from "./node.js";
 import { ProductRef, withOwnName } from "./product.js";
 import { checkResourceValues, ResourceValueInput, ResourceValueRef } from "./resource-value.js";
@@ -183,20 +183,8 @@ builder.queryField("buyerProducts", (t) =>
     model: "BuyerProduct",
     sort: sortKeysEnum("BuyerProduct", {
       UPDATED_AT,
-      NAME: {
-        field: "rawMaterialName",
-        kind: "text",
-        nullable: true,
-        direction: "asc",
-        description: "The buyer's name for the product, ascending; products without one come last.",
-      },
-      CODE: {
-        field: "rawMaterialCode",
-        kind: "text",
-        nullable: true,
-        direction: "asc",
-        description: "The buyer's code, ascending; products without one come last.",
-      },
+      NAME: byOptionalText("rawMaterialName", "The buyer's name for the product", "products"),
+      CODE: byOptionalText("rawMaterialCode", "The buyer's code", "products"),
       ID: BY_ID,
     }),
     where: (viewer) => ({ buyerId: viewer.buyerId }),

@@ -22,7 +22,7 @@ import {
 import { readsObject, readsPath, readsText } from "../read-metadata.js";
 import { buyerRecordField } from "../record-field.js";
 import { requireViewer } from "../require-viewer.js";
-import { BY_ID, UPDATED_AT } from "../sort-keys.js";
+import { BY_ID, byOptionalText, UPDATED_AT } from "../sort-keys.js";
 import { OrderEventConnectionRef } from "./order-event.js";
 import { ProductRef, withOwnName } from "./product.js";
 import { checkResourceValues, ResourceValueInput, ResourceValueRef } from "./resource-value.js";
@@ -286,20 +286,12 @@ const ORDER_SORT_KEYS = sortKeysEnum("Order", {
     direction: "desc",
     description: "Time placed, newest first; orders not placed yet come before every placed order.",
   },
-  ORDER_REFERENCE: {
-    field: "orderReference",
-    kind: "text",
-    nullable: true,
-    direction: "asc",
-    description: "The service's order reference, ascending; orders without one come last.",
-  },
-  PURCHASE_ORDER_REFERENCE: {
-    field: "purchaseOrderReference",
-    kind: "text",
-    nullable: true,
-    direction: "asc",
-    description: "The buyer's purchase order reference, ascending; orders without one come last.",
-  },
+  ORDER_REFERENCE: byOptionalText("orderReference", "The service's order reference", "orders"),
+  PURCHASE_ORDER_REFERENCE: byOptionalText(
+    "purchaseOrderReference",
+    "The buyer's purchase order reference",
+    "orders",
+  ),
   PRICE_TOTAL: {
     field: "priceTotal",
     kind: "decimal",
