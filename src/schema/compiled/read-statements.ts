@@ -1,0 +1,212 @@
+// The statement a compiled read runs for each request, a record's or a
+// page's: the planned select with the request's own conditions, the viewer's
+// parameters, and its answer written from the rows.
+import { createHash } from "node:crypto";
+import {
+  type FieldNode,
+  type GraphQLField,
+  type GraphQLObjectType,
+  type GraphQLOutputType,
+  getNamedType,
+  isObjectType,
+  type SelectionSetNode,
+} from "graphql";
+import { LRUCache } from "lru-cache";
+import { DomainError } from "../../domain/errors.js";
+import type { GraphQLContext } from "../context.js";
+import { encodeCursor } from "../cursor.js";
+import { type PageInfoShape, type PageRequest, pageInfoOf, pageNodes, pageWindow } from "../page-window.js";
+import type { RecordRead, RootListRead } from "../read-metadata.js";
+import { columnSql, orderBySql, whereSql } from "./prisma-sql.js";
+import { fieldsOf, type PlanContext } from "./selection-walk.js";
+import { decimalDigits, isoTime, PlanError, type RequestValues, type Row, textOf } from "./writers.js";
+
+/**
+ * Runs one statement with `$1`… parameters for a request (the Database's
+ * `query`: PGlite and PostgreSQL alike), wherever that request's reads run.
+ * `name` names the text: PostgreSQL parses and plans a named statement once
+ * per connection.
+ */
+export type QueryRows = (
+  text: string,
+  values: readonly (string | null)[],
+  context: GraphQLContext,
+  name: string,
+) => Promise<Row[]>;
+
+/** Statement names by text, as many as a process is likely to send; one name always means one text. */
+const statementNames = new LRUCache<string, string>({ max: 2000 });
+
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `compiled_${createHash("sha256").update(text).digest("hex").slice(0, 32)}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
+/** What a compiled read answers: a record's JSON text (null: none), or a page's nodes as a JSON array and its page info. */
+export type ReadOutcome =
+  | { kind: "record"; json: string | null }
+  | { kind: "page"; nodes: string; pageInfo: PageInfoShape };
+
+export interface CompiledRead {
+  /**
+   * Runs the read for one request. Null when the request's arguments are
+   * refused (a bad cursor, a global ID of another type, …): normal execution
+   * answers those, with the problems it always gives. Anything else thrown
+   * is a failure of the compiled read, and the request may run normally.
+   */
+  run(variables: Readonly<Record<string, unknown>>, context: GraphQLContext): Promise<ReadOutcome | null>;
+}
+
+/** A root field's arguments for a request's variables, as its resolver receives them; null when refused. */
+export type ArgumentsOf = (variables: Readonly<Record<string, unknown>>) => Record<string, unknown> | null;
+
+/** Runs `build`; null when it refuses the request (a domain error: normal execution words it). */
+function unlessRefused<Result>(build: () => Result): Result | null {
+  try {
+    return build();
+  } catch (error) {
+    if (error instanceof DomainError) return null;
+    throw error;
+  }
+}
+
+/** The compiled read of a root field answering one record. */
+export function planRecordRead(
+  plan: PlanContext,
+  read: RecordRead,
+  field: GraphQLField<unknown, unknown>,
+  node: FieldNode,
+  argumentsOf: ArgumentsOf,
+  query: QueryRows,
+): CompiledRead {
+  const scope = plan.rootScope(field.type, read.model);
+  const write = plan.objectOf(getNamedType(field.type), node.selectionSet, {
+    kind: "row",
+    scope,
+    table: scope.table,
+  });
+  const select = `SELECT ${scope.selectList()} FROM ${scope.from()}`;
+  return {
+    run: async (variables, context) => {
+      const viewer = context.viewer;
+      const args = viewer && argumentsOf(variables);
+      const where = viewer && args && unlessRefused(() => read.where(args, viewer));
+      if (!viewer || !where) return null;
+      const sql = plan.requestSql();
+      const text = `${select} WHERE ${whereSql(where, scope.table, sql)} LIMIT 1`;
+      const [row] = await query(
+        text,
+        [...plan.parametersFor(viewer), ...sql.values],
+        context,
+        statementName(text),
+      );
+      return { kind: "record", json: row ? write(row, requestValues(context)) : null };
+    },
+  };
+}
+
+/** The compiled read of a root field answering a page of a list (a connection). */
+export function planRootList(
+  plan: PlanContext,
+  read: RootListRead,
+  field: GraphQLField<unknown, unknown>,
+  node: FieldNode,
+  argumentsOf: ArgumentsOf,
+  query: QueryRows,
+): CompiledRead {
+  const connection = getNamedType(field.type);
+  if (!isObjectType(connection)) throw new PlanError(`${connection.name} is not a connection`);
+  const nodeSelection = nodeSelectionOf(connection, node);
+  const scope = plan.rootScope(nodeSelection.type, read.model);
+  const write = plan.objectOf(getNamedType(nodeSelection.type), nodeSelection.selections, {
+    kind: "row",
+    scope,
+    table: scope.table,
+  });
+  const selectList = scope.selectList();
+  const from = scope.from();
+  const { table } = scope;
+  return {
+    run: async (variables, context) => {
+      const viewer = context.viewer;
+      const args = viewer && argumentsOf(variables);
+      const request = viewer && args && unlessRefused(() => read.request(args, viewer));
+      if (!viewer || !request) return null;
+      const { where, page } = request;
+      const window = pageWindow(page);
+      const sql = plan.requestSql();
+      const sortColumn = table.model.fields.get(page.order.key.field);
+      const idColumn = table.model.fields.get("id");
+      if (sortColumn?.kind !== "scalar" || idColumn?.kind !== "scalar")
+        throw new PlanError(`${table.model.name} cannot be sorted by ${page.order.key.field}`);
+      const conditions = whereSql({ AND: [where, ...window.bounds] }, table, sql);
+      const order = orderBySql(window.orderBy, table).join(", ");
+      const text =
+        `SELECT ${selectList}, ${textOf(sortColumn, columnSql(table, sortColumn))} AS "sort_value", ` +
+        `${columnSql(table, idColumn)}::text AS "sort_id" FROM ${from} WHERE ${conditions} ` +
+        `ORDER BY ${order} LIMIT ${sql.bind(String(window.take))}`;
+      const rows = await query(
+        text,
+        [...plan.parametersFor(viewer), ...sql.values],
+        context,
+        statementName(text),
+      );
+      const { nodes, more } = pageNodes(rows, page);
+      const values = requestValues(context);
+      let json = "[";
+      for (let index = 0; index < nodes.length; index += 1) {
+        const row = nodes[index];
+        if (row) json += (index > 0 ? "," : "") + write(row, values);
+      }
+      const pageInfo = pageInfoOf(nodes, more, page, (row) =>
+        encodeCursor(positionOf(row, page), page.order),
+      );
+      return { kind: "page", nodes: `${json}]`, pageInfo };
+    },
+  };
+}
+
+type NodeSelection = { type: GraphQLOutputType; selections: SelectionSetNode | undefined };
+
+/** The selection of a connection's nodes: only `edges { node }` and `pageInfo` are compiled. */
+function nodeSelectionOf(connection: GraphQLObjectType, node: FieldNode): NodeSelection {
+  let nodeSelection: NodeSelection | null = null;
+  for (const selected of fieldsOf(node.selectionSet)) {
+    const name = selected.name.value;
+    if (name === "pageInfo") continue;
+    const edges = connection.getFields().edges;
+    const edge = edges && getNamedType(edges.type);
+    const [nodeField, ...others] = fieldsOf(selected.selectionSet);
+    const nodeType = isObjectType(edge) ? edge.getFields().node?.type : undefined;
+    if (name !== "edges" || !nodeField || others.length > 0 || nodeField.name.value !== "node" || !nodeType)
+      throw new PlanError(`${connection.name}.${name} is not compiled: only edges { node } and pageInfo are`);
+    if (nodeSelection) throw new PlanError("edges is selected twice");
+    nodeSelection = { type: nodeType, selections: nodeField.selectionSet };
+  }
+  if (!nodeSelection) throw new PlanError("the page selects no edges { node }");
+  return nodeSelection;
+}
+
+/** The cursor position of a row: its sort value and id, as `encodeCursor` reads them. */
+function positionOf(row: Row, page: PageRequest): Record<string, unknown> {
+  const value = row.sort_value;
+  const { key } = page.order;
+  const text = typeof value === "string" ? value : null;
+  const position =
+    text === null
+      ? null
+      : key.kind === "time"
+        ? new Date(isoTime(text))
+        : key.kind === "decimal"
+          ? decimalDigits(text)
+          : text;
+  return { id: row.sort_id, [key.field]: position };
+}
+
+function requestValues(context: GraphQLContext): RequestValues {
+  return { appBaseUrl: context.appBaseUrl };
+}

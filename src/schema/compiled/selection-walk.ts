@@ -1,0 +1,287 @@
+// The walk of a compiled read's selection: each selected field of each
+// object type, read from the statement's rows as the schema's metadata says
+// (a column, a relation's join, a list's subquery, what a resolver declares
+// it reads), and the writer of its JSON text by its GraphQL type.
+import { randomUUID } from "node:crypto";
+import {
+  type FieldNode,
+  type GraphQLField,
+  type GraphQLObjectType,
+  type GraphQLOutputType,
+  getNamedType,
+  getNullableType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  Kind,
+  type SelectionSetNode,
+} from "graphql";
+import type { Viewer } from "../../auth/viewer.js";
+import type { DataModel } from "../../db/data-model.js";
+import { contractSpelling } from "../../domain/contract-vocabulary.js";
+import { encodeGlobalId, type NodeTypeName } from "../global-ids.js";
+import { type RowPath, type RowRead, rowReadOf } from "../read-metadata.js";
+import { quoted, SqlWriter, type TableRef } from "./prisma-sql.js";
+import { followPath, listColumn, type PathValue, Scope } from "./statement.js";
+import {
+  itemEncoder,
+  type OutputSpelling,
+  objectWriter,
+  PlanError,
+  presentWriter,
+  rowListWriter,
+  scalarWriter,
+  type TextSource,
+  textWriter,
+  type Writer,
+} from "./writers.js";
+
+// Selects that depend on the caller (a relation narrowed to the viewer's buyer)
+// are planned with this in place of the buyer's id; each request binds its own.
+const VIEWER_BUYER = randomUUID();
+const PLANNING_CONTEXT = { viewer: { buyerId: VIEWER_BUYER, apiKeyId: VIEWER_BUYER } };
+
+/** The database's label of an enum value as Prisma spells it (src/domain/contract-vocabulary.ts). */
+const enumLabel = (value: string) => contractSpelling(value);
+
+/** What a field's value is read from. */
+type FieldValue =
+  | PathValue
+  | { kind: "object"; source: Source }
+  | { kind: "text"; parts: TextSource[] }
+  | { kind: "globalId"; type: NodeTypeName; key: string };
+
+/** A place of a selection: a row of the statement, or an object a field made of a row's values. */
+type Source =
+  | { kind: "row"; scope: Scope; table: TableRef }
+  | {
+      kind: "object";
+      scope: Scope;
+      table: TableRef;
+      properties: Readonly<Record<string, RowPath>>;
+      select: unknown;
+    };
+
+/** One planning of a compiled read: its statement as planned so far, and the writers of its selection. */
+export class PlanContext {
+  readonly sql: SqlWriter;
+
+  constructor(
+    private readonly dataModel: DataModel,
+    private readonly spelling: OutputSpelling,
+  ) {
+    this.sql = new SqlWriter(dataModel, enumLabel);
+  }
+
+  /** The rows' table of a Prisma object type, checked against the model its read names. */
+  rootScope(type: GraphQLOutputType, model: string): Scope {
+    const named = getNamedType(type);
+    if (!isObjectType(named) || named.extensions.pothosPrismaModel !== model)
+      throw new PlanError(`${named.name} is not the Prisma object of ${model}`);
+    const table = this.dataModel.get(model);
+    if (!table) throw new PlanError(`no table for the model ${model}`);
+    return new Scope(this.sql, { model: table, alias: this.sql.alias() });
+  }
+
+  /** The plan-time parameters, each request's buyer in place of the planning one. */
+  parametersFor(viewer: Viewer): (string | null)[] {
+    return this.sql.values.map((value) => (value === VIEWER_BUYER ? viewer.buyerId : value));
+  }
+
+  /** A statement's writer of the request's own conditions, numbered after the plan's parameters and aliases. */
+  requestSql(): SqlWriter {
+    return new SqlWriter(this.dataModel, enumLabel, this.sql);
+  }
+
+  /** The writer of an object type's selection, reading from `source`. */
+  objectOf(type: GraphQLOutputType, selectionSet: SelectionSetNode | undefined, source: Source): Writer {
+    if (!isObjectType(type)) throw new PlanError(`${String(type)} is not an object type`);
+    const model = type.extensions.pothosPrismaModel;
+    if (model !== undefined && (source.kind !== "row" || source.table.model.name !== model))
+      throw new PlanError(`${type.name} is read from a row that is not a ${String(model)}`);
+    return objectWriter(
+      fieldsOf(selectionSet).map((node) => {
+        const field = type.getFields()[node.name.value];
+        if (!field) throw new PlanError(`${type.name}.${node.name.value} is not compiled (__typename)`);
+        if (node.directives?.length) throw new PlanError(`${type.name}.${field.name} has a directive`);
+        return { key: node.alias?.value ?? node.name.value, write: this.fieldOf(type, field, node, source) };
+      }),
+    );
+  }
+
+  private fieldOf(
+    parent: GraphQLObjectType,
+    field: GraphQLField<unknown, unknown>,
+    node: FieldNode,
+    source: Source,
+  ): Writer {
+    const where = `${parent.name}.${field.name}`;
+    if (field.args.length > 0 && (node.arguments?.length ?? 0) > 0)
+      throw new PlanError(`${where} takes arguments`);
+    const { extensions } = field;
+    const rowRead = rowReadOf(extensions);
+    const exposed = extensions.pothosExposedField;
+    const relation = extensions.pothosPrismaRelationField;
+    let value: FieldValue;
+    try {
+      if (rowRead) value = this.readRow(rowRead, field, source);
+      else if (typeof exposed === "string") value = this.property(source, exposed);
+      else if (isNamed(relation)) value = this.property(source, relation.name);
+      else throw new PlanError("it has a resolver that declares nothing it reads");
+    } catch (error) {
+      if (error instanceof PlanError) throw new PlanError(`${where}: ${error.message}`);
+      throw error;
+    }
+    return this.writerOf(field.type, node.selectionSet, value, source.scope, where);
+  }
+
+  /** The value of a property of `source`: a field of its row, or one of the paths its object was made of. */
+  private property(source: Source, name: string): PathValue {
+    if (source.kind === "row") return followPath(source.scope, source.table, [name], undefined);
+    const path = source.properties[name];
+    if (!path) throw new PlanError(`its object has no property ${name}`);
+    return followPath(source.scope, source.table, path, source.select);
+  }
+
+  private readRow(read: RowRead, field: GraphQLField<unknown, unknown>, source: Source): FieldValue {
+    // On an object a field made of a row, a field can only hand that object on.
+    if (source.kind === "object") {
+      if (read.kind === "path" && read.path.length === 0) return { kind: "object", source };
+      throw new PlanError("it reads a path of an object that is not a row");
+    }
+    const select = prismaSelectOf(field);
+    const { scope, table } = source;
+    const follow = (path: RowPath) => followPath(scope, table, path, select);
+    switch (read.kind) {
+      case "object":
+        return {
+          kind: "object",
+          source: { kind: "object", scope, table, properties: read.properties, select },
+        };
+      case "path":
+        return follow(read.path);
+      case "globalId": {
+        const id = follow(["id"]);
+        if (id.kind !== "column") throw new PlanError("its row has no id column");
+        return { kind: "globalId", type: read.type, key: id.key };
+      }
+      case "text":
+        return {
+          kind: "text",
+          parts: read.parts.map((part): TextSource => {
+            if (typeof part === "string") return { literal: part };
+            if ("context" in part) return { context: part.context };
+            const value = follow(part.path);
+            if (value.kind !== "column" || value.column.type !== "String" || value.column.isList)
+              throw new PlanError("a text part is not a column");
+            return { key: value.key };
+          }),
+        };
+    }
+  }
+
+  /** The writer of a field's value, by its GraphQL type. */
+  private writerOf(
+    type: GraphQLOutputType,
+    selectionSet: SelectionSetNode | undefined,
+    value: FieldValue,
+    scope: Scope,
+    where: string,
+  ): Writer {
+    const nullable = !isNonNullType(type);
+    const inner = getNullableType(type);
+    const named = getNamedType(type);
+    const list = isListType(inner);
+    const itemsNullable = list && !isNonNullType(inner.ofType);
+    const fail = (message: string): never => {
+      throw new PlanError(`${where}: ${message}`);
+    };
+    switch (value.kind) {
+      case "column": {
+        if (isObjectType(named)) return fail("an object type read from a column");
+        if (list !== value.column.isList) return fail("a list and a column that is not one, or the reverse");
+        const encode = guarded(() => itemEncoder(named, value.column, this.spelling), where);
+        return scalarWriter(value.key, encode, { list, nullable, itemsNullable });
+      }
+      case "text":
+        if (named.name !== "String" || list) return fail("a text read as something else than a String");
+        return textWriter(value.parts, nullable);
+      case "globalId": {
+        if (named.name !== "ID" || list) return fail("a global ID read as something else than an ID");
+        const { type: node, key } = value;
+        return scalarWriter(key, (id) => JSON.stringify(encodeGlobalId(node, id)), {
+          list,
+          nullable,
+          itemsNullable,
+        });
+      }
+      case "row": {
+        if (list) return fail("a list read from one row");
+        const write = this.objectOf(named, selectionSet, { kind: "row", scope, table: value.table });
+        // A joined row is absent when the column its join matched on is null.
+        const [matched] = value.relation?.on ?? [];
+        if (!matched) return write;
+        const presence = scope.column(`${quoted(value.table.alias)}.${quoted(matched.to)}::text`);
+        return presentWriter(presence, write, nullable);
+      }
+      case "object":
+        if (list) return fail("a list read from one object");
+        return this.objectOf(named, selectionSet, value.source);
+      case "rows": {
+        if (!list || itemsNullable) return fail("a list relation read as something else than a list of rows");
+        const item = this.objectOf(named, selectionSet, {
+          kind: "row",
+          scope: value.scope,
+          table: value.scope.table,
+        });
+        return rowListWriter(listColumn(scope, value), item);
+      }
+    }
+  }
+}
+
+function guarded<Result>(make: () => Result, where: string): Result {
+  try {
+    return make();
+  } catch (error) {
+    if (error instanceof PlanError) throw new PlanError(`${where}: ${error.message}`);
+    throw error;
+  }
+}
+
+export function fieldsOf(selectionSet: SelectionSetNode | undefined): FieldNode[] {
+  return (selectionSet?.selections ?? []).map((selection) => {
+    if (selection.kind !== Kind.FIELD) throw new PlanError("it uses a fragment");
+    return selection;
+  });
+}
+
+function isNamed(value: unknown): value is { name: string } {
+  return typeof value === "object" && value !== null && "name" in value && typeof value.name === "string";
+}
+
+type SelectFunction = (
+  args: object,
+  context: object,
+  nestedSelection: (selection: unknown) => unknown,
+) => unknown;
+
+function isSelectFunction(value: unknown): value is SelectFunction {
+  return typeof value === "function";
+}
+
+/**
+ * The Prisma selection a field declares (plugin-prisma's `select`), relation
+ * by relation; a select written as a function is planned with a stand-in for
+ * the viewer, and plugin-prisma hands its result back as a query (`{ select }`).
+ */
+function prismaSelectOf(field: GraphQLField<unknown, unknown>): unknown {
+  const select = field.extensions.pothosPrismaSelect;
+  if (!isSelectFunction(select)) return select;
+  const query = select({}, PLANNING_CONTEXT, () => {
+    throw new PlanError("its select nests the selection of another type");
+  });
+  if (typeof query !== "object" || query === null) return query;
+  const selected: unknown = "select" in query ? query.select : "include" in query ? query.include : undefined;
+  return selected ?? query;
+}
