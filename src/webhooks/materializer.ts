@@ -125,6 +125,29 @@ export function groupChanges(
   });
 }
 
+/** An event row as the batch insert takes it. */
+interface EventRow {
+  id: string;
+  buyer_id: string;
+  type: string;
+  /** `{"object":…}` around the rendered text, which goes in unchanged. */
+  data: string;
+  change_seq: string;
+  created_at: string;
+}
+
+interface EventDeliveries {
+  buyerId: string;
+  eventId: string;
+  endpointIds: string[];
+}
+
+interface SubscribedEndpoint {
+  id: string;
+  buyerId: string;
+  enabledEvents: string[];
+}
+
 /**
  * Renders the `limit` oldest unrendered log entries (and the other entries of
  * their transactions about the same records) in one transaction, which
@@ -137,99 +160,127 @@ export async function materializeEvents(
   render: RecordRenderer,
   limit = 200,
 ): Promise<RenderedBatch> {
-  return prisma.$transaction(
-    async (tx) => {
-      const claimed = await tx.$queryRaw<{ seq: bigint }[]>`
-        DELETE FROM change_log_unrendered WHERE seq IN (
-          SELECT seq FROM change_log_unrendered ORDER BY seq LIMIT ${limit} FOR UPDATE SKIP LOCKED)
-        RETURNING seq`;
-      if (claimed.length === 0) return { entries: 0, events: 0, full: false };
-      // The rest of the same transactions' entries about the same records, should the limit have cut
-      // them off: one change of a record is one event. Only those records', so that a transaction of a
-      // whole import still renders batch by batch.
-      const siblings = await tx.$queryRaw<{ seq: bigint }[]>`
-        DELETE FROM change_log_unrendered WHERE seq IN (
-          SELECT u.seq FROM change_log AS claimed
-          JOIN change_log AS c
-            ON c.buyer_id = claimed.buyer_id AND c.record_type = claimed.record_type
-            AND c.record_id = claimed.record_id AND c.version = claimed.version
-          JOIN change_log_unrendered AS u ON u.seq = c.seq
-          WHERE claimed.seq = ANY(${claimed.map((row) => row.seq)}::bigint[])
-          FOR UPDATE OF u SKIP LOCKED)
-        RETURNING seq`;
-      // `previous` as text, parsed here with every digit of its amounts (Prisma's Json would round them).
-      const rows = await tx.$queryRaw<(Omit<LogEntry, "previous"> & { previous: string | null })[]>`
-        SELECT seq, buyer_id AS "buyerId", record_type AS "recordType", record_id AS "recordId", change,
-               previous::text AS previous, version, changed_at AS "changedAt"
-        FROM change_log WHERE seq = ANY(${[...claimed, ...siblings].map((row) => row.seq)}::bigint[])
-        ORDER BY seq`;
-      const entries: LogEntry[] = rows.map((row) => ({
-        ...row,
-        previous: row.previous === null ? null : parseExactJson(row.previous),
-      }));
+  return prisma.$transaction((tx) => renderClaimedBatch(tx, render, limit), {
+    timeout: 60_000,
+    maxWait: 10_000,
+  });
+}
 
-      const buyerIds = [...new Set(entries.map((entry) => entry.buyerId))];
-      const endpoints = await tx.webhookEndpoint.findMany({
-        where: { buyerId: { in: buyerIds }, status: { not: "disabled" } },
-        select: { id: true, buyerId: true, enabledEvents: true },
-      });
+async function renderClaimedBatch(
+  tx: Transaction,
+  render: RecordRenderer,
+  limit: number,
+): Promise<RenderedBatch> {
+  const { claimedCount, entries } = await claimLogEntries(tx, limit);
+  if (claimedCount === 0) return { entries: 0, events: 0, full: false };
 
-      const events: {
-        id: string;
-        buyer_id: string;
-        type: string;
-        /** `{"object":…}` around the rendered text, which goes in unchanged. */
-        data: string;
-        change_seq: string;
-        created_at: string;
-      }[] = [];
-      const deliveries: { buyerId: string; eventId: string; endpointIds: string[] }[] = [];
-      const changes = groupChanges(entries);
-      const objects = await render(
-        tx,
-        changes.map(({ first }) => first),
-      );
-      for (const [index, { first, change, previous }] of changes.entries()) {
-        const type = `${first.recordType}.${change}`;
-        const object = objects[index];
-        if (!object) continue;
-        const data =
-          change === "updated"
-            ? `{"object":${object},"previous_attributes":${JSON.stringify(
-                previousAttributes(previous, parseExactJson(object) as Record<string, unknown>),
-              )}}`
-            : `{"object":${object}}`;
-        const eventId = randomUUID();
-        events.push({
-          id: eventId,
-          buyer_id: first.buyerId,
-          type,
-          data,
-          change_seq: String(first.seq),
-          created_at: first.changedAt.toISOString(),
-        });
-        const endpointIds = endpoints
-          .filter(
-            (endpoint) =>
-              endpoint.buyerId === first.buyerId && endpointReceives(endpoint.enabledEvents, type),
-          )
-          .map((endpoint) => endpoint.id);
-        deliveries.push({ buyerId: first.buyerId, eventId, endpointIds });
-      }
-      // One insert for the batch's events and one for their deliveries, not one per event. The
-      // events go as one JSON text that PostgreSQL takes apart (each `data` a JSON string, stored
-      // as its text): Prisma's createMany sends every field of every row as a parameter, and took
-      // several times as long for a batch.
-      if (events.length > 0) {
-        await tx.$executeRaw`
-          INSERT INTO webhook_events (id, buyer_id, type, data, change_seq, created_at)
-          SELECT e.id, e.buyer_id, e.type, e.data, e.change_seq, e.created_at
-          FROM jsonb_to_recordset(${JSON.stringify(events)}::jsonb)
-            AS e(id uuid, buyer_id uuid, type text, data text, change_seq bigint, created_at timestamptz)`;
-      }
-      await queueEventDeliveries(tx, deliveries);
-      return { entries: entries.length, events: events.length, full: claimed.length >= limit };
-    },
-    { timeout: 60_000, maxWait: 10_000 },
+  const buyerIds = [...new Set(entries.map((entry) => entry.buyerId))];
+  const endpoints = await tx.webhookEndpoint.findMany({
+    where: { buyerId: { in: buyerIds }, status: { not: "disabled" } },
+    select: { id: true, buyerId: true, enabledEvents: true },
+  });
+
+  const changes = groupChanges(entries);
+  const objects = await render(
+    tx,
+    changes.map(({ first }) => first),
   );
+  const { events, deliveries } = eventsForChanges(changes, objects, endpoints);
+  await insertEvents(tx, events);
+  await queueEventDeliveries(tx, deliveries);
+  return { entries: entries.length, events: events.length, full: claimedCount >= limit };
+}
+
+/**
+ * Takes up to `limit` entries off the unrendered list, with their
+ * transactions' other entries about the same records; `claimedCount` counts
+ * only the first kind, which is what `limit` bounds.
+ */
+async function claimLogEntries(
+  tx: Transaction,
+  limit: number,
+): Promise<{ claimedCount: number; entries: LogEntry[] }> {
+  const claimed = await tx.$queryRaw<{ seq: bigint }[]>`
+    DELETE FROM change_log_unrendered WHERE seq IN (
+      SELECT seq FROM change_log_unrendered ORDER BY seq LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+    RETURNING seq`;
+  if (claimed.length === 0) return { claimedCount: 0, entries: [] };
+  // The rest of the same transactions' entries about the same records, should the limit have cut
+  // them off: one change of a record is one event. Only those records', so that a transaction of a
+  // whole import still renders batch by batch.
+  const siblings = await tx.$queryRaw<{ seq: bigint }[]>`
+    DELETE FROM change_log_unrendered WHERE seq IN (
+      SELECT u.seq FROM change_log AS claimed
+      JOIN change_log AS c
+        ON c.buyer_id = claimed.buyer_id AND c.record_type = claimed.record_type
+        AND c.record_id = claimed.record_id AND c.version = claimed.version
+      JOIN change_log_unrendered AS u ON u.seq = c.seq
+      WHERE claimed.seq = ANY(${claimed.map((row) => row.seq)}::bigint[])
+      FOR UPDATE OF u SKIP LOCKED)
+    RETURNING seq`;
+  // `previous` as text, parsed here with every digit of its amounts (Prisma's Json would round them).
+  const rows = await tx.$queryRaw<(Omit<LogEntry, "previous"> & { previous: string | null })[]>`
+    SELECT seq, buyer_id AS "buyerId", record_type AS "recordType", record_id AS "recordId", change,
+           previous::text AS previous, version, changed_at AS "changedAt"
+    FROM change_log WHERE seq = ANY(${[...claimed, ...siblings].map((row) => row.seq)}::bigint[])
+    ORDER BY seq`;
+  const entries: LogEntry[] = rows.map((row) => ({
+    ...row,
+    previous: row.previous === null ? null : parseExactJson(row.previous),
+  }));
+  return { claimedCount: claimed.length, entries };
+}
+
+/**
+ * One event per change whose record the buyer can still see (`objects[i]`
+ * rendered for `changes[i]`), each queued to the buyer's endpoints that
+ * subscribe to its type.
+ */
+function eventsForChanges(
+  changes: ReturnType<typeof groupChanges>,
+  objects: readonly (string | null)[],
+  endpoints: readonly SubscribedEndpoint[],
+): { events: EventRow[]; deliveries: EventDeliveries[] } {
+  const events: EventRow[] = [];
+  const deliveries: EventDeliveries[] = [];
+  for (const [index, { first, change, previous }] of changes.entries()) {
+    const type = `${first.recordType}.${change}`;
+    const object = objects[index];
+    if (!object) continue;
+    const data =
+      change === "updated"
+        ? `{"object":${object},"previous_attributes":${JSON.stringify(
+            previousAttributes(previous, parseExactJson(object) as Record<string, unknown>),
+          )}}`
+        : `{"object":${object}}`;
+    const eventId = randomUUID();
+    events.push({
+      id: eventId,
+      buyer_id: first.buyerId,
+      type,
+      data,
+      change_seq: String(first.seq),
+      created_at: first.changedAt.toISOString(),
+    });
+    const endpointIds = endpoints
+      .filter(
+        (endpoint) => endpoint.buyerId === first.buyerId && endpointReceives(endpoint.enabledEvents, type),
+      )
+      .map((endpoint) => endpoint.id);
+    deliveries.push({ buyerId: first.buyerId, eventId, endpointIds });
+  }
+  return { events, deliveries };
+}
+
+// One insert for the batch's events (and queueEventDeliveries one for their deliveries), not one
+// per event. The events go as one JSON text that PostgreSQL takes apart (each `data` a JSON string,
+// stored as its text): Prisma's createMany sends every field of every row as a parameter, and took
+// several times as long for a batch.
+async function insertEvents(tx: Transaction, events: readonly EventRow[]): Promise<void> {
+  if (events.length === 0) return;
+  await tx.$executeRaw`
+    INSERT INTO webhook_events (id, buyer_id, type, data, change_seq, created_at)
+    SELECT e.id, e.buyer_id, e.type, e.data, e.change_seq, e.created_at
+    FROM jsonb_to_recordset(${JSON.stringify(events)}::jsonb)
+      AS e(id uuid, buyer_id uuid, type text, data text, change_seq bigint, created_at timestamptz)`;
 }

@@ -16,7 +16,7 @@ import {
 } from "../services/webhook-queue.js";
 import type { Tracing } from "../telemetry/tracing-types.js";
 import { materializeEvents, type RecordRenderer, type RenderedBatch } from "./materializer.js";
-import { createWebhookSender } from "./send.js";
+import { createWebhookSender, type WebhookSender } from "./send.js";
 
 export interface WebhookWorker {
   /** Looks for work now instead of at the next poll. */
@@ -40,7 +40,7 @@ export function eventBody(event: { id: string; type: string; createdAt: Date; da
   return `${head.slice(0, -1)},"data":${event.data}}`;
 }
 
-export async function startWebhookWorker(options: {
+export interface WebhookWorkerOptions {
   database: Database;
   config: WebhookConfig;
   logger: Logger;
@@ -54,15 +54,36 @@ export async function startWebhookWorker(options: {
   tracing?: Pick<Tracing, "traceWebhookDelivery">;
   /** Counts each attempt in /metrics. */
   observeAttempt?: (outcome: "delivered" | "failed", seconds: number) => void;
-}): Promise<WebhookWorker> {
-  const { database, config, logger, render, tracing, observeAttempt, observeRendering } = options;
-  const renderBatchSize = options.renderBatchSize ?? 200;
-  const { prisma } = database;
-  const inFlight = new Set<Promise<void>>();
-  let stopped = false;
-  let timer: NodeJS.Timeout | null = null;
-  let looking = false;
-  let lookAgain = false;
+}
+
+/** What a running worker tracks between its looks for work and its attempts. */
+interface WorkerState {
+  inFlight: Set<Promise<void>>;
+  stopped: boolean;
+  /** The next poll. */
+  timer: NodeJS.Timeout | null;
+  /** The coalescing wait after a notification. */
+  wakeTimer: NodeJS.Timeout | null;
+  /** A look for work is running. */
+  looking: boolean;
+  /** Look again as soon as the running look ends. */
+  lookAgain: boolean;
+  prunedAt: number;
+}
+
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
+
+export async function startWebhookWorker(options: WebhookWorkerOptions): Promise<WebhookWorker> {
+  const { database, config, logger } = options;
+  const state: WorkerState = {
+    inFlight: new Set(),
+    stopped: false,
+    timer: null,
+    wakeTimer: null,
+    looking: false,
+    lookAgain: false,
+    prunedAt: 0,
+  };
   const sender = createWebhookSender({
     timeoutMs: config.deliveryTimeoutMs,
     policy: config,
@@ -70,111 +91,45 @@ export async function startWebhookWorker(options: {
     idleConnectionsPerOrigin: config.endpointConcurrency,
   });
 
-  async function attempt(claim: ClaimedDelivery): Promise<void> {
-    const delivery = await prisma.webhookDelivery.findUnique({
-      where: { id: claim.id },
-      select: { endpoint: true, event: { select: { id: true, type: true, createdAt: true, data: true } } },
-    });
-    if (!delivery) return;
-    const { endpoint, event } = delivery;
-    if (endpoint.status === "disabled") {
-      await cancelDelivery(prisma, claim, "the endpoint is disabled");
-      return;
-    }
-    const now = Date.now();
-    const secrets = [decryptSecret(endpoint.secretCiphertext, endpoint.id, config.secretKeys)];
-    if (endpoint.previousSecretCiphertext && (endpoint.previousSecretExpiresAt?.getTime() ?? 0) > now) {
-      secrets.push(decryptSecret(endpoint.previousSecretCiphertext, endpoint.id, config.secretKeys));
-    }
-    const send = () => sender.send(endpoint.url, { id: event.id, body: eventBody(event), secrets });
-    const outcome = tracing
-      ? await tracing.traceWebhookDelivery(
-          {
-            deliveryId: claim.id,
-            eventId: event.id,
-            eventType: event.type,
-            endpointId: endpoint.id,
-            host: new URL(endpoint.url).host,
-          },
-          send,
-        )
-      : await send();
-    observeAttempt?.(isSuccess(outcome) ? "delivered" : "failed", outcome.durationMs / 1000);
-    const recorded = await recordAttempt(prisma, claim, outcome, config);
-    if (recorded === "lease lost") {
-      logger.warn({ deliveryId: claim.id }, "webhook delivery lease ran out before its attempt was written");
-    } else if (recorded === "delivery gone") {
-      logger.debug(
-        { deliveryId: claim.id },
-        "webhook delivery deleted with its endpoint or event during its attempt",
-      );
-    }
-  }
-
   function track(claim: ClaimedDelivery): void {
-    const running = attempt(claim)
+    const running = attemptDelivery(options, sender, claim)
       .catch((error: unknown) => {
         // The claim stays leased: once the lease runs out the delivery is tried again.
         logger.error({ err: error, deliveryId: claim.id }, "webhook delivery attempt failed unexpectedly");
       })
       .finally(() => {
-        inFlight.delete(running);
+        state.inFlight.delete(running);
         look();
       });
-    inFlight.add(running);
-  }
-
-  /** Claims as many due deliveries as there are free slots; sleeps until the next poll when there are none. */
-  let prunedAt = 0;
-  const PRUNE_EVERY_MS = 60 * 60 * 1000;
-
-  async function lookForWork(): Promise<void> {
-    // One batch per look, so that deliveries are claimed between batches of a long backlog.
-    const rendered = render ? await materializeEvents(prisma, render, renderBatchSize) : null;
-    if (rendered && rendered.entries > 0) observeRendering?.(rendered);
-    if (Date.now() - prunedAt > PRUNE_EVERY_MS) {
-      prunedAt = Date.now();
-      const pruned = await pruneEvents(prisma, new Date(Date.now() - config.eventRetentionMs));
-      if (pruned > 0) logger.info({ pruned }, "pruned webhook events past their retention");
-    }
-    do {
-      lookAgain = false;
-      const free = config.concurrency - inFlight.size;
-      if (stopped || free <= 0) break;
-      const claims = await claimDeliveries(database, free, config);
-      for (const claim of claims) track(claim);
-      if (claims.length === free) lookAgain = true;
-    } while (lookAgain && !stopped);
-    if (rendered?.full && !stopped) lookAgain = true;
+    state.inFlight.add(running);
   }
 
   function look(): void {
-    if (stopped) return;
-    if (looking) {
-      lookAgain = true;
+    if (state.stopped) return;
+    if (state.looking) {
+      state.lookAgain = true;
       return;
     }
-    looking = true;
-    if (timer) clearTimeout(timer);
-    timer = null;
-    lookForWork()
+    state.looking = true;
+    if (state.timer) clearTimeout(state.timer);
+    state.timer = null;
+    lookForWork(options, state, track)
       .catch((error: unknown) => logger.error({ err: error }, "webhook worker could not claim deliveries"))
       .finally(() => {
-        looking = false;
-        if (stopped) return;
-        if (lookAgain) look();
-        else timer = setTimeout(look, config.pollIntervalMs);
+        state.looking = false;
+        if (state.stopped) return;
+        if (state.lookAgain) look();
+        else state.timer = setTimeout(look, config.pollIntervalMs);
       });
   }
 
   // Every writing transaction notifies every process. Looking once per notification would run the
   // materialiser's claim in each process for each write, a tax on writes that grows with the
   // number of processes; notifications within WAKE_COALESCE_MS of the first are answered by one look.
-  let wakeTimer: NodeJS.Timeout | null = null;
   function wakeSoon(): void {
-    if (stopped || wakeTimer) return;
-    wakeTimer = setTimeout(() => {
-      wakeTimer = null;
+    if (state.stopped || state.wakeTimer) return;
+    state.wakeTimer = setTimeout(() => {
+      state.wakeTimer = null;
       look();
     }, WAKE_COALESCE_MS);
   }
@@ -184,16 +139,97 @@ export async function startWebhookWorker(options: {
 
   return {
     wake: look,
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      if (wakeTimer) clearTimeout(wakeTimer);
-      await unlisten();
-      while (looking || inFlight.size > 0) {
-        await Promise.allSettled([...inFlight]);
-        if (looking) await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-      sender.close();
-    },
+    stop: () => stopWorker(state, unlisten, sender),
   };
+}
+
+async function stopWorker(
+  state: WorkerState,
+  unlisten: () => Promise<void>,
+  sender: WebhookSender,
+): Promise<void> {
+  state.stopped = true;
+  if (state.timer) clearTimeout(state.timer);
+  if (state.wakeTimer) clearTimeout(state.wakeTimer);
+  await unlisten();
+  while (state.looking || state.inFlight.size > 0) {
+    await Promise.allSettled([...state.inFlight]);
+    if (state.looking) await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  sender.close();
+}
+
+/** Claims as many due deliveries as there are free slots; sleeps until the next poll when there are none. */
+async function lookForWork(
+  options: WebhookWorkerOptions,
+  state: WorkerState,
+  track: (claim: ClaimedDelivery) => void,
+): Promise<void> {
+  const { database, config, logger, render, observeRendering } = options;
+  const { prisma } = database;
+  // One batch per look, so that deliveries are claimed between batches of a long backlog.
+  const rendered = render ? await materializeEvents(prisma, render, options.renderBatchSize ?? 200) : null;
+  if (rendered && rendered.entries > 0) observeRendering?.(rendered);
+  if (Date.now() - state.prunedAt > PRUNE_EVERY_MS) {
+    state.prunedAt = Date.now();
+    const pruned = await pruneEvents(prisma, new Date(Date.now() - config.eventRetentionMs));
+    if (pruned > 0) logger.info({ pruned }, "pruned webhook events past their retention");
+  }
+  do {
+    state.lookAgain = false;
+    const free = config.concurrency - state.inFlight.size;
+    if (state.stopped || free <= 0) break;
+    const claims = await claimDeliveries(database, free, config);
+    for (const claim of claims) track(claim);
+    if (claims.length === free) state.lookAgain = true;
+  } while (state.lookAgain && !state.stopped);
+  if (rendered?.full && !state.stopped) state.lookAgain = true;
+}
+
+/** One attempt of a claimed delivery, signed with every secret of its endpoint, and its outcome written. */
+async function attemptDelivery(
+  options: WebhookWorkerOptions,
+  sender: WebhookSender,
+  claim: ClaimedDelivery,
+): Promise<void> {
+  const { config, logger, tracing, observeAttempt } = options;
+  const { prisma } = options.database;
+  const delivery = await prisma.webhookDelivery.findUnique({
+    where: { id: claim.id },
+    select: { endpoint: true, event: { select: { id: true, type: true, createdAt: true, data: true } } },
+  });
+  if (!delivery) return;
+  const { endpoint, event } = delivery;
+  if (endpoint.status === "disabled") {
+    await cancelDelivery(prisma, claim, "the endpoint is disabled");
+    return;
+  }
+  const now = Date.now();
+  const secrets = [decryptSecret(endpoint.secretCiphertext, endpoint.id, config.secretKeys)];
+  if (endpoint.previousSecretCiphertext && (endpoint.previousSecretExpiresAt?.getTime() ?? 0) > now) {
+    secrets.push(decryptSecret(endpoint.previousSecretCiphertext, endpoint.id, config.secretKeys));
+  }
+  const send = () => sender.send(endpoint.url, { id: event.id, body: eventBody(event), secrets });
+  const outcome = tracing
+    ? await tracing.traceWebhookDelivery(
+        {
+          deliveryId: claim.id,
+          eventId: event.id,
+          eventType: event.type,
+          endpointId: endpoint.id,
+          host: new URL(endpoint.url).host,
+        },
+        send,
+      )
+    : await send();
+  observeAttempt?.(isSuccess(outcome) ? "delivered" : "failed", outcome.durationMs / 1000);
+  const recorded = await recordAttempt(prisma, claim, outcome, config);
+  if (recorded === "lease lost") {
+    logger.warn({ deliveryId: claim.id }, "webhook delivery lease ran out before its attempt was written");
+  } else if (recorded === "delivery gone") {
+    logger.debug(
+      { deliveryId: claim.id },
+      "webhook delivery deleted with its endpoint or event during its attempt",
+    );
+  }
 }
