@@ -1,12 +1,8 @@
 import { OrderStatus } from "../../db/generated/prisma/enums.js";
-import { validationFailed } from "../../domain/errors.js";
-import { InputChecks } from "../../domain/input-checks.js";
 import { nextOrderStatuses } from "../../domain/order-status.js";
-import { updateOrder } from "../../services/order-update.js";
 import { builder } from "../builder.js";
 import { relationConnection, rootConnection, sortKeysEnum } from "../connection-fields.js";
 import { connectionType } from "../connection-types.js";
-import type { GraphQLContext } from "../context.js";
 import { dayFilter } from "../day-range.js";
 import { OrderStatusEnum, PriceTypeEnum } from "../enums.js";
 import { takesIdsOf } from "../global-ids.js";
@@ -21,14 +17,13 @@ import {
 } from "../list-query.js";
 import { readsObject, readsPath, readsText } from "../read-metadata.js";
 import { buyerRecordField } from "../record-field.js";
-import { requireViewer } from "../require-viewer.js";
 import { BY_ID, byOptionalText, UPDATED_AT } from "../sort-keys.js";
 import { OrderEventConnectionRef } from "./order-event.js";
 import { ProductRef, withOwnName } from "./product.js";
-import { checkResourceValues, ResourceValueInput, ResourceValueRef } from "./resource-value.js";
+import { ResourceValueRef } from "./resource-value.js";
 import "./supplier.js";
+import "./order-update.js";
 import { NodeRef, nodeIdFields } from "./node.js";
-import { answersUserErrors, UserErrorRef, type WithUserErrors } from "./user-error.js";
 
 // A UUID no row has, for selections that need a buyer when there is none.
 const NO_BUYER = "00000000-0000-0000-0000-000000000000";
@@ -146,36 +141,11 @@ export const OrderRef = builder.prismaObject("Order", {
     taxPercentage: t.expose("taxPercentage", { type: "Decimal", description: "Tax rate in percent." }),
     priceTotal: t.expose("priceTotal", { type: "Decimal", description: "Total price of the order." }),
     currency: t.exposeString("currency", { description: "ISO 4217 currency code of the amounts." }),
-    profileConnectionRelationship: t.string({
-      nullable: true,
-      description: "How the buyer is connected to the supplier.",
-      select: (_args, context) => ({
-        supplier: {
-          select: {
-            connections: {
-              where: { buyerId: context.viewer?.buyerId ?? NO_BUYER },
-              select: { relationship: true },
-              take: 1,
-            },
-          },
-        },
-      }),
-      extensions: readsPath("supplier", "connections", 0, "relationship"),
-      resolve: (order) => order.supplier.connections[0]?.relationship ?? null,
-    }),
     orderReference: t.exposeString("orderReference", {
       nullable: true,
       description: "Reference assigned by the service.",
     }),
     orderStatus: t.expose("orderStatus", { type: OrderStatusEnum, description: "Where the order is." }),
-    allowedNextStatuses: t.field({
-      type: [OrderStatusEnum],
-      description:
-        "The statuses updateOrder may move the order to now, in the order of the OrderStatus enum; empty once it is DELIVERED. " +
-        "Setting the current status again is always accepted and changes nothing.",
-      select: { orderStatus: true },
-      resolve: (order) => nextOrderStatuses(order.orderStatus),
-    }),
     purchaseOrderReference: t.exposeString("purchaseOrderReference", {
       nullable: true,
       description: "The buyer's purchase order reference.",
@@ -185,32 +155,9 @@ export const OrderRef = builder.prismaObject("Order", {
       description: "The supplier's order reference.",
     }),
     orderType: t.relation("orderType", { description: "Local or overseas." }),
-    resourceValues: t.field({
-      type: [ResourceValueRef],
-      description: "Identifiers of the order in external systems, in the order they were given.",
-      select: { resourceValues: { orderBy: { position: "asc" }, select: { provider: true, value: true } } },
-      extensions: readsPath("resourceValues"),
-      resolve: (order) => order.resourceValues,
-    }),
     trackingType: t.exposeString("trackingType", {
       nullable: true,
       description: "How the delivery is tracked.",
-    }),
-    additionalData: t.field({
-      type: OrderAdditionalDataRef,
-      description: "Product and supplier names.",
-      select: {
-        supplier: { select: { name: true } },
-        approval: { select: { buyerProduct: { select: { rawMaterialName: true } } } },
-      },
-      extensions: readsObject({
-        productName: ["approval", "buyerProduct", "rawMaterialName"],
-        supplierName: ["supplier", "name"],
-      }),
-      resolve: (order) => ({
-        productName: order.approval.buyerProduct.rawMaterialName,
-        supplierName: order.supplier.name,
-      }),
     }),
     placedAt: t.expose("placedAt", {
       type: "DateTime",
@@ -227,7 +174,56 @@ export const OrderRef = builder.prismaObject("Order", {
 
 nodeIdFields("Order");
 
+// Fields read from related rows or worked out from columns.
 builder.prismaObjectFields("Order", (t) => ({
+  profileConnectionRelationship: t.string({
+    nullable: true,
+    description: "How the buyer is connected to the supplier.",
+    select: (_args, context) => ({
+      supplier: {
+        select: {
+          connections: {
+            where: { buyerId: context.viewer?.buyerId ?? NO_BUYER },
+            select: { relationship: true },
+            take: 1,
+          },
+        },
+      },
+    }),
+    extensions: readsPath("supplier", "connections", 0, "relationship"),
+    resolve: (order) => order.supplier.connections[0]?.relationship ?? null,
+  }),
+  allowedNextStatuses: t.field({
+    type: [OrderStatusEnum],
+    description:
+      "The statuses updateOrder may move the order to now, in the order of the OrderStatus enum; empty once it is DELIVERED. " +
+      "Setting the current status again is always accepted and changes nothing.",
+    select: { orderStatus: true },
+    resolve: (order) => nextOrderStatuses(order.orderStatus),
+  }),
+  resourceValues: t.field({
+    type: [ResourceValueRef],
+    description: "Identifiers of the order in external systems, in the order they were given.",
+    select: { resourceValues: { orderBy: { position: "asc" }, select: { provider: true, value: true } } },
+    extensions: readsPath("resourceValues"),
+    resolve: (order) => order.resourceValues,
+  }),
+  additionalData: t.field({
+    type: OrderAdditionalDataRef,
+    description: "Product and supplier names.",
+    select: {
+      supplier: { select: { name: true } },
+      approval: { select: { buyerProduct: { select: { rawMaterialName: true } } } },
+    },
+    extensions: readsObject({
+      productName: ["approval", "buyerProduct", "rawMaterialName"],
+      supplierName: ["supplier", "name"],
+    }),
+    resolve: (order) => ({
+      productName: order.approval.buyerProduct.rawMaterialName,
+      supplierName: order.supplier.name,
+    }),
+  }),
   product: t.field({
     type: ProductRef,
     description: "The catalogue product ordered (the buyer product's match).",
@@ -355,142 +351,6 @@ builder.queryField("orders", (t) =>
           (query ? parseListQuery(query, ORDER_QUERY, problems) : null) ?? {},
         ],
       };
-    },
-  }),
-);
-
-const UpdateOrderInput = builder.inputType("UpdateOrderInput", {
-  description:
-    "Changes to an order. An absent field is left as it is; so is a field set to null (in GraphQL), except " +
-    "the two references, where null clears the reference.",
-  fields: (t) => ({
-    orderStatus: t.field({
-      type: OrderStatusEnum,
-      description:
-        "The new status; it may only move forward (see OrderStatus and Order.allowedNextStatuses).",
-    }),
-    purchaseOrderReference: t.string({
-      description: "The buyer's purchase order reference; trimmed, not blank; null clears it.",
-    }),
-    supplierOrderReference: t.string({
-      description: "The supplier's order reference; trimmed, not blank; null clears it.",
-    }),
-    placedAt: t.field({
-      type: "DateTime",
-      description: "When the order was placed.",
-    }),
-    resourceValues: t.field({
-      type: [ResourceValueInput],
-      description: "Replaces all of the order's external identifiers (at most 50; [] removes them all).",
-    }),
-  }),
-});
-
-type UpdateOrderValues = typeof UpdateOrderInput.$inferInput;
-
-/** Checks and applies an update for updateOrder and orderUpdate alike. */
-async function applyOrderUpdate(
-  context: GraphQLContext,
-  id: string,
-  input: UpdateOrderValues,
-): Promise<void> {
-  const viewer = requireViewer(context);
-  const checks = new InputChecks();
-  const purchaseOrderReference = checks.optionalNonBlankText(
-    ["input", "purchaseOrderReference"],
-    input.purchaseOrderReference,
-  );
-  const supplierOrderReference = checks.optionalNonBlankText(
-    ["input", "supplierOrderReference"],
-    input.supplierOrderReference,
-  );
-  const resourceValues = input.resourceValues
-    ? checkResourceValues(checks, ["input", "resourceValues"], input.resourceValues)
-    : undefined;
-  if (checks.problems.length) throw validationFailed(checks.problems);
-  const { write } = context;
-  const { version } = await updateOrder(
-    context.prisma,
-    viewer,
-    id,
-    {
-      orderStatus: input.orderStatus ?? undefined,
-      purchaseOrderReference,
-      supplierOrderReference,
-      placedAt: input.placedAt ?? undefined,
-      resourceValues,
-    },
-    write?.precondition ?? undefined,
-  );
-  if (write) write.producedVersion = version;
-}
-
-builder.mutationField("updateOrder", (t) =>
-  t.prismaField({
-    type: "Order",
-    description:
-      "Changes an order of the buyer. Status changes follow the transition rules; every change is recorded " +
-      "as an order event and announced to `orderUpdated` subscribers. Errors: VALIDATION_FAILED " +
-      "(extensions.fieldErrors) for blank or too long references or bad resource values; NOT_FOUND when the " +
-      "buyer has no such order; INVALID_TRANSITION (extensions.allowedStatuses) when the status may not move " +
-      "there. orderUpdate does the same and answers these in `userErrors`.",
-    args: {
-      id: t.arg({
-        type: "UUID",
-        required: true,
-        description: "The order's id or global ID.",
-        extensions: takesIdsOf("Order"),
-      }),
-      input: t.arg({ type: UpdateOrderInput, required: true, description: "The changes." }),
-    },
-    resolve: async (query, _root, { id, input }, context) => {
-      await applyOrderUpdate(context, id, input);
-      return context.prisma.order.findUniqueOrThrow({ ...query, where: { id } });
-    },
-  }),
-);
-
-const OrderUpdatePayloadRef = builder
-  .objectRef<WithUserErrors<{ orderId: string }>>("OrderUpdatePayload")
-  .implement({
-    description: "The updated order, or why the update was refused.",
-    fields: (t) => ({
-      order: t.prismaField({
-        type: "Order",
-        nullable: true,
-        description: "The order as it is now; null when the update was refused.",
-        resolve: (query, payload, _args, context) =>
-          payload.orderId
-            ? context.prisma.order.findUniqueOrThrow({ ...query, where: { id: payload.orderId } })
-            : null,
-      }),
-      userErrors: t.field({
-        type: [UserErrorRef],
-        description: "Why the update was refused; empty when it was made.",
-        resolve: (payload) => payload.userErrors ?? [],
-      }),
-    }),
-  });
-
-builder.mutationField("orderUpdate", (t) =>
-  t.field({
-    type: OrderUpdatePayloadRef,
-    description:
-      "updateOrder with typed errors: VALIDATION_FAILED, NOT_FOUND (field `id`) and INVALID_TRANSITION " +
-      "(field `input.orderStatus`, with allowedStatuses) come in `userErrors`, not as top-level errors.",
-    args: {
-      id: t.arg({
-        type: "UUID",
-        required: true,
-        description: "The order's id or global ID.",
-        extensions: takesIdsOf("Order"),
-      }),
-      input: t.arg({ type: UpdateOrderInput, required: true, description: "The changes." }),
-    },
-    extensions: answersUserErrors({ NOT_FOUND: ["id"], INVALID_TRANSITION: ["input", "orderStatus"] }),
-    resolve: async (_root, { id, input }, context) => {
-      await applyOrderUpdate(context, id, input);
-      return { orderId: id, userErrors: [] };
     },
   }),
 );

@@ -1,0 +1,148 @@
+// The order mutations: updateOrder, and orderUpdate, which answers the same
+// refusals as userErrors.
+import { validationFailed } from "../../domain/errors.js";
+import { InputChecks } from "../../domain/input-checks.js";
+import { updateOrder } from "../../services/order-update.js";
+import { builder } from "../builder.js";
+import type { GraphQLContext } from "../context.js";
+import { OrderStatusEnum } from "../enums.js";
+import { takesIdsOf } from "../global-ids.js";
+import { requireViewer } from "../require-viewer.js";
+import { checkResourceValues, ResourceValueInput } from "./resource-value.js";
+import { answersUserErrors, UserErrorRef, type WithUserErrors } from "./user-error.js";
+
+const UpdateOrderInput = builder.inputType("UpdateOrderInput", {
+  description:
+    "Changes to an order. An absent field is left as it is; so is a field set to null (in GraphQL), except " +
+    "the two references, where null clears the reference.",
+  fields: (t) => ({
+    orderStatus: t.field({
+      type: OrderStatusEnum,
+      description:
+        "The new status; it may only move forward (see OrderStatus and Order.allowedNextStatuses).",
+    }),
+    purchaseOrderReference: t.string({
+      description: "The buyer's purchase order reference; trimmed, not blank; null clears it.",
+    }),
+    supplierOrderReference: t.string({
+      description: "The supplier's order reference; trimmed, not blank; null clears it.",
+    }),
+    placedAt: t.field({
+      type: "DateTime",
+      description: "When the order was placed.",
+    }),
+    resourceValues: t.field({
+      type: [ResourceValueInput],
+      description: "Replaces all of the order's external identifiers (at most 50; [] removes them all).",
+    }),
+  }),
+});
+
+type UpdateOrderValues = typeof UpdateOrderInput.$inferInput;
+
+/** Checks and applies an update for updateOrder and orderUpdate alike. */
+async function applyOrderUpdate(
+  context: GraphQLContext,
+  id: string,
+  input: UpdateOrderValues,
+): Promise<void> {
+  const viewer = requireViewer(context);
+  const checks = new InputChecks();
+  const purchaseOrderReference = checks.optionalNonBlankText(
+    ["input", "purchaseOrderReference"],
+    input.purchaseOrderReference,
+  );
+  const supplierOrderReference = checks.optionalNonBlankText(
+    ["input", "supplierOrderReference"],
+    input.supplierOrderReference,
+  );
+  const resourceValues = input.resourceValues
+    ? checkResourceValues(checks, ["input", "resourceValues"], input.resourceValues)
+    : undefined;
+  if (checks.problems.length) throw validationFailed(checks.problems);
+  const { write } = context;
+  const { version } = await updateOrder(
+    context.prisma,
+    viewer,
+    id,
+    {
+      orderStatus: input.orderStatus ?? undefined,
+      purchaseOrderReference,
+      supplierOrderReference,
+      placedAt: input.placedAt ?? undefined,
+      resourceValues,
+    },
+    write?.precondition ?? undefined,
+  );
+  if (write) write.producedVersion = version;
+}
+
+builder.mutationField("updateOrder", (t) =>
+  t.prismaField({
+    type: "Order",
+    description:
+      "Changes an order of the buyer. Status changes follow the transition rules; every change is recorded " +
+      "as an order event and announced to `orderUpdated` subscribers. Errors: VALIDATION_FAILED " +
+      "(extensions.fieldErrors) for blank or too long references or bad resource values; NOT_FOUND when the " +
+      "buyer has no such order; INVALID_TRANSITION (extensions.allowedStatuses) when the status may not move " +
+      "there. orderUpdate does the same and answers these in `userErrors`.",
+    args: {
+      id: t.arg({
+        type: "UUID",
+        required: true,
+        description: "The order's id or global ID.",
+        extensions: takesIdsOf("Order"),
+      }),
+      input: t.arg({ type: UpdateOrderInput, required: true, description: "The changes." }),
+    },
+    resolve: async (query, _root, { id, input }, context) => {
+      await applyOrderUpdate(context, id, input);
+      return context.prisma.order.findUniqueOrThrow({ ...query, where: { id } });
+    },
+  }),
+);
+
+const OrderUpdatePayloadRef = builder
+  .objectRef<WithUserErrors<{ orderId: string }>>("OrderUpdatePayload")
+  .implement({
+    description: "The updated order, or why the update was refused.",
+    fields: (t) => ({
+      order: t.prismaField({
+        type: "Order",
+        nullable: true,
+        description: "The order as it is now; null when the update was refused.",
+        resolve: (query, payload, _args, context) =>
+          payload.orderId
+            ? context.prisma.order.findUniqueOrThrow({ ...query, where: { id: payload.orderId } })
+            : null,
+      }),
+      userErrors: t.field({
+        type: [UserErrorRef],
+        description: "Why the update was refused; empty when it was made.",
+        resolve: (payload) => payload.userErrors ?? [],
+      }),
+    }),
+  });
+
+builder.mutationField("orderUpdate", (t) =>
+  t.field({
+    type: OrderUpdatePayloadRef,
+    description:
+      "updateOrder with typed errors: VALIDATION_FAILED, NOT_FOUND (field `id`) and INVALID_TRANSITION " +
+      "(field `input.orderStatus`, with allowedStatuses) come in `userErrors`, not as top-level errors.",
+    args: {
+      id: t.arg({
+        type: "UUID",
+        required: true,
+        description: "The order's id or global ID.",
+        extensions: takesIdsOf("Order"),
+      }),
+      input: t.arg({ type: UpdateOrderInput, required: true, description: "The changes." }),
+    },
+    extensions: answersUserErrors({ NOT_FOUND: ["id"], INVALID_TRANSITION: ["input", "orderStatus"] }),
+    resolve: async (_root, { id, input }, context) => {
+      await applyOrderUpdate(context, id, input);
+      return { orderId: id, userErrors: [] };
+    },
+  }),
+);
