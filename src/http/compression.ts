@@ -84,6 +84,15 @@ function owned(buffer: Buffer): Uint8Array<ArrayBuffer> {
   return new Uint8Array(buffer);
 }
 
+/**
+ * The smallest brotli window that holds the whole body: the same bytes as the
+ * default 4 MiB window, without allocating and clearing it for every answer.
+ */
+function windowBitsFor(size: number): number {
+  const bits = Math.ceil(Math.log2(Math.max(size, 1)));
+  return Math.min(constants.BROTLI_MAX_WINDOW_BITS, Math.max(constants.BROTLI_MIN_WINDOW_BITS, bits));
+}
+
 /** The body in `coding`; `body` is read, never kept. */
 export async function encodeBody(
   body: string | Uint8Array,
@@ -98,6 +107,7 @@ export async function encodeBody(
         [constants.BROTLI_PARAM_QUALITY]: brotliQuality,
         [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
         [constants.BROTLI_PARAM_SIZE_HINT]: size,
+        [constants.BROTLI_PARAM_LGWIN]: windowBitsFor(size),
       },
     }),
   );
