@@ -171,12 +171,18 @@ export async function startReplicatedClusters(options: ClusterOptions): Promise<
       const primary = await withClient(url(primaryPort, database), (client) =>
         client.query<{ position: string }>("SELECT pg_current_wal_insert_lsn()::text AS position"),
       );
-      const replica = await withClient(url(replicaPort, database), (client) =>
-        client.query<{ caught_up: boolean }>("SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS caught_up", [
-          primary.rows[0]?.position,
-        ]),
-      );
-      return replica.rows[0]?.caught_up === true;
+      try {
+        const replica = await withClient(url(replicaPort, database), (client) =>
+          client.query<{ caught_up: boolean }>("SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS caught_up", [
+            primary.rows[0]?.position,
+          ]),
+        );
+        return replica.rows[0]?.caught_up === true;
+      } catch (error) {
+        // The replica has not yet replayed the database's creation (it applies with a delay).
+        if ((error as { code?: unknown }).code === INVALID_CATALOG_NAME) return false;
+        throw error;
+      }
     },
     close() {
       process.removeListener("exit", close);
@@ -204,6 +210,9 @@ function userIds(name: string): { uid: number; gid: number } {
   if (uid.status !== 0 || gid.status !== 0) throw new Error(`there is no user ${name} to run PostgreSQL as`);
   return { uid: Number(uid.stdout.trim()), gid: Number(gid.stdout.trim()) };
 }
+
+/** PostgreSQL's SQLSTATE for a database that does not exist. */
+const INVALID_CATALOG_NAME = "3D000";
 
 /** A TCP port nothing listens on now. */
 function freePort(): Promise<number> {
