@@ -9,7 +9,6 @@ import {
 import type { Viewer } from "../auth/viewer.js";
 import { API_PREFIX, isVersionedRead } from "../contract/route.js";
 import { routes } from "../contract/routes.js";
-import type { ReadChoice, ReadPosition } from "../db/replicas.js";
 import { isUuid } from "../domain/uuid.js";
 import { readPositionOf } from "../http/admission.js";
 import { DOCS_PATH } from "../http/api-reference.js";
@@ -20,8 +19,9 @@ import { jsonResponse, type Problem, problemResponse } from "../http/problem.js"
 import type { Route } from "../http/router.js";
 import type { Endpoint, Exchange } from "../http/stages/exchange.js";
 import { HELP_LINK } from "../http/stages/not-found.js";
-import type { GraphQLContext } from "../schema/context.js";
+import type { GraphQLContext, ReadPosition } from "../schema/context.js";
 import { decodeGlobalId } from "../schema/global-ids.js";
+import { readOnReplicaOrPrimary } from "../schema/read-on-replica.js";
 import {
   bodyOfResult,
   type CompiledReads,
@@ -77,7 +77,7 @@ const unauthenticated: Problem = {
 export interface RestHandler {
   /** One endpoint per path of the contract (`/api/public/buyer/v1/orders/{id}`), its operations' methods together. */
   routes: Route<Endpoint>[];
-  /** Where the router sends a path under /api/ that no operation has: admitted as any other, then a 404 naming it. */
+  /** Where the router sends a path under /api/ that no operation has: admitted like every other path, then a 404 naming it. */
   noOperation: Endpoint;
 }
 
@@ -287,25 +287,4 @@ function nullProblems(entry: CompiledRoute, body: Record<string, unknown>): Vari
   return Object.keys(type.getFields())
     .filter((name) => body[snakeCase(name)] === null && !hints[snakeCase(name)]?.acceptsNull)
     .map((name) => ({ path: [...target.path, name], code: "invalid" as const, message: "must not be null" }));
-}
-
-/**
- * A GET's execution on the reader its read choice gives it (a replica only
- * for what the buyer's version covers); when it fails on a replica in a way
- * no resolver meant (no code: the replica went away, a replay conflict
- * cancelled it), it runs again on the primary, so no request fails because
- * a replica did.
- */
-async function readOnReplicaOrPrimary(
-  reads: ReadChoice,
-  versioned: boolean,
-  execute: (prisma: GraphQLContext["prisma"]) => Promise<ExecutionResult>,
-): Promise<ExecutionResult> {
-  const reader = reads.reader(versioned);
-  const result = await execute(reader.prisma);
-  if (reader.source === "primary") return result;
-  const failure = result.errors?.find((error) => typeof error.extensions?.code !== "string");
-  if (!failure) return result;
-  reads.failed(failure.originalError ?? failure);
-  return execute(reads.reader(false).prisma);
 }

@@ -1,6 +1,9 @@
 import type { Viewer } from "../auth/viewer.js";
 import type { PrismaClient } from "../db/generated/prisma/client.js";
 import type { ReadChoice } from "../db/replicas.js";
+
+export type { ReadChoice, ReadPosition } from "../db/replicas.js";
+
 import type { OrderPrecondition } from "../domain/order-update.js";
 import type { OrderUpdateFeed } from "../services/order-notifications.js";
 import type { WebhookEndpointsOn } from "../services/webhook-endpoints.js";

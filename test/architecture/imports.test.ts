@@ -119,10 +119,10 @@ function ioImport(from: string, specifier: string): string | null {
   return areaOf(to) === "db" ? display(to) : null;
 }
 
-/** Each import of an I/O module by a src/domain file, as `file -> module`. */
-function domainIoImports(files: ReadonlyMap<string, string>): string[] {
+/** Each import of an I/O module by a file of `area` (src/domain, src/rest), as `file -> module`. */
+function ioImportsIn(area: string, files: ReadonlyMap<string, string>): string[] {
   return [...files].flatMap(([file, text]) =>
-    areaOf(file) === "domain"
+    areaOf(file) === area
       ? ts.preProcessFile(text, true, true).importedFiles.flatMap(({ fileName }) => {
           const io = ioImport(file, fileName);
           return io ? [`${display(file)} -> ${io}`] : [];
@@ -157,7 +157,12 @@ describe("the import graph of src/", () => {
 
   it("keeps I/O out of src/domain", () => {
     const files = new Map(sourceFiles(SRC).map((file) => [file, readFileSync(file, "utf8")]));
-    expect(domainIoImports(files)).toEqual([]);
+    expect(ioImportsIn("domain", files)).toEqual([]);
+  });
+
+  it("keeps the database out of src/rest: it only runs GraphQL operations", () => {
+    const files = new Map(sourceFiles(SRC).map((file) => [file, readFileSync(file, "utf8")]));
+    expect(ioImportsIn("rest", files)).toEqual([]);
   });
 
   it("catches an I/O import in src/domain when one appears", () => {
@@ -171,14 +176,14 @@ describe("the import graph of src/", () => {
       'import { isIP } from "node:net";',
       'import { createHash } from "node:crypto";',
     ].join("\n");
-    expect(domainIoImports(new Map([[rule, imports]]))).toEqual([
+    expect(ioImportsIn("domain", new Map([[rule, imports]]))).toEqual([
       "src/domain/rule.ts -> src/db/generated/prisma/client.ts",
       "src/domain/rule.ts -> src/db/database.ts",
       "src/domain/rule.ts -> pg",
       "src/domain/rule.ts -> node:dns",
       "src/domain/rule.ts -> node:net",
     ]);
-    expect(domainIoImports(new Map([[path.join(SRC, "services", "x.ts"), imports]]))).toEqual([]);
+    expect(ioImportsIn("domain", new Map([[path.join(SRC, "services", "x.ts"), imports]]))).toEqual([]);
   });
 
   it("catches an upward import and a cycle when one appears", () => {
