@@ -176,7 +176,7 @@ async function openReplicas(urls: readonly string[], context: ReplicaSetContext)
 /** Each buyer's version, and the primary's WAL position when this process first saw it. */
 type FirstSightings = LRUCache<string, { version: bigint; position: bigint }>;
 
-/** Where this process first saw the buyer's current version: any replica at or past it has that version. */
+/** Where this process first saw the buyer's current version: every replica at or past it has that version. */
 function neededPosition(firstSeen: FirstSightings, { buyerId, version, walPosition }: ReadPosition): bigint {
   const now = walPositionOf(walPosition);
   const seen = firstSeen.get(buyerId);

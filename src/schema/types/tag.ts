@@ -142,7 +142,7 @@ const DetachTagsInput = tagsInput(
   "The record: its id or global ID.",
 );
 
-/** The checks attachTags and detachTags share, before any record is looked up. */
+/** The checks attachTags and detachTags share, before a record is looked up. */
 function checkTagIds(tagIds: string[]): void {
   const checks = new InputChecks();
   if (tagIds.length === 0) checks.add(["input", "tagIds"], "required", "must list at least one tag");
