@@ -225,12 +225,11 @@ export function goalRatios(cells: Cell[], counts: QueryCount[], scenarios: Scena
     compare(`tracing on vs off, REST ${scenario.label}`, scenario.id, "rest-traced", "rest", {});
   }
   for (const scenario of scenarios) {
-    compare(`candidate vs gateway REST, ${scenario.label}`, scenario.id, "candidate", "rest", {});
     compare(
       `candidate vs gateway GraphQL, ${scenario.label}`,
       scenario.id,
       "candidate-graphql",
-      "graphql",
+      "graphql-uncached",
       {},
     );
   }

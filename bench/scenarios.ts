@@ -442,7 +442,13 @@ export const TARGETS: Target[] = [
       }),
     }),
   },
-  { id: "candidate", label: "candidate REST", process: "candidate", protocol: "rest", supports: always },
+  {
+    id: "candidate",
+    label: "candidate REST, no response cache",
+    process: "candidate",
+    protocol: "rest",
+    supports: always,
+  },
   {
     id: "candidate-graphql",
     label: "candidate GraphQL",

@@ -58,8 +58,8 @@ export async function startProcess(
         LOG_LEVEL: "info",
         WEB_CONCURRENCY: "1",
         MIGRATE_ON_START: "false",
-        // The same gateway without its response cache: every read executes, as before the cache.
-        ...(id === "gateway-uncached" ? { RESPONSE_CACHE_MAX_BYTES: "0" } : {}),
+        // Without the response cache every read executes; the candidate runs so too, beside gateway-uncached.
+        ...(id === "gateway-uncached" || id === "candidate" ? { RESPONSE_CACHE_MAX_BYTES: "0" } : {}),
         ...(settings.events ? {} : { WEBHOOK_WORKER_ENABLED: "false" }),
       },
       logFile,
