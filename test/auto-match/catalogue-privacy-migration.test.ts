@@ -2,47 +2,21 @@
 // the creating buyer's name and code. The migration recognises them, points
 // them at that buyer product and clears the copied text; curated products
 // keep theirs.
-import { randomBytes } from "node:crypto";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Database, openDatabase } from "../../src/db/database.js";
-import { parseDatabaseUrl } from "../../src/db/database-url.js";
+import type { Database } from "../../src/db/database.js";
 import { applyMigrations, readMigrations } from "../../src/db/migrations.js";
+import { createTestDatabase } from "../support/test-database.js";
 
 const MIGRATION = "catalogue_privacy";
 
-/** An empty database (no migrations), dropped by the returned cleanup on PostgreSQL. */
-async function emptyDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
-  const target = parseDatabaseUrl(process.env.DATABASE_URL ?? "pglite:memory");
-  if (target.kind === "pglite") {
-    return { database: await openDatabase(parseDatabaseUrl("pglite:memory")), drop: async () => {} };
-  }
-  const name = `bpa_test_${process.pid}_${randomBytes(4).toString("hex")}`;
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: target.connectionString });
-    await client.connect();
-    await client.query(sql);
-    await client.end();
-  };
-  await admin(`CREATE DATABASE "${name}"`);
-  const url = new URL(target.connectionString);
-  url.pathname = `/${name}`;
-  return {
-    database: await openDatabase(parseDatabaseUrl(url.toString())),
-    drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
-  };
-}
-
 describe(`the ${MIGRATION} migration`, () => {
   let database: Database;
-  let drop: () => Promise<void>;
 
   beforeAll(async () => {
-    ({ database, drop } = await emptyDatabase());
+    database = await createTestDatabase({}, { migrated: false });
   }, 60_000);
   afterAll(async () => {
     await database?.close();
-    await drop?.();
   });
 
   it("takes the copied text out of auto-created products and leaves curated ones alone", async () => {

@@ -18,14 +18,18 @@ export interface TestDatabase extends Database {
 /**
  * One migrated database per test file: in-memory PGlite by default, or a new
  * PostgreSQL database (dropped on close) when DATABASE_URL names a server, so
- * test files can run in parallel without sharing rows.
+ * test files can run in parallel without sharing rows. `migrated: false`
+ * leaves it empty, for tests of a migration.
  */
-export async function createTestDatabase(options: DatabaseOptions = {}): Promise<TestDatabase> {
+export async function createTestDatabase(
+  options: DatabaseOptions = {},
+  { migrated = true }: { migrated?: boolean } = {},
+): Promise<TestDatabase> {
   const base = process.env.DATABASE_URL;
   const target = parseDatabaseUrl(base ?? "pglite:memory");
   if (target.kind === "pglite") {
     const database = await openDatabase(parseDatabaseUrl("pglite:memory"), options);
-    await migrateDatabase(database);
+    if (migrated) await migrateDatabase(database);
     return Object.assign(database, { url: "pglite:memory" });
   }
   const name = `bpa_test_${process.pid}_${randomBytes(4).toString("hex")}`;
@@ -36,7 +40,7 @@ export async function createTestDatabase(options: DatabaseOptions = {}): Promise
   const url = new URL(target.connectionString);
   url.pathname = `/${name}`;
   const database = await openDatabase(parseDatabaseUrl(url.toString()), options);
-  await migrateDatabase(database);
+  if (migrated) await migrateDatabase(database);
   const close = database.close.bind(database);
   return Object.assign(database, {
     url: url.toString(),
