@@ -16,6 +16,7 @@ import {
   type ReplicaStatus,
 } from "./replicas.js";
 import { pgliteConnection, postgresConnection, type SqlConnection } from "./sql-connection.js";
+import { inStatementSpan } from "./statement-span.js";
 
 export interface DatabaseOptions {
   /** Called with every SQL statement sent (through Prisma or `query`) and its parameters as JSON; tests count queries with it. */
@@ -198,7 +199,11 @@ async function openPostgres(
   const query = async <Row extends object>(text: string, values: readonly unknown[], name?: string) => {
     options.onQuery?.(text, JSON.stringify(values));
     const statement = { text, values: [...values], name: namedStatements ? name : undefined };
-    return (await pool.query<Row & pg.QueryResultRow>(statement)).rows;
+    return inStatementSpan(
+      text,
+      name,
+      async () => (await pool.query<Row & pg.QueryResultRow>(statement)).rows,
+    );
   };
   const reads = await openPostgresReader({
     source: "primary",

@@ -1,6 +1,7 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient } from "./generated/prisma/client.js";
+import { inStatementSpan } from "./statement-span.js";
 
 /** Called with every SQL statement sent and its parameters as JSON (DatabaseOptions.onQuery). */
 export type QueryObserver = (sql: string, params: string) => void;
@@ -131,7 +132,11 @@ export async function openPostgresReader(
     async query<Row extends object>(text: string, values: readonly unknown[], name?: string) {
       options.onQuery?.(text, JSON.stringify(values));
       const statement = { text, values: [...values], name: options.namedStatements ? name : undefined };
-      return (await pool.query<Row & pg.QueryResultRow>(statement)).rows;
+      return inStatementSpan(
+        text,
+        name,
+        async () => (await pool.query<Row & pg.QueryResultRow>(statement)).rows,
+      );
     },
     async probe<Row extends object>(text: string) {
       return (await pool.query<Row & pg.QueryResultRow>(text)).rows;
