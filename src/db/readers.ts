@@ -58,7 +58,11 @@ export function observeQueries(prisma: PrismaClient, onQuery: QueryObserver | un
 /**
  * The settings every connection of a read pool opens with, as startup
  * parameters (`options=-c …`): no statement, and so no round trip, per read.
- * Options already in the URL are kept, in front of these.
+ * Options already in the URL are kept, in front of these. A named statement
+ * (a compiled read's) is planned once per connection: left to choose, the
+ * planner plans a page's joins anew for every execution, which costs more
+ * than running it. Prisma's unnamed statements are planned per execution
+ * either way.
  */
 export function readConnectionConfig(
   connectionString: string,
@@ -69,6 +73,7 @@ export function readConnectionConfig(
   url.searchParams.delete("options");
   const settings = [
     "-c default_transaction_read_only=on",
+    "-c plan_cache_mode=force_generic_plan",
     ...(statementTimeoutMs === undefined ? [] : [`-c statement_timeout=${Math.trunc(statementTimeoutMs)}`]),
   ];
   return { connectionString: url.toString(), options: [given, ...settings].filter(Boolean).join(" ") };

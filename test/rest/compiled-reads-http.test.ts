@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
 import { callApi, createTestApp, type TestApp } from "../support/test-app.js";
+import { onPostgres } from "../support/test-database.js";
 
 let test: TestApp;
 let buyer: SeededBuyer;
@@ -82,5 +83,34 @@ describe("compiled REST reads", () => {
     });
     expect(later.status).toBe(200);
     expect(await failures()).toBe(before + 1);
+  });
+});
+
+describe.runIf(onPostgres)("compiled statements on PostgreSQL", () => {
+  it("are planned once per connection, not again for every request", async () => {
+    // One read connection, so that every request's statement meets the plan the ones before it left;
+    // each asks a new page size, so that none is answered from the response cache.
+    const single = await createTestApp({ database: { poolSize: 1 } });
+    try {
+      const seeded = await seedBuyer(single.database, "Planned");
+      await seedOrders(single.database, seeded, [{}, {}, {}]);
+      for (let request = 0; request < 12; request += 1) {
+        const response = await callApi(single.app, "GET", `/orders?limit=${request + 1}`, {
+          key: seeded.apiKey,
+        });
+        expect(response.status).toBe(200);
+      }
+      const plans = await single.database.reads.probe<{ statement: string; generic: string; custom: string }>(
+        "SELECT statement, generic_plans::text AS generic, custom_plans::text AS custom FROM pg_prepared_statements",
+      );
+      const page = plans.find((plan) => /FROM "orders"/.test(plan.statement));
+      expect(page, "the orders page is a prepared statement").toBeDefined();
+      expect({ generic: Number(page?.generic), custom: Number(page?.custom) }).toEqual({
+        generic: 12,
+        custom: 0,
+      });
+    } finally {
+      await single.close();
+    }
   });
 });
