@@ -93,15 +93,20 @@ describe.runIf(onPostgres)("compiled statements on PostgreSQL", () => {
     const single = await createTestApp({ database: { poolSize: 1 } });
     try {
       const seeded = await seedBuyer(single.database, "Planned");
-      await seedOrders(single.database, seeded, [{}, {}, {}]);
+      await seedOrders(
+        single.database,
+        seeded,
+        [1, 2, 3].map((day) => ({ createdAt: new Date(Date.UTC(2025, 0, day)) })),
+      );
       for (let request = 0; request < 12; request += 1) {
         const response = await callApi(single.app, "GET", `/orders?limit=${request + 1}`, {
           key: seeded.apiKey,
         });
         expect(response.status).toBe(200);
       }
-      const plans = await single.database.reads.probe<{ statement: string; generic: string; custom: string }>(
+      const plans = await single.database.reads.query<{ statement: string; generic: string; custom: string }>(
         "SELECT statement, generic_plans::text AS generic, custom_plans::text AS custom FROM pg_prepared_statements",
+        [],
       );
       const page = plans.find((plan) => /FROM "orders"/.test(plan.statement));
       expect(page, "the orders page is a prepared statement").toBeDefined();
