@@ -7,9 +7,9 @@ import { builder } from "../builder.js";
 import type { GraphQLContext } from "../context.js";
 import { OrderStatusEnum } from "../enums.js";
 import { takesIdsOf } from "../global-ids.js";
+import { mutationPair, payloadType, type RecordLoader, recordOrNull } from "../mutation-pair.js";
 import { requireViewer } from "../require-viewer.js";
 import { checkResourceValues, ResourceValueInput } from "./resource-value.js";
-import { answersUserErrors, UserErrorRef, type WithUserErrors } from "./user-error.js";
 
 const UpdateOrderInput = builder.inputType("UpdateOrderInput", {
   description:
@@ -77,72 +77,49 @@ async function applyOrderUpdate(
   if (write) write.producedVersion = version;
 }
 
-builder.mutationField("updateOrder", (t) =>
-  t.prismaField({
-    type: "Order",
-    description:
-      "Changes an order of the buyer. Status changes follow the transition rules; every change is recorded " +
-      "as an order event and announced to `orderUpdated` subscribers. Errors: VALIDATION_FAILED " +
-      "(extensions.fieldErrors) for blank or too long references or bad resource values; NOT_FOUND when the " +
-      "buyer has no such order; INVALID_TRANSITION (extensions.allowedStatuses) when the status may not move " +
-      "there. orderUpdate does the same and answers these in `userErrors`.",
-    args: {
-      id: t.arg({
-        type: "UUID",
-        required: true,
-        description: "The order's id or global ID.",
-        extensions: takesIdsOf("Order"),
-      }),
-      input: t.arg({ type: UpdateOrderInput, required: true, description: "The changes." }),
-    },
-    resolve: async (query, _root, { id, input }, context) => {
-      await applyOrderUpdate(context, id, input);
-      return context.prisma.order.findUniqueOrThrow({ ...query, where: { id } });
-    },
-  }),
-);
+const loadOrder: RecordLoader<"Order"> = (query, id, context) =>
+  context.prisma.order.findUniqueOrThrow({ ...query, where: { id } });
 
-const OrderUpdatePayloadRef = builder
-  .objectRef<WithUserErrors<{ orderId: string }>>("OrderUpdatePayload")
-  .implement({
-    description: "The updated order, or why the update was refused.",
-    fields: (t) => ({
-      order: t.prismaField({
-        type: "Order",
-        nullable: true,
-        description: "The order as it is now; null when the update was refused.",
-        resolve: (query, payload, _args, context) =>
-          payload.orderId
-            ? context.prisma.order.findUniqueOrThrow({ ...query, where: { id: payload.orderId } })
-            : null,
-      }),
-      userErrors: t.field({
-        type: [UserErrorRef],
-        description: "Why the update was refused; empty when it was made.",
-        resolve: (payload) => payload.userErrors ?? [],
-      }),
+const OrderUpdatePayloadRef = payloadType<{ orderId: string }>("OrderUpdatePayload", {
+  description: "The updated order, or why the update was refused.",
+  userErrors: "Why the update was refused; empty when it was made.",
+  fields: (t) => ({
+    order: recordOrNull(t, {
+      type: "Order",
+      description: "The order as it is now; null when the update was refused.",
+      id: (payload) => payload.orderId,
+      load: loadOrder,
     }),
-  });
-
-builder.mutationField("orderUpdate", (t) =>
-  t.field({
-    type: OrderUpdatePayloadRef,
-    description:
-      "updateOrder with typed errors: VALIDATION_FAILED, NOT_FOUND (field `id`) and INVALID_TRANSITION " +
-      "(field `input.orderStatus`, with allowedStatuses) come in `userErrors`, not as top-level errors.",
-    args: {
-      id: t.arg({
-        type: "UUID",
-        required: true,
-        description: "The order's id or global ID.",
-        extensions: takesIdsOf("Order"),
-      }),
-      input: t.arg({ type: UpdateOrderInput, required: true, description: "The changes." }),
-    },
-    extensions: answersUserErrors({ NOT_FOUND: ["id"], INVALID_TRANSITION: ["input", "orderStatus"] }),
-    resolve: async (_root, { id, input }, context) => {
-      await applyOrderUpdate(context, id, input);
-      return { orderId: id, userErrors: [] };
-    },
   }),
-);
+});
+
+mutationPair({
+  name: "updateOrder",
+  description:
+    "Changes an order of the buyer. Status changes follow the transition rules; every change is recorded " +
+    "as an order event and announced to `orderUpdated` subscribers. Errors: VALIDATION_FAILED " +
+    "(extensions.fieldErrors) for blank or too long references or bad resource values; NOT_FOUND when the " +
+    "buyer has no such order; INVALID_TRANSITION (extensions.allowedStatuses) when the status may not move " +
+    "there. orderUpdate does the same and answers these in `userErrors`.",
+  twin: "orderUpdate",
+  twinDescription:
+    "updateOrder with typed errors: VALIDATION_FAILED, NOT_FOUND (field `id`) and INVALID_TRANSITION " +
+    "(field `input.orderStatus`, with allowedStatuses) come in `userErrors`, not as top-level errors.",
+  fieldOf: { NOT_FOUND: ["id"], INVALID_TRANSITION: ["input", "orderStatus"] },
+  args: (arg) => ({
+    id: arg({
+      type: "UUID",
+      required: true,
+      description: "The order's id or global ID.",
+      extensions: takesIdsOf("Order"),
+    }),
+    input: arg({ type: UpdateOrderInput, required: true, description: "The changes." }),
+  }),
+  run: async ({ id, input }, context) => {
+    await applyOrderUpdate(context, id, input);
+    return id;
+  },
+  answer: { record: "Order", load: loadOrder },
+  payload: OrderUpdatePayloadRef,
+  toPayload: (orderId) => ({ orderId }),
+});

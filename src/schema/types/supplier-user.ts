@@ -6,9 +6,9 @@ import { builder } from "../builder.js";
 import { connectionType } from "../connection-types.js";
 import type { GraphQLContext } from "../context.js";
 import { takesIdsOf } from "../global-ids.js";
+import { mutationPair, payloadType, type RecordLoader, recordOrNull } from "../mutation-pair.js";
 import { requireViewer } from "../require-viewer.js";
 import { NodeRef, nodeIdFields } from "./node.js";
-import { answersUserErrors, userErrorsField, type WithUserErrors } from "./user-error.js";
 
 export const SupplierUserRef = builder.prismaObject("SupplierUser", {
   interfaces: [NodeRef],
@@ -60,12 +60,11 @@ const CreateSupplierUserInput = builder.inputType("CreateSupplierUserInput", {
 
 type CreateSupplierUserValues = typeof CreateSupplierUserInput.$inferInput;
 
-/** Checks and creates for createSupplierUser and supplierUserCreate alike; `query` selects the row returned. */
-async function createSupplierUserFrom<Query extends { select?: object; include?: object }>(
+/** Checks and creates for createSupplierUser and supplierUserCreate alike; answers the new user's id. */
+async function createSupplierUserFrom(
   context: GraphQLContext,
   input: CreateSupplierUserValues,
-  query: Query,
-) {
+): Promise<string> {
   const viewer = requireViewer(context);
   const checks = new InputChecks();
   const firstName = checks.requiredText(["input", "firstName"], input.firstName);
@@ -81,10 +80,11 @@ async function createSupplierUserFrom<Query extends { select?: object; include?:
   if (!connection) throw notFound("Supplier");
 
   try {
-    return await context.prisma.supplierUser.create({
-      ...query,
+    const id = randomUUID();
+    await context.prisma.supplierUser.create({
+      select: { id: true },
       data: {
-        id: randomUUID(),
+        id,
         supplierId: input.supplierId,
         firstName,
         lastName,
@@ -93,6 +93,7 @@ async function createSupplierUserFrom<Query extends { select?: object; include?:
         createdByBuyerId: viewer.buyerId,
       },
     });
+    return id;
   } catch (error) {
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
       throw alreadyExists("A user with this email already exists under this supplier");
@@ -101,58 +102,43 @@ async function createSupplierUserFrom<Query extends { select?: object; include?:
   }
 }
 
-builder.mutationField("createSupplierUser", (t) =>
-  t.prismaField({
-    type: "SupplierUser",
-    description:
-      "Creates a user under a supplier the buyer is connected to. Errors: VALIDATION_FAILED " +
-      "(extensions.fieldErrors) for a blank or too long name or an invalid email; NOT_FOUND when the " +
-      "supplier is unknown or not connected to the buyer; ALREADY_EXISTS when the supplier already has " +
-      "a user with this email (compared case-insensitively). supplierUserCreate does the same and answers " +
-      "these in `userErrors`.",
-    args: { input: t.arg({ type: CreateSupplierUserInput, required: true, description: "The user." }) },
-    resolve: (query, _root, { input }, context) => createSupplierUserFrom(context, input, query),
-  }),
-);
+const loadSupplierUser: RecordLoader<"SupplierUser"> = (query, id, context) =>
+  context.prisma.supplierUser.findUniqueOrThrow({ ...query, where: { id } });
 
-const SupplierUserCreatePayloadRef = builder
-  .objectRef<WithUserErrors<{ supplierUserId: string }>>("SupplierUserCreatePayload")
-  .implement({
-    description: "The created supplier user, or why it was refused.",
-    fields: (t) => ({
-      supplierUser: t.prismaField({
-        type: "SupplierUser",
-        nullable: true,
-        description: "The created user; null when refused.",
-        resolve: (query, payload, _args, context) =>
-          payload.supplierUserId
-            ? context.prisma.supplierUser.findUniqueOrThrow({
-                ...query,
-                where: { id: payload.supplierUserId },
-              })
-            : null,
-      }),
-      userErrors: userErrorsField(t, "Why it was refused; empty when it was created."),
+const SupplierUserCreatePayloadRef = payloadType<{ supplierUserId: string }>("SupplierUserCreatePayload", {
+  description: "The created supplier user, or why it was refused.",
+  userErrors: "Why it was refused; empty when it was created.",
+  fields: (t) => ({
+    supplierUser: recordOrNull(t, {
+      type: "SupplierUser",
+      description: "The created user; null when refused.",
+      id: (payload) => payload.supplierUserId,
+      load: loadSupplierUser,
     }),
-  });
-
-builder.mutationField("supplierUserCreate", (t) =>
-  t.field({
-    type: SupplierUserCreatePayloadRef,
-    description:
-      "createSupplierUser with typed errors: VALIDATION_FAILED, NOT_FOUND (field `input.supplierId`) and " +
-      "ALREADY_EXISTS (field `input.contactEmail`) come in `userErrors`, not as top-level errors.",
-    args: { input: t.arg({ type: CreateSupplierUserInput, required: true, description: "The user." }) },
-    extensions: answersUserErrors({
-      NOT_FOUND: ["input", "supplierId"],
-      ALREADY_EXISTS: ["input", "contactEmail"],
-    }),
-    resolve: async (_root, { input }, context) => {
-      const user = await createSupplierUserFrom(context, input, { select: { id: true } });
-      return { supplierUserId: user.id, userErrors: [] };
-    },
   }),
-);
+});
+
+mutationPair({
+  name: "createSupplierUser",
+  description:
+    "Creates a user under a supplier the buyer is connected to. Errors: VALIDATION_FAILED " +
+    "(extensions.fieldErrors) for a blank or too long name or an invalid email; NOT_FOUND when the " +
+    "supplier is unknown or not connected to the buyer; ALREADY_EXISTS when the supplier already has " +
+    "a user with this email (compared case-insensitively). supplierUserCreate does the same and answers " +
+    "these in `userErrors`.",
+  twin: "supplierUserCreate",
+  twinDescription:
+    "createSupplierUser with typed errors: VALIDATION_FAILED, NOT_FOUND (field `input.supplierId`) and " +
+    "ALREADY_EXISTS (field `input.contactEmail`) come in `userErrors`, not as top-level errors.",
+  fieldOf: { NOT_FOUND: ["input", "supplierId"], ALREADY_EXISTS: ["input", "contactEmail"] },
+  args: (arg) => ({
+    input: arg({ type: CreateSupplierUserInput, required: true, description: "The user." }),
+  }),
+  run: ({ input }, context) => createSupplierUserFrom(context, input),
+  answer: { record: "SupplierUser", load: loadSupplierUser },
+  payload: SupplierUserCreatePayloadRef,
+  toPayload: (supplierUserId) => ({ supplierUserId }),
+});
 
 builder.queryField("supplierUser", (t) =>
   t.prismaField({
