@@ -20,7 +20,7 @@ export type RecordLoader<Model extends keyof PrismaTypes, Id = string> = (
   query: RecordQuery<Model>,
   id: Id,
   context: GraphQLContext,
-) => Promise<PrismaTypes[Model]["Shape"] | null>;
+) => Promise<PrismaTypes[Model]["Shape"]>;
 
 /** What the throwing field answers: the outcome as it is, or the record whose id the outcome is, read with the field's selection. */
 export type MutationAnswer<Outcome, Model extends keyof PrismaTypes> =
@@ -117,7 +117,12 @@ export interface RecordOrNullOptions<Model extends keyof PrismaTypes, Payload> {
   description: string;
   /** The record's id in the payload; absent when refused. */
   id: (payload: Payload) => string | undefined;
-  load: RecordLoader<Model>;
+  /** A `RecordLoader`, or one that answers null for a record that is gone. */
+  load: (
+    query: RecordQuery<Model>,
+    id: string,
+    context: GraphQLContext,
+  ) => Promise<PrismaTypes[Model]["Shape"] | null>;
 }
 
 /** A payload's field answering the record the mutation wrote, with its selection; null when refused. */

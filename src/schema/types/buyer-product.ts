@@ -23,6 +23,7 @@ import {
   textWhere,
   yesNo,
 } from "../list-query.js";
+import { mutationPair, payloadType, type RecordLoader, recordOrNull } from "../mutation-pair.js";
 import { readsPath } from "../read-metadata.js";
 import { buyerRecordField } from "../record-field.js";
 import { requireViewer } from "../require-viewer.js";
@@ -30,7 +31,6 @@ import { BY_ID, byOptionalText, UPDATED_AT } from "../sort-keys.js";
 import { NodeRef, nodeIdFields } from "./node.js";
 import { ProductRef, withOwnName } from "./product.js";
 import { checkResourceValues, ResourceValueInput, ResourceValueRef } from "./resource-value.js";
-import { answersUserErrors, UserErrorRef, type WithUserErrors } from "./user-error.js";
 
 interface AutoMatchShape {
   matched: boolean;
@@ -224,26 +224,47 @@ builder.queryField("buyerProduct", (t) =>
   }),
 );
 
+const loadBuyerProduct: RecordLoader<"BuyerProduct"> = (query, id, context) =>
+  context.prisma.buyerProduct.findUniqueOrThrow({ ...query, where: { id } });
+
+type CreatedBuyerProduct = { buyerProductId: string; autoMatch: AutoMatchShape };
+
 const CreateBuyerProductPayloadRef = builder
-  .objectRef<{ buyerProductId: string; autoMatch: { matched: boolean; strategy: string; score: number } }>(
-    "CreateBuyerProductPayload",
-  )
+  .objectRef<CreatedBuyerProduct>("CreateBuyerProductPayload")
   .implement({
     description: "The created buyer product and how it was matched.",
     fields: (t) => ({
       buyerProduct: t.prismaField({
         type: "BuyerProduct",
         description: "The created buyer product.",
-        resolve: (query, payload, _args, context) =>
-          context.prisma.buyerProduct.findUniqueOrThrow({ ...query, where: { id: payload.buyerProductId } }),
+        resolve: (query, payload, _args, context) => loadBuyerProduct(query, payload.buyerProductId, context),
       }),
       autoMatch: t.field({
         type: AutoMatchRef,
         description: "The auto-match outcome.",
-        resolve: (p) => p.autoMatch,
+        resolve: (payload) => payload.autoMatch,
       }),
     }),
   });
+
+const BuyerProductCreatePayloadRef = payloadType<CreatedBuyerProduct>("BuyerProductCreatePayload", {
+  description: "The created buyer product and how it was matched, or why it was refused.",
+  userErrors: "Why it was refused; empty when it was created.",
+  fields: (t) => ({
+    buyerProduct: recordOrNull(t, {
+      type: "BuyerProduct",
+      description: "The created buyer product; null when refused.",
+      id: (payload) => payload.buyerProductId,
+      load: loadBuyerProduct,
+    }),
+    autoMatch: t.field({
+      type: AutoMatchRef,
+      nullable: true,
+      description: "The auto-match outcome; null when refused.",
+      resolve: (payload) => payload.autoMatch ?? null,
+    }),
+  }),
+});
 
 const CreateBuyerProductInput = builder.inputType("CreateBuyerProductInput", {
   description:
@@ -273,8 +294,6 @@ const CreateBuyerProductInput = builder.inputType("CreateBuyerProductInput", {
 });
 
 type CreateBuyerProductValues = typeof CreateBuyerProductInput.$inferInput;
-type CreatedBuyerProduct = { buyerProductId: string; autoMatch: AutoMatchShape };
-
 /** Checks, matches and creates for createBuyerProduct and buyerProductCreate alike. */
 async function createBuyerProductFrom(
   context: GraphQLContext,
@@ -337,59 +356,20 @@ async function createBuyerProductFrom(
   return { buyerProductId: id, autoMatch };
 }
 
-builder.mutationField("createBuyerProduct", (t) =>
-  t.field({
-    type: CreateBuyerProductPayloadRef,
-    description:
-      "Creates a buyer product and auto-matches it to the catalogue. Errors: VALIDATION_FAILED " +
-      "(extensions.fieldErrors) for a blank or too long text, a negative number, a repeated document type " +
-      "or bad resource values. buyerProductCreate does the same and answers these in `userErrors`.",
-    args: { input: t.arg({ type: CreateBuyerProductInput, required: true, description: "The product." }) },
-    resolve: (_root, { input }, context) => createBuyerProductFrom(context, input),
+mutationPair({
+  name: "createBuyerProduct",
+  description:
+    "Creates a buyer product and auto-matches it to the catalogue. Errors: VALIDATION_FAILED " +
+    "(extensions.fieldErrors) for a blank or too long text, a negative number, a repeated document type " +
+    "or bad resource values. buyerProductCreate does the same and answers these in `userErrors`.",
+  twin: "buyerProductCreate",
+  twinDescription:
+    "createBuyerProduct with typed errors: VALIDATION_FAILED comes in `userErrors`, one per field, not as a top-level error.",
+  args: (arg) => ({
+    input: arg({ type: CreateBuyerProductInput, required: true, description: "The product." }),
   }),
-);
-
-const BuyerProductCreatePayloadRef = builder
-  .objectRef<WithUserErrors<CreatedBuyerProduct>>("BuyerProductCreatePayload")
-  .implement({
-    description: "The created buyer product and how it was matched, or why it was refused.",
-    fields: (t) => ({
-      buyerProduct: t.prismaField({
-        type: "BuyerProduct",
-        nullable: true,
-        description: "The created buyer product; null when refused.",
-        resolve: (query, payload, _args, context) =>
-          payload.buyerProductId
-            ? context.prisma.buyerProduct.findUniqueOrThrow({
-                ...query,
-                where: { id: payload.buyerProductId },
-              })
-            : null,
-      }),
-      autoMatch: t.field({
-        type: AutoMatchRef,
-        nullable: true,
-        description: "The auto-match outcome; null when refused.",
-        resolve: (payload) => payload.autoMatch ?? null,
-      }),
-      userErrors: t.field({
-        type: [UserErrorRef],
-        description: "Why it was refused; empty when it was created.",
-        resolve: (payload) => payload.userErrors ?? [],
-      }),
-    }),
-  });
-
-builder.mutationField("buyerProductCreate", (t) =>
-  t.field({
-    type: BuyerProductCreatePayloadRef,
-    description:
-      "createBuyerProduct with typed errors: VALIDATION_FAILED comes in `userErrors`, one per field, not as a top-level error.",
-    args: { input: t.arg({ type: CreateBuyerProductInput, required: true, description: "The product." }) },
-    extensions: answersUserErrors(),
-    resolve: async (_root, { input }, context) => ({
-      ...(await createBuyerProductFrom(context, input)),
-      userErrors: [],
-    }),
-  }),
-);
+  run: ({ input }, context) => createBuyerProductFrom(context, input),
+  answer: { type: CreateBuyerProductPayloadRef },
+  payload: BuyerProductCreatePayloadRef,
+  toPayload: (created) => created,
+});

@@ -1,3 +1,4 @@
+import type { ObjectRef } from "@pothos/core";
 import { type DomainError, notFound, validationFailed } from "../../domain/errors.js";
 import { InputChecks } from "../../domain/input-checks.js";
 import {
@@ -9,15 +10,15 @@ import {
 } from "../../domain/tagging.js";
 import { orList } from "../../domain/word-lists.js";
 import { attachTags, detachTags, type TaggingCall } from "../../services/tagging.js";
-import { builder } from "../builder.js";
+import { builder, type SchemaTypes } from "../builder.js";
 import { relationConnection } from "../connection-fields.js";
 import { connectionType } from "../connection-types.js";
 import type { GraphQLContext } from "../context.js";
 import { NODE_TYPES, type NodeTypeName, takesIdsOf } from "../global-ids.js";
+import { mutationPair, payloadType } from "../mutation-pair.js";
 import { namedRootConnection } from "../named-list.js";
 import { requireViewer } from "../require-viewer.js";
 import { tagsOf } from "../tag-loader.js";
-import { answersUserErrors, UserErrorRef, type WithUserErrors } from "./user-error.js";
 
 const TagGroupRef = builder.prismaObject("TagGroup", {
   description: "A named group of the buyer's tags.",
@@ -164,8 +165,6 @@ function taggingRefusal(outcome: TaggingRefusal): DomainError {
 }
 
 type TagsValues = typeof AttachTagsInput.$inferInput;
-type TaggingResultShape = typeof TaggingResultRef.$inferType;
-type DetachTagsResultShape = typeof DetachTagsResultRef.$inferType;
 
 /** `attachTags` or `detachTags` for a mutation's input: refusals thrown, the change answered with its record. */
 async function changeTagsFrom<Changed extends { kind: "attached" | "detached" }>(
@@ -179,19 +178,6 @@ async function changeTagsFrom<Changed extends { kind: "attached" | "detached" }>
   if (isTaggingRefusal(outcome)) throw taggingRefusal(outcome);
   return { ...outcome, taggableId: input.taggableId };
 }
-
-builder.mutationField("attachTags", (t) =>
-  t.field({
-    type: TaggingResultRef,
-    description:
-      "Attaches tags to a record. Attaching a tag that is already there is not an error. tagsAttach does " +
-      "the same and answers refusals in `userErrors`.",
-    args: {
-      input: t.arg({ type: AttachTagsInput, required: true, description: "The record and the tags." }),
-    },
-    resolve: (_root, { input }, context) => changeTagsFrom(context, input, attachTags),
-  }),
-);
 
 const TagConnectionRef = connectionType(
   "Tag",
@@ -242,94 +228,76 @@ const DetachTagsResultRef = builder
     }),
   });
 
-builder.mutationField("detachTags", (t) =>
-  t.field({
-    type: DetachTagsResultRef,
-    description:
-      "Removes tags from a record. Removing a tag that is not there is not an error. " +
-      "Errors: NOT_FOUND when the record is not one of the buyer's; VALIDATION_FAILED " +
-      "(extensions.fieldErrors) when tagIds is empty, too long, or names a tag that is not the buyer's. " +
-      "tagsDetach does the same and answers these in `userErrors`.",
-    args: {
-      input: t.arg({ type: DetachTagsInput, required: true, description: "The record and the tags." }),
-    },
-    resolve: (_root, { input }, context) => changeTagsFrom(context, input, detachTags),
-  }),
-);
-
-const TagsAttachPayloadRef = builder
-  .objectRef<WithUserErrors<{ result: TaggingResultShape }>>("TagsAttachPayload")
-  .implement({
-    description: "The tags on the record after attaching, or why the call was refused.",
+/** attachTags or detachTags, and its twin `tagsAttach` or `tagsDetach` with its payload. */
+function taggingMutation<Result>(mutation: {
+  name: string;
+  description: string;
+  twin: string;
+  /** How the twin's payload says the change: "attaching". */
+  changing: string;
+  input: typeof AttachTagsInput;
+  change: (context: GraphQLContext, input: TagsValues) => Promise<Result>;
+  answer: ObjectRef<SchemaTypes, Result>;
+  /** The twin's `result` field's description. */
+  result: string;
+}) {
+  const { name, description, twin, changing, input, change, answer, result } = mutation;
+  const payload = payloadType<{ result: Result }>(`${twin.charAt(0).toUpperCase()}${twin.slice(1)}Payload`, {
+    description: `The tags on the record after ${changing}, or why the call was refused.`,
+    userErrors: "Why the call was refused; empty when it was made.",
     fields: (t) => ({
       result: t.field({
-        type: TaggingResultRef,
+        type: answer,
         nullable: true,
-        description: "The tags on the record now; null when refused.",
-        resolve: (payload) => payload.result ?? null,
-      }),
-      userErrors: t.field({
-        type: [UserErrorRef],
-        description: "Why the call was refused; empty when it was made.",
-        resolve: (payload) => payload.userErrors ?? [],
+        description: result,
+        // The generic shape defeats Pothos' resolver typing; `result` holds exactly a Result.
+        resolve: (done) => (done.result ?? null) as never,
       }),
     }),
   });
-
-const TagsDetachPayloadRef = builder
-  .objectRef<WithUserErrors<{ result: DetachTagsResultShape }>>("TagsDetachPayload")
-  .implement({
-    description: "The tags on the record after detaching, or why the call was refused.",
-    fields: (t) => ({
-      result: t.field({
-        type: DetachTagsResultRef,
-        nullable: true,
-        description: "The tags still on the record; null when refused.",
-        resolve: (payload) => payload.result ?? null,
-      }),
-      userErrors: t.field({
-        type: [UserErrorRef],
-        description: "Why the call was refused; empty when it was made.",
-        resolve: (payload) => payload.userErrors ?? [],
-      }),
-    }),
+  mutationPair({
+    name,
+    description,
+    twin,
+    twinDescription:
+      `${name} with typed errors: VALIDATION_FAILED (per tag id) and NOT_FOUND (field \`input.taggableId\`) ` +
+      "come in `userErrors`, not as top-level errors.",
+    fieldOf: { NOT_FOUND: ["input", "taggableId"] },
+    args: (arg) => ({ input: arg({ type: input, required: true, description: "The record and the tags." }) }),
+    run: (args, context) => change(context, args.input),
+    answer: { type: answer },
+    payload,
+    toPayload: (done) => ({ result: done }),
   });
+}
 
-const TAGGING_USER_ERRORS = answersUserErrors({ NOT_FOUND: ["input", "taggableId"] });
+taggingMutation({
+  name: "attachTags",
+  description:
+    "Attaches tags to a record. Attaching a tag that is already there is not an error. tagsAttach does " +
+    "the same and answers refusals in `userErrors`.",
+  twin: "tagsAttach",
+  changing: "attaching",
+  input: AttachTagsInput,
+  change: (context, input) => changeTagsFrom(context, input, attachTags),
+  answer: TaggingResultRef,
+  result: "The tags on the record now; null when refused.",
+});
 
-builder.mutationField("tagsAttach", (t) =>
-  t.field({
-    type: TagsAttachPayloadRef,
-    description:
-      "attachTags with typed errors: VALIDATION_FAILED (per tag id) and NOT_FOUND (field `input.taggableId`) " +
-      "come in `userErrors`, not as top-level errors.",
-    args: {
-      input: t.arg({ type: AttachTagsInput, required: true, description: "The record and the tags." }),
-    },
-    extensions: TAGGING_USER_ERRORS,
-    resolve: async (_root, { input }, context) => ({
-      result: await changeTagsFrom(context, input, attachTags),
-      userErrors: [],
-    }),
-  }),
-);
-
-builder.mutationField("tagsDetach", (t) =>
-  t.field({
-    type: TagsDetachPayloadRef,
-    description:
-      "detachTags with typed errors: VALIDATION_FAILED (per tag id) and NOT_FOUND (field `input.taggableId`) " +
-      "come in `userErrors`, not as top-level errors.",
-    args: {
-      input: t.arg({ type: DetachTagsInput, required: true, description: "The record and the tags." }),
-    },
-    extensions: TAGGING_USER_ERRORS,
-    resolve: async (_root, { input }, context) => ({
-      result: await changeTagsFrom(context, input, detachTags),
-      userErrors: [],
-    }),
-  }),
-);
+taggingMutation({
+  name: "detachTags",
+  description:
+    "Removes tags from a record. Removing a tag that is not there is not an error. " +
+    "Errors: NOT_FOUND when the record is not one of the buyer's; VALIDATION_FAILED " +
+    "(extensions.fieldErrors) when tagIds is empty, too long, or names a tag that is not the buyer's. " +
+    "tagsDetach does the same and answers these in `userErrors`.",
+  twin: "tagsDetach",
+  changing: "detaching",
+  input: DetachTagsInput,
+  change: (context, input) => changeTagsFrom(context, input, detachTags),
+  answer: DetachTagsResultRef,
+  result: "The tags still on the record; null when refused.",
+});
 
 // Every record a buyer can tag shows its tags.
 for (const model of TAGGABLE_TYPES) {
