@@ -1,14 +1,22 @@
 // The webhook mutations: endpoints' lifecycle and redelivery, through
 // src/services/webhook-endpoints.ts, in both forms (top-level errors, and
 // typed errors in the payload's `userErrors`).
+
+import type { ArgBuilder } from "@pothos/core";
 import { MAX_WEBHOOK_DESCRIPTION_LENGTH } from "../../domain/webhook-endpoints.js";
 import { WEBHOOK_EVENT_TYPES } from "../../domain/webhook-events.js";
 import { MAX_WEBHOOK_URL_LENGTH } from "../../domain/webhook-url.js";
 import type { EndpointSecret } from "../../services/webhook-endpoints.js";
-import { builder } from "../builder.js";
+import { builder, type SchemaTypes } from "../builder.js";
 import type { GraphQLContext } from "../context.js";
+import {
+  mutationPair,
+  payloadType,
+  type RecordLoader,
+  type RecordQuery,
+  recordOrNull,
+} from "../mutation-pair.js";
 import { requireViewer } from "../require-viewer.js";
-import { answersUserErrors, userErrorsField, type WithUserErrors } from "./user-error.js";
 import { WebhookEndpointStatusEnum } from "./webhook-endpoint.js";
 
 // What the REST reference says of the endpoint inputs, beyond their GraphQL types: checkEndpointFields' limits.
@@ -20,14 +28,20 @@ const ENABLED_EVENTS_INPUT_SCHEMA = {
   items: { enum: ["*", ...WEBHOOK_EVENT_TYPES] },
 };
 
+const loadEndpoint: RecordLoader<"WebhookEndpoint"> = (query, id, context) =>
+  context.prisma.webhookEndpoint.findUniqueOrThrow({ ...query, where: { id } });
+
+/** The deliveries of `ids` with a field's selection, in id order. */
+const loadDeliveries = (query: RecordQuery<"WebhookDelivery">, ids: string[], context: GraphQLContext) =>
+  context.prisma.webhookDelivery.findMany({ ...query, where: { id: { in: ids } }, orderBy: { id: "asc" } });
+
 const WebhookEndpointSecretRef = builder.objectRef<EndpointSecret>("WebhookEndpointWithSecret").implement({
   description: "An endpoint and its signing secret, which is shown only here: store it now.",
   fields: (t) => ({
     endpoint: t.prismaField({
       type: "WebhookEndpoint",
       description: "The endpoint.",
-      resolve: (query, parent, _args, context) =>
-        context.prisma.webhookEndpoint.findUniqueOrThrow({ ...query, where: { id: parent.endpointId } }),
+      resolve: (query, parent, _args, context) => loadEndpoint(query, parent.endpointId, context),
     }),
     secret: t.exposeString("secret", {
       description:
@@ -85,68 +99,6 @@ function endpointsFor(context: GraphQLContext) {
   return { buyerId: requireViewer(context).buyerId, endpoints: context.webhookEndpoints(context.prisma) };
 }
 
-builder.mutationField("createWebhookEndpoint", (t) =>
-  t.field({
-    type: WebhookEndpointSecretRef,
-    description:
-      "Creates a webhook endpoint and its signing secret, returned only here. VALIDATION_FAILED for a URL " +
-      "that is not https, does not resolve, or resolves to a private address, and for unknown event types.",
-    args: {
-      input: t.arg({ type: CreateWebhookEndpointInput, required: true, description: "The endpoint." }),
-    },
-    resolve: (_root, { input }, context) => {
-      const { buyerId, endpoints } = endpointsFor(context);
-      return endpoints.create(buyerId, input, ["input"]);
-    },
-  }),
-);
-
-builder.mutationField("updateWebhookEndpoint", (t) =>
-  t.prismaField({
-    type: "WebhookEndpoint",
-    description:
-      "Changes a webhook endpoint; ENABLED clears a failing or disabled state. NOT_FOUND when it is not " +
-      "the buyer's; VALIDATION_FAILED as for createWebhookEndpoint, or for status FAILING.",
-    args: {
-      id: t.arg({ type: "UUID", required: true, description: "The endpoint's id." }),
-      input: t.arg({ type: UpdateWebhookEndpointInput, required: true, description: "The changes." }),
-    },
-    resolve: async (query, _root, { id, input }, context) => {
-      const { buyerId, endpoints } = endpointsFor(context);
-      const endpointId = await endpoints.update(buyerId, id, input, ["input"]);
-      return context.prisma.webhookEndpoint.findUniqueOrThrow({ ...query, where: { id: endpointId } });
-    },
-  }),
-);
-
-builder.mutationField("deleteWebhookEndpoint", (t) =>
-  t.field({
-    type: "UUID",
-    description:
-      "Deletes a webhook endpoint and its deliveries; returns its id. NOT_FOUND when it is not the buyer's.",
-    args: { id: t.arg({ type: "UUID", required: true, description: "The endpoint's id." }) },
-    resolve: (_root, { id }, context) => {
-      const { buyerId, endpoints } = endpointsFor(context);
-      return endpoints.delete(buyerId, id);
-    },
-  }),
-);
-
-builder.mutationField("rotateWebhookEndpointSecret", (t) =>
-  t.field({
-    type: WebhookEndpointSecretRef,
-    description:
-      "Makes a new signing secret, returned only here. For 24 hours deliveries are signed with both the " +
-      "new and the previous secret, so receivers can switch without losing any. NOT_FOUND when the " +
-      "endpoint is not the buyer's.",
-    args: { id: t.arg({ type: "UUID", required: true, description: "The endpoint's id." }) },
-    resolve: (_root, { id }, context) => {
-      const { buyerId, endpoints } = endpointsFor(context);
-      return endpoints.rotateSecret(buyerId, id);
-    },
-  }),
-);
-
 const RedeliverEventInput = builder.inputType("RedeliverEventInput", {
   description: "Where to send an event again.",
   fields: (t) => ({
@@ -164,183 +116,165 @@ const RedeliveryRef = builder.objectRef<{ deliveryIds: string[] }>("Redelivery")
     deliveries: t.prismaField({
       type: ["WebhookDelivery"],
       description: "One new delivery per endpoint, pending.",
-      resolve: (query, parent, _args, context) =>
-        context.prisma.webhookDelivery.findMany({
-          ...query,
-          where: { id: { in: parent.deliveryIds } },
-          orderBy: { id: "asc" },
-        }),
+      resolve: (query, parent, _args, context) => loadDeliveries(query, parent.deliveryIds, context),
     }),
   }),
 });
 
-builder.mutationField("redeliverEvent", (t) =>
-  t.field({
-    type: RedeliveryRef,
-    description:
-      "Queues an event again, as a new delivery with its own attempts. NOT_FOUND when the event or the " +
-      "endpoint is not the buyer's; ENDPOINT_DISABLED when the endpoint named is disabled.",
-    args: {
-      id: t.arg({ type: "UUID", required: true, description: "The event's id." }),
-      input: t.arg({ type: RedeliverEventInput, description: "Where to send it." }),
-    },
-    resolve: async (_root, { id, input }, context) => {
-      const { buyerId, endpoints } = endpointsFor(context);
-      return { deliveryIds: await endpoints.redeliver(buyerId, id, input?.endpointId ?? null) };
-    },
-  }),
-);
+// The twins' payloads: the same outcomes, each field null when refused, and `userErrors`.
 
-// The same mutations with typed errors: refusals come in the payload's `userErrors`.
-
-const WebhookEndpointSecretPayloadRef = builder
-  .objectRef<WithUserErrors<{ endpointId: string; secret: string }>>("WebhookEndpointSecretPayload")
-  .implement({
-    description: "An endpoint and its signing secret (shown only here), or why it was refused.",
-    fields: (t) => ({
-      endpoint: t.prismaField({
-        type: "WebhookEndpoint",
-        nullable: true,
-        description: "The endpoint; null when refused.",
-        resolve: (query, payload, _args, context) =>
-          payload.endpointId
-            ? context.prisma.webhookEndpoint.findUniqueOrThrow({
-                ...query,
-                where: { id: payload.endpointId },
-              })
-            : null,
-      }),
-      secret: t.string({
-        nullable: true,
-        description: "The signing secret; null when refused.",
-        resolve: (payload) => payload.secret ?? null,
-      }),
-      userErrors: userErrorsField(t, "Why it was refused; empty when it was done."),
+const WebhookEndpointSecretPayloadRef = payloadType<EndpointSecret>("WebhookEndpointSecretPayload", {
+  description: "An endpoint and its signing secret (shown only here), or why it was refused.",
+  userErrors: "Why it was refused; empty when it was done.",
+  fields: (t) => ({
+    endpoint: recordOrNull(t, {
+      type: "WebhookEndpoint",
+      description: "The endpoint; null when refused.",
+      id: (payload) => payload.endpointId,
+      load: loadEndpoint,
     }),
-  });
-
-const WebhookEndpointPayloadRef = builder
-  .objectRef<WithUserErrors<{ endpointId: string }>>("WebhookEndpointPayload")
-  .implement({
-    description: "The endpoint changed or deleted, or why it was refused.",
-    fields: (t) => ({
-      endpointId: t.field({
-        type: "UUID",
-        nullable: true,
-        description: "The endpoint's id; null when refused.",
-        resolve: (payload) => payload.endpointId ?? null,
-      }),
-      endpoint: t.prismaField({
-        type: "WebhookEndpoint",
-        nullable: true,
-        description: "The endpoint as it is now; null when refused or deleted.",
-        resolve: (query, payload, _args, context) =>
-          payload.endpointId
-            ? context.prisma.webhookEndpoint.findUnique({ ...query, where: { id: payload.endpointId } })
-            : null,
-      }),
-      userErrors: userErrorsField(t, "Why it was refused; empty when it was done."),
+    secret: t.string({
+      nullable: true,
+      description: "The signing secret; null when refused.",
+      resolve: (payload) => payload.secret ?? null,
     }),
-  });
+  }),
+});
 
-const EventRedeliverPayloadRef = builder
-  .objectRef<WithUserErrors<{ deliveryIds: string[] }>>("EventRedeliverPayload")
-  .implement({
-    description: "The deliveries queued, or why it was refused.",
-    fields: (t) => ({
-      deliveries: t.prismaField({
-        type: ["WebhookDelivery"],
-        nullable: true,
-        description: "One new delivery per endpoint; null when refused.",
-        resolve: (query, payload, _args, context) =>
-          payload.deliveryIds
-            ? context.prisma.webhookDelivery.findMany({
-                ...query,
-                where: { id: { in: payload.deliveryIds } },
-                orderBy: { id: "asc" },
-              })
-            : null,
-      }),
-      userErrors: userErrorsField(t, "Why it was refused; empty when it was done."),
+const WebhookEndpointPayloadRef = payloadType<{ endpointId: string }>("WebhookEndpointPayload", {
+  description: "The endpoint changed or deleted, or why it was refused.",
+  userErrors: "Why it was refused; empty when it was done.",
+  fields: (t) => ({
+    endpointId: t.field({
+      type: "UUID",
+      nullable: true,
+      description: "The endpoint's id; null when refused.",
+      resolve: (payload) => payload.endpointId ?? null,
     }),
-  });
-
-builder.mutationField("webhookEndpointCreate", (t) =>
-  t.field({
-    type: WebhookEndpointSecretPayloadRef,
-    description: "createWebhookEndpoint with typed errors: VALIDATION_FAILED comes in `userErrors`.",
-    args: {
-      input: t.arg({ type: CreateWebhookEndpointInput, required: true, description: "The endpoint." }),
-    },
-    extensions: answersUserErrors(),
-    resolve: async (_root, { input }, context) => {
-      const { buyerId, endpoints } = endpointsFor(context);
-      return { ...(await endpoints.create(buyerId, input, ["input"])), userErrors: [] };
-    },
+    endpoint: recordOrNull(t, {
+      type: "WebhookEndpoint",
+      description: "The endpoint as it is now; null when refused or deleted.",
+      id: (payload) => payload.endpointId,
+      load: (query, id, context) => context.prisma.webhookEndpoint.findUnique({ ...query, where: { id } }),
+    }),
   }),
-);
+});
 
-builder.mutationField("webhookEndpointUpdate", (t) =>
-  t.field({
-    type: WebhookEndpointPayloadRef,
-    description:
-      "updateWebhookEndpoint with typed errors: VALIDATION_FAILED and NOT_FOUND (field `id`) come in `userErrors`.",
-    args: {
-      id: t.arg({ type: "UUID", required: true, description: "The endpoint's id." }),
-      input: t.arg({ type: UpdateWebhookEndpointInput, required: true, description: "The changes." }),
-    },
-    extensions: answersUserErrors({ NOT_FOUND: ["id"] }),
-    resolve: async (_root, { id, input }, context) => {
-      const { buyerId, endpoints } = endpointsFor(context);
-      return { endpointId: await endpoints.update(buyerId, id, input, ["input"]), userErrors: [] };
-    },
+const EventRedeliverPayloadRef = payloadType<{ deliveryIds: string[] }>("EventRedeliverPayload", {
+  description: "The deliveries queued, or why it was refused.",
+  userErrors: "Why it was refused; empty when it was done.",
+  fields: (t) => ({
+    deliveries: t.prismaField({
+      type: ["WebhookDelivery"],
+      nullable: true,
+      description: "One new delivery per endpoint; null when refused.",
+      resolve: (query, payload, _args, context) =>
+        payload.deliveryIds ? loadDeliveries(query, payload.deliveryIds, context) : null,
+    }),
   }),
-);
+});
 
-builder.mutationField("webhookEndpointDelete", (t) =>
-  t.field({
-    type: WebhookEndpointPayloadRef,
-    description: "deleteWebhookEndpoint with typed errors: NOT_FOUND (field `id`) comes in `userErrors`.",
-    args: { id: t.arg({ type: "UUID", required: true, description: "The endpoint's id." }) },
-    extensions: answersUserErrors({ NOT_FOUND: ["id"] }),
-    resolve: async (_root, { id }, context) => {
-      const { buyerId, endpoints } = endpointsFor(context);
-      return { endpointId: await endpoints.delete(buyerId, id), userErrors: [] };
-    },
-  }),
-);
+const endpointId = (arg: ArgBuilder<SchemaTypes>) =>
+  arg({ type: "UUID", required: true, description: "The endpoint's id." });
+const createInput = (arg: ArgBuilder<SchemaTypes>) =>
+  arg({ type: CreateWebhookEndpointInput, required: true, description: "The endpoint." });
+const NOT_FOUND_ID = { NOT_FOUND: ["id"] };
 
-builder.mutationField("webhookEndpointSecretRotate", (t) =>
-  t.field({
-    type: WebhookEndpointSecretPayloadRef,
-    description:
-      "rotateWebhookEndpointSecret with typed errors: NOT_FOUND (field `id`) comes in `userErrors`.",
-    args: { id: t.arg({ type: "UUID", required: true, description: "The endpoint's id." }) },
-    extensions: answersUserErrors({ NOT_FOUND: ["id"] }),
-    resolve: async (_root, { id }, context) => {
-      const { buyerId, endpoints } = endpointsFor(context);
-      return { ...(await endpoints.rotateSecret(buyerId, id)), userErrors: [] };
-    },
-  }),
-);
+mutationPair({
+  name: "createWebhookEndpoint",
+  description:
+    "Creates a webhook endpoint and its signing secret, returned only here. VALIDATION_FAILED for a URL " +
+    "that is not https, does not resolve, or resolves to a private address, and for unknown event types.",
+  twin: "webhookEndpointCreate",
+  twinDescription: "createWebhookEndpoint with typed errors: VALIDATION_FAILED comes in `userErrors`.",
+  args: (arg) => ({ input: createInput(arg) }),
+  run: ({ input }, context) => {
+    const { buyerId, endpoints } = endpointsFor(context);
+    return endpoints.create(buyerId, input, ["input"]);
+  },
+  answer: { type: WebhookEndpointSecretRef },
+  payload: WebhookEndpointSecretPayloadRef,
+  toPayload: (created) => created,
+});
 
-builder.mutationField("eventRedeliver", (t) =>
-  t.field({
-    type: EventRedeliverPayloadRef,
-    description:
-      "redeliverEvent with typed errors: NOT_FOUND (field `id`) comes in `userErrors`; ENDPOINT_DISABLED stays " +
-      "a top-level error.",
-    args: {
-      id: t.arg({ type: "UUID", required: true, description: "The event's id." }),
-      input: t.arg({ type: RedeliverEventInput, description: "Where to send it." }),
-    },
-    extensions: answersUserErrors({ NOT_FOUND: ["id"] }),
-    resolve: async (_root, { id, input }, context) => {
-      const { buyerId, endpoints } = endpointsFor(context);
-      return {
-        deliveryIds: await endpoints.redeliver(buyerId, id, input?.endpointId ?? null),
-        userErrors: [],
-      };
-    },
+mutationPair({
+  name: "updateWebhookEndpoint",
+  description:
+    "Changes a webhook endpoint; ENABLED clears a failing or disabled state. NOT_FOUND when it is not " +
+    "the buyer's; VALIDATION_FAILED as for createWebhookEndpoint, or for status FAILING.",
+  twin: "webhookEndpointUpdate",
+  twinDescription:
+    "updateWebhookEndpoint with typed errors: VALIDATION_FAILED and NOT_FOUND (field `id`) come in `userErrors`.",
+  fieldOf: NOT_FOUND_ID,
+  args: (arg) => ({
+    id: endpointId(arg),
+    input: arg({ type: UpdateWebhookEndpointInput, required: true, description: "The changes." }),
   }),
-);
+  run: ({ id, input }, context) => {
+    const { buyerId, endpoints } = endpointsFor(context);
+    return endpoints.update(buyerId, id, input, ["input"]);
+  },
+  answer: { record: "WebhookEndpoint", load: loadEndpoint },
+  payload: WebhookEndpointPayloadRef,
+  toPayload: (updated) => ({ endpointId: updated }),
+});
+
+mutationPair({
+  name: "deleteWebhookEndpoint",
+  description:
+    "Deletes a webhook endpoint and its deliveries; returns its id. NOT_FOUND when it is not the buyer's.",
+  twin: "webhookEndpointDelete",
+  twinDescription: "deleteWebhookEndpoint with typed errors: NOT_FOUND (field `id`) comes in `userErrors`.",
+  fieldOf: NOT_FOUND_ID,
+  args: (arg) => ({ id: endpointId(arg) }),
+  run: ({ id }, context) => {
+    const { buyerId, endpoints } = endpointsFor(context);
+    return endpoints.delete(buyerId, id);
+  },
+  answer: { type: "UUID" },
+  payload: WebhookEndpointPayloadRef,
+  toPayload: (deleted) => ({ endpointId: deleted }),
+});
+
+mutationPair({
+  name: "rotateWebhookEndpointSecret",
+  description:
+    "Makes a new signing secret, returned only here. For 24 hours deliveries are signed with both the " +
+    "new and the previous secret, so receivers can switch without losing any. NOT_FOUND when the " +
+    "endpoint is not the buyer's.",
+  twin: "webhookEndpointSecretRotate",
+  twinDescription:
+    "rotateWebhookEndpointSecret with typed errors: NOT_FOUND (field `id`) comes in `userErrors`.",
+  fieldOf: NOT_FOUND_ID,
+  args: (arg) => ({ id: endpointId(arg) }),
+  run: ({ id }, context) => {
+    const { buyerId, endpoints } = endpointsFor(context);
+    return endpoints.rotateSecret(buyerId, id);
+  },
+  answer: { type: WebhookEndpointSecretRef },
+  payload: WebhookEndpointSecretPayloadRef,
+  toPayload: (rotated) => rotated,
+});
+
+mutationPair({
+  name: "redeliverEvent",
+  description:
+    "Queues an event again, as a new delivery with its own attempts. NOT_FOUND when the event or the " +
+    "endpoint is not the buyer's; ENDPOINT_DISABLED when the endpoint named is disabled.",
+  twin: "eventRedeliver",
+  twinDescription:
+    "redeliverEvent with typed errors: NOT_FOUND (field `id`) comes in `userErrors`; ENDPOINT_DISABLED stays " +
+    "a top-level error.",
+  fieldOf: NOT_FOUND_ID,
+  args: (arg) => ({
+    id: arg({ type: "UUID", required: true, description: "The event's id." }),
+    input: arg({ type: RedeliverEventInput, description: "Where to send it." }),
+  }),
+  run: async ({ id, input }, context) => {
+    const { buyerId, endpoints } = endpointsFor(context);
+    return { deliveryIds: await endpoints.redeliver(buyerId, id, input?.endpointId ?? null) };
+  },
+  answer: { type: RedeliveryRef },
+  payload: EventRedeliverPayloadRef,
+  toPayload: (queued) => queued,
+});
