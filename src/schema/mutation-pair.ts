@@ -38,7 +38,8 @@ export interface MutationPair<
   description: string;
   /** The twin that answers VALIDATION_FAILED, NOT_FOUND, … in its payload's `userErrors`. */
   twin: string;
-  twinDescription: string;
+  /** What the twin answers in `userErrors`, after "<name> with typed errors: " in its description. */
+  typedErrors: string;
   /** For the refusals that concern no input field of their own: the input field each is about. */
   fieldOf?: UserErrorsExtension["fieldOf"];
   /** Both fields' arguments (called once per field: Pothos arguments belong to one field). */
@@ -79,11 +80,11 @@ export function mutationPair<
       resolve: (_root, fieldArgs, context) => run(fieldArgs, context) as never,
     });
   });
-  const { twin, twinDescription, fieldOf, payload, toPayload } = mutation;
+  const { twin, typedErrors, fieldOf, payload, toPayload } = mutation;
   builder.mutationField(twin, (t) =>
     t.field({
       type: payload,
-      description: twinDescription,
+      description: `${name} with typed errors: ${typedErrors}`,
       args: args(t.arg),
       extensions: answersUserErrors(fieldOf),
       // Refusals never reach here: the domainErrors plugin answers them as `{ userErrors }`.
@@ -139,5 +140,62 @@ export function recordOrNull<Model extends keyof PrismaTypes, Payload extends ob
       // Typed at the call, for its model, as in `mutationPair`.
       return (recordId ? load(query, recordId, context) : null) as never;
     },
+  });
+}
+
+/** A payload's field holding one value of the outcome as it is; null when refused. */
+export function valueOrNull<Payload extends object, Key extends keyof Payload & string>(
+  t: PothosSchemaTypes.ObjectFieldBuilder<SchemaTypes, WithUserErrors<Payload>>,
+  key: Key,
+  options: { type: ObjectRef<SchemaTypes, Payload[Key]> | "String" | "UUID"; description: string },
+) {
+  return t.field({
+    ...options,
+    nullable: true,
+    // The generic key defeats Pothos' resolver typing; `options.type` holds exactly a Payload[Key].
+    resolve: (payload) => (payload[key] ?? null) as never,
+  });
+}
+
+/** The twin's payload of a mutation that answers one record: that record's field, and `userErrors`. */
+export interface RecordPayload {
+  name: string;
+  description: string;
+  /** The `userErrors` field's description. */
+  userErrors: string;
+  /** The field that answers the record (null when refused), and its description. */
+  field: string;
+  fieldDescription: string;
+}
+
+/** A mutation whose outcome is the id of the record it wrote: the throwing field answers that record. */
+export function recordMutationPair<Args extends InputFieldMap, Model extends keyof PrismaTypes>(
+  mutation: Omit<
+    MutationPair<Args, string, { recordId: string }, Model>,
+    "answer" | "payload" | "toPayload"
+  > & {
+    record: Model;
+    load: RecordLoader<Model>;
+    payload: RecordPayload;
+  },
+): void {
+  const { record, load, payload, ...pair } = mutation;
+  const { name, description, userErrors, field, fieldDescription } = payload;
+  mutationPair({
+    ...pair,
+    answer: { record, load },
+    payload: payloadType<{ recordId: string }>(name, {
+      description,
+      userErrors,
+      fields: (t) => ({
+        [field]: recordOrNull(t, {
+          type: record,
+          description: fieldDescription,
+          id: (done) => done.recordId,
+          load,
+        }),
+      }),
+    }),
+    toPayload: (recordId) => ({ recordId }),
   });
 }

@@ -23,7 +23,7 @@ import {
   textWhere,
   yesNo,
 } from "../list-query.js";
-import { mutationPair, payloadType, type RecordLoader, recordOrNull } from "../mutation-pair.js";
+import { mutationPair, payloadType, type RecordLoader, recordOrNull, valueOrNull } from "../mutation-pair.js";
 import { readsPath } from "../read-metadata.js";
 import { buyerRecordField } from "../record-field.js";
 import { requireViewer } from "../require-viewer.js";
@@ -257,11 +257,9 @@ const BuyerProductCreatePayloadRef = payloadType<CreatedBuyerProduct>("BuyerProd
       id: (payload) => payload.buyerProductId,
       load: loadBuyerProduct,
     }),
-    autoMatch: t.field({
+    autoMatch: valueOrNull(t, "autoMatch", {
       type: AutoMatchRef,
-      nullable: true,
       description: "The auto-match outcome; null when refused.",
-      resolve: (payload) => payload.autoMatch ?? null,
     }),
   }),
 });
@@ -363,8 +361,7 @@ mutationPair({
     "(extensions.fieldErrors) for a blank or too long text, a negative number, a repeated document type " +
     "or bad resource values. buyerProductCreate does the same and answers these in `userErrors`.",
   twin: "buyerProductCreate",
-  twinDescription:
-    "createBuyerProduct with typed errors: VALIDATION_FAILED comes in `userErrors`, one per field, not as a top-level error.",
+  typedErrors: "VALIDATION_FAILED comes in `userErrors`, one per field, not as a top-level error.",
   args: (arg) => ({
     input: arg({ type: CreateBuyerProductInput, required: true, description: "The product." }),
   }),

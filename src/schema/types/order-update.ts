@@ -7,7 +7,7 @@ import { builder } from "../builder.js";
 import type { GraphQLContext } from "../context.js";
 import { OrderStatusEnum } from "../enums.js";
 import { takesIdsOf } from "../global-ids.js";
-import { mutationPair, payloadType, type RecordLoader, recordOrNull } from "../mutation-pair.js";
+import { recordMutationPair } from "../mutation-pair.js";
 import { requireViewer } from "../require-viewer.js";
 import { checkResourceValues, ResourceValueInput } from "./resource-value.js";
 
@@ -77,23 +77,7 @@ async function applyOrderUpdate(
   if (write) write.producedVersion = version;
 }
 
-const loadOrder: RecordLoader<"Order"> = (query, id, context) =>
-  context.prisma.order.findUniqueOrThrow({ ...query, where: { id } });
-
-const OrderUpdatePayloadRef = payloadType<{ orderId: string }>("OrderUpdatePayload", {
-  description: "The updated order, or why the update was refused.",
-  userErrors: "Why the update was refused; empty when it was made.",
-  fields: (t) => ({
-    order: recordOrNull(t, {
-      type: "Order",
-      description: "The order as it is now; null when the update was refused.",
-      id: (payload) => payload.orderId,
-      load: loadOrder,
-    }),
-  }),
-});
-
-mutationPair({
+recordMutationPair({
   name: "updateOrder",
   description:
     "Changes an order of the buyer. Status changes follow the transition rules; every change is recorded " +
@@ -102,8 +86,8 @@ mutationPair({
     "buyer has no such order; INVALID_TRANSITION (extensions.allowedStatuses) when the status may not move " +
     "there. orderUpdate does the same and answers these in `userErrors`.",
   twin: "orderUpdate",
-  twinDescription:
-    "updateOrder with typed errors: VALIDATION_FAILED, NOT_FOUND (field `id`) and INVALID_TRANSITION " +
+  typedErrors:
+    "VALIDATION_FAILED, NOT_FOUND (field `id`) and INVALID_TRANSITION " +
     "(field `input.orderStatus`, with allowedStatuses) come in `userErrors`, not as top-level errors.",
   fieldOf: { NOT_FOUND: ["id"], INVALID_TRANSITION: ["input", "orderStatus"] },
   args: (arg) => ({
@@ -119,7 +103,13 @@ mutationPair({
     await applyOrderUpdate(context, id, input);
     return id;
   },
-  answer: { record: "Order", load: loadOrder },
-  payload: OrderUpdatePayloadRef,
-  toPayload: (orderId) => ({ orderId }),
+  record: "Order",
+  load: (query, id, context) => context.prisma.order.findUniqueOrThrow({ ...query, where: { id } }),
+  payload: {
+    name: "OrderUpdatePayload",
+    description: "The updated order, or why the update was refused.",
+    userErrors: "Why the update was refused; empty when it was made.",
+    field: "order",
+    fieldDescription: "The order as it is now; null when the update was refused.",
+  },
 });

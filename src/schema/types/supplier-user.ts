@@ -6,7 +6,7 @@ import { builder } from "../builder.js";
 import { connectionType } from "../connection-types.js";
 import type { GraphQLContext } from "../context.js";
 import { takesIdsOf } from "../global-ids.js";
-import { mutationPair, payloadType, type RecordLoader, recordOrNull } from "../mutation-pair.js";
+import { recordMutationPair } from "../mutation-pair.js";
 import { requireViewer } from "../require-viewer.js";
 import { NodeRef, nodeIdFields } from "./node.js";
 
@@ -102,23 +102,7 @@ async function createSupplierUserFrom(
   }
 }
 
-const loadSupplierUser: RecordLoader<"SupplierUser"> = (query, id, context) =>
-  context.prisma.supplierUser.findUniqueOrThrow({ ...query, where: { id } });
-
-const SupplierUserCreatePayloadRef = payloadType<{ supplierUserId: string }>("SupplierUserCreatePayload", {
-  description: "The created supplier user, or why it was refused.",
-  userErrors: "Why it was refused; empty when it was created.",
-  fields: (t) => ({
-    supplierUser: recordOrNull(t, {
-      type: "SupplierUser",
-      description: "The created user; null when refused.",
-      id: (payload) => payload.supplierUserId,
-      load: loadSupplierUser,
-    }),
-  }),
-});
-
-mutationPair({
+recordMutationPair({
   name: "createSupplierUser",
   description:
     "Creates a user under a supplier the buyer is connected to. Errors: VALIDATION_FAILED " +
@@ -127,17 +111,23 @@ mutationPair({
     "a user with this email (compared case-insensitively). supplierUserCreate does the same and answers " +
     "these in `userErrors`.",
   twin: "supplierUserCreate",
-  twinDescription:
-    "createSupplierUser with typed errors: VALIDATION_FAILED, NOT_FOUND (field `input.supplierId`) and " +
+  typedErrors:
+    "VALIDATION_FAILED, NOT_FOUND (field `input.supplierId`) and " +
     "ALREADY_EXISTS (field `input.contactEmail`) come in `userErrors`, not as top-level errors.",
   fieldOf: { NOT_FOUND: ["input", "supplierId"], ALREADY_EXISTS: ["input", "contactEmail"] },
   args: (arg) => ({
     input: arg({ type: CreateSupplierUserInput, required: true, description: "The user." }),
   }),
   run: ({ input }, context) => createSupplierUserFrom(context, input),
-  answer: { record: "SupplierUser", load: loadSupplierUser },
-  payload: SupplierUserCreatePayloadRef,
-  toPayload: (supplierUserId) => ({ supplierUserId }),
+  record: "SupplierUser",
+  load: (query, id, context) => context.prisma.supplierUser.findUniqueOrThrow({ ...query, where: { id } }),
+  payload: {
+    name: "SupplierUserCreatePayload",
+    description: "The created supplier user, or why it was refused.",
+    userErrors: "Why it was refused; empty when it was created.",
+    field: "supplierUser",
+    fieldDescription: "The created user; null when refused.",
+  },
 });
 
 builder.queryField("supplierUser", (t) =>

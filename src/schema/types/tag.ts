@@ -15,7 +15,7 @@ import { relationConnection } from "../connection-fields.js";
 import { connectionType } from "../connection-types.js";
 import type { GraphQLContext } from "../context.js";
 import { NODE_TYPES, type NodeTypeName, takesIdsOf } from "../global-ids.js";
-import { mutationPair, payloadType } from "../mutation-pair.js";
+import { mutationPair, payloadType, valueOrNull } from "../mutation-pair.js";
 import { namedRootConnection } from "../named-list.js";
 import { requireViewer } from "../require-viewer.js";
 import { tagsOf } from "../tag-loader.js";
@@ -246,22 +246,16 @@ function taggingMutation<Result>(mutation: {
     description: `The tags on the record after ${changing}, or why the call was refused.`,
     userErrors: "Why the call was refused; empty when it was made.",
     fields: (t) => ({
-      result: t.field({
-        type: answer,
-        nullable: true,
-        description: result,
-        // The generic shape defeats Pothos' resolver typing; `result` holds exactly a Result.
-        resolve: (done) => (done.result ?? null) as never,
-      }),
+      result: valueOrNull(t, "result", { type: answer, description: result }),
     }),
   });
   mutationPair({
     name,
     description,
     twin,
-    twinDescription:
-      `${name} with typed errors: VALIDATION_FAILED (per tag id) and NOT_FOUND (field \`input.taggableId\`) ` +
-      "come in `userErrors`, not as top-level errors.",
+    typedErrors:
+      "VALIDATION_FAILED (per tag id) and NOT_FOUND (field `input.taggableId`) come in `userErrors`, not as " +
+      "top-level errors.",
     fieldOf: { NOT_FOUND: ["input", "taggableId"] },
     args: (arg) => ({ input: arg({ type: input, required: true, description: "The record and the tags." }) }),
     run: (args, context) => change(context, args.input),

@@ -2,19 +2,22 @@
 // src/services/webhook-endpoints.ts, in both forms (top-level errors, and
 // typed errors in the payload's `userErrors`).
 
-import type { ArgBuilder } from "@pothos/core";
+import type { ArgBuilder, InputFieldMap } from "@pothos/core";
+import type PrismaTypes from "../../db/generated/pothos-types.js";
 import { MAX_WEBHOOK_DESCRIPTION_LENGTH } from "../../domain/webhook-endpoints.js";
 import { WEBHOOK_EVENT_TYPES } from "../../domain/webhook-events.js";
 import { MAX_WEBHOOK_URL_LENGTH } from "../../domain/webhook-url.js";
-import type { EndpointSecret } from "../../services/webhook-endpoints.js";
+import type { EndpointChanges, EndpointSecret, NewEndpoint } from "../../services/webhook-endpoints.js";
 import { builder, type SchemaTypes } from "../builder.js";
 import type { GraphQLContext } from "../context.js";
 import {
+  type MutationPair,
   mutationPair,
   payloadType,
   type RecordLoader,
   type RecordQuery,
   recordOrNull,
+  valueOrNull,
 } from "../mutation-pair.js";
 import { requireViewer } from "../require-viewer.js";
 import { WebhookEndpointStatusEnum } from "./webhook-endpoint.js";
@@ -94,9 +97,18 @@ const UpdateWebhookEndpointInput = builder.inputType("UpdateWebhookEndpointInput
   }),
 });
 
-/** The webhook endpoints' service for the request's buyer. */
+/** The webhook endpoints' service for the request's buyer, its checks naming fields under `input`. */
 function endpointsFor(context: GraphQLContext) {
-  return { buyerId: requireViewer(context).buyerId, endpoints: context.webhookEndpoints(context.prisma) };
+  const buyerId = requireViewer(context).buyerId;
+  const endpoints = context.webhookEndpoints(context.prisma);
+  return {
+    create: (input: NewEndpoint) => endpoints.create(buyerId, input, ["input"]),
+    update: (id: string, input: EndpointChanges) => endpoints.update(buyerId, id, input, ["input"]),
+    delete: (id: string) => endpoints.delete(buyerId, id),
+    rotateSecret: (id: string) => endpoints.rotateSecret(buyerId, id),
+    redeliver: (eventId: string, endpointId: string | null) =>
+      endpoints.redeliver(buyerId, eventId, endpointId),
+  };
 }
 
 const RedeliverEventInput = builder.inputType("RedeliverEventInput", {
@@ -133,10 +145,9 @@ const WebhookEndpointSecretPayloadRef = payloadType<EndpointSecret>("WebhookEndp
       id: (payload) => payload.endpointId,
       load: loadEndpoint,
     }),
-    secret: t.string({
-      nullable: true,
+    secret: valueOrNull(t, "secret", {
+      type: "String",
       description: "The signing secret; null when refused.",
-      resolve: (payload) => payload.secret ?? null,
     }),
   }),
 });
@@ -145,11 +156,9 @@ const WebhookEndpointPayloadRef = payloadType<{ endpointId: string }>("WebhookEn
   description: "The endpoint changed or deleted, or why it was refused.",
   userErrors: "Why it was refused; empty when it was done.",
   fields: (t) => ({
-    endpointId: t.field({
+    endpointId: valueOrNull(t, "endpointId", {
       type: "UUID",
-      nullable: true,
       description: "The endpoint's id; null when refused.",
-      resolve: (payload) => payload.endpointId ?? null,
     }),
     endpoint: recordOrNull(t, {
       type: "WebhookEndpoint",
@@ -176,84 +185,88 @@ const EventRedeliverPayloadRef = payloadType<{ deliveryIds: string[] }>("EventRe
 
 const endpointId = (arg: ArgBuilder<SchemaTypes>) =>
   arg({ type: "UUID", required: true, description: "The endpoint's id." });
-const createInput = (arg: ArgBuilder<SchemaTypes>) =>
-  arg({ type: CreateWebhookEndpointInput, required: true, description: "The endpoint." });
 const NOT_FOUND_ID = { NOT_FOUND: ["id"] };
 
-mutationPair({
+/** A mutation that answers an endpoint with its new signing secret, shown only here. */
+function secretMutation<Args extends InputFieldMap>(
+  mutation: Omit<
+    MutationPair<Args, EndpointSecret, EndpointSecret, never>,
+    "answer" | "payload" | "toPayload"
+  >,
+) {
+  mutationPair({
+    ...mutation,
+    answer: { type: WebhookEndpointSecretRef },
+    payload: WebhookEndpointSecretPayloadRef,
+    toPayload: (secret) => secret,
+  });
+}
+
+secretMutation({
   name: "createWebhookEndpoint",
   description:
     "Creates a webhook endpoint and its signing secret, returned only here. VALIDATION_FAILED for a URL " +
     "that is not https, does not resolve, or resolves to a private address, and for unknown event types.",
   twin: "webhookEndpointCreate",
-  twinDescription: "createWebhookEndpoint with typed errors: VALIDATION_FAILED comes in `userErrors`.",
-  args: (arg) => ({ input: createInput(arg) }),
-  run: ({ input }, context) => {
-    const { buyerId, endpoints } = endpointsFor(context);
-    return endpoints.create(buyerId, input, ["input"]);
-  },
-  answer: { type: WebhookEndpointSecretRef },
-  payload: WebhookEndpointSecretPayloadRef,
-  toPayload: (created) => created,
+  typedErrors: "VALIDATION_FAILED comes in `userErrors`.",
+  args: (arg) => ({
+    input: arg({ type: CreateWebhookEndpointInput, required: true, description: "The endpoint." }),
+  }),
+  run: ({ input }, context) => endpointsFor(context).create(input),
 });
 
-mutationPair({
+/** A mutation of one of the buyer's endpoints, NOT_FOUND for another id; its twin answers the endpoint's id. */
+function endpointMutation<Args extends InputFieldMap, Model extends keyof PrismaTypes = never>(
+  mutation: Omit<
+    MutationPair<Args, string, { endpointId: string }, Model>,
+    "fieldOf" | "payload" | "toPayload"
+  >,
+) {
+  mutationPair({
+    ...mutation,
+    fieldOf: NOT_FOUND_ID,
+    payload: WebhookEndpointPayloadRef,
+    toPayload: (endpointId) => ({ endpointId }),
+  });
+}
+
+endpointMutation({
   name: "updateWebhookEndpoint",
   description:
     "Changes a webhook endpoint; ENABLED clears a failing or disabled state. NOT_FOUND when it is not " +
     "the buyer's; VALIDATION_FAILED as for createWebhookEndpoint, or for status FAILING.",
   twin: "webhookEndpointUpdate",
-  twinDescription:
-    "updateWebhookEndpoint with typed errors: VALIDATION_FAILED and NOT_FOUND (field `id`) come in `userErrors`.",
-  fieldOf: NOT_FOUND_ID,
+  typedErrors: "VALIDATION_FAILED and NOT_FOUND (field `id`) come in `userErrors`.",
   args: (arg) => ({
     id: endpointId(arg),
     input: arg({ type: UpdateWebhookEndpointInput, required: true, description: "The changes." }),
   }),
-  run: ({ id, input }, context) => {
-    const { buyerId, endpoints } = endpointsFor(context);
-    return endpoints.update(buyerId, id, input, ["input"]);
-  },
+  run: ({ id, input }, context) => endpointsFor(context).update(id, input),
   answer: { record: "WebhookEndpoint", load: loadEndpoint },
-  payload: WebhookEndpointPayloadRef,
-  toPayload: (updated) => ({ endpointId: updated }),
 });
 
-mutationPair({
+endpointMutation({
   name: "deleteWebhookEndpoint",
   description:
     "Deletes a webhook endpoint and its deliveries; returns its id. NOT_FOUND when it is not the buyer's.",
   twin: "webhookEndpointDelete",
-  twinDescription: "deleteWebhookEndpoint with typed errors: NOT_FOUND (field `id`) comes in `userErrors`.",
-  fieldOf: NOT_FOUND_ID,
+  typedErrors: "NOT_FOUND (field `id`) comes in `userErrors`.",
   args: (arg) => ({ id: endpointId(arg) }),
-  run: ({ id }, context) => {
-    const { buyerId, endpoints } = endpointsFor(context);
-    return endpoints.delete(buyerId, id);
-  },
+  run: ({ id }, context) => endpointsFor(context).delete(id),
   answer: { type: "UUID" },
-  payload: WebhookEndpointPayloadRef,
-  toPayload: (deleted) => ({ endpointId: deleted }),
 });
 
-mutationPair({
+secretMutation({
   name: "rotateWebhookEndpointSecret",
   description:
     "Makes a new signing secret, returned only here. For 24 hours deliveries are signed with both the " +
     "new and the previous secret, so receivers can switch without losing any. NOT_FOUND when the " +
     "endpoint is not the buyer's.",
   twin: "webhookEndpointSecretRotate",
-  twinDescription:
-    "rotateWebhookEndpointSecret with typed errors: NOT_FOUND (field `id`) comes in `userErrors`.",
+  typedErrors: "NOT_FOUND (field `id`) comes in `userErrors`.",
   fieldOf: NOT_FOUND_ID,
   args: (arg) => ({ id: endpointId(arg) }),
-  run: ({ id }, context) => {
-    const { buyerId, endpoints } = endpointsFor(context);
-    return endpoints.rotateSecret(buyerId, id);
-  },
-  answer: { type: WebhookEndpointSecretRef },
-  payload: WebhookEndpointSecretPayloadRef,
-  toPayload: (rotated) => rotated,
+  run: ({ id }, context) => endpointsFor(context).rotateSecret(id),
 });
 
 mutationPair({
@@ -262,18 +275,15 @@ mutationPair({
     "Queues an event again, as a new delivery with its own attempts. NOT_FOUND when the event or the " +
     "endpoint is not the buyer's; ENDPOINT_DISABLED when the endpoint named is disabled.",
   twin: "eventRedeliver",
-  twinDescription:
-    "redeliverEvent with typed errors: NOT_FOUND (field `id`) comes in `userErrors`; ENDPOINT_DISABLED stays " +
-    "a top-level error.",
+  typedErrors: "NOT_FOUND (field `id`) comes in `userErrors`; ENDPOINT_DISABLED stays a top-level error.",
   fieldOf: NOT_FOUND_ID,
   args: (arg) => ({
     id: arg({ type: "UUID", required: true, description: "The event's id." }),
     input: arg({ type: RedeliverEventInput, description: "Where to send it." }),
   }),
-  run: async ({ id, input }, context) => {
-    const { buyerId, endpoints } = endpointsFor(context);
-    return { deliveryIds: await endpoints.redeliver(buyerId, id, input?.endpointId ?? null) };
-  },
+  run: async ({ id, input }, context) => ({
+    deliveryIds: await endpointsFor(context).redeliver(id, input?.endpointId ?? null),
+  }),
   answer: { type: RedeliveryRef },
   payload: EventRedeliverPayloadRef,
   toPayload: (queued) => queued,
