@@ -249,11 +249,39 @@ function graphqlContext(
 export function createEventRenderer({
   config,
   database,
+  logger,
 }: {
   config: Pick<AppConfig, "appBaseUrl" | "webhooks">;
   database: Pick<Database, "prisma" | "listen">;
+  /** Told once how each record type is read, and of each batch read that failed. */
+  logger?: Logger;
 }) {
-  const renderRecords = createRecordRenderer(schema);
+  const renderRecords = createRecordRenderer(schema, {
+    planner: createReadPlanner({
+      schema,
+      dataModel: readDataModel(database.prisma),
+      // On the worker's transaction (the context's client), so that records are read in its snapshot.
+      query: (text, values, context) =>
+        context.prisma.$queryRawUnsafe<Record<string, unknown>[]>(text, ...values),
+    }),
+    planned(plans) {
+      logger?.info(
+        {
+          compiled: plans.filter((plan) => plan.reason === null).map((plan) => plan.recordType),
+          executed: Object.fromEntries(
+            plans.flatMap((plan) => (plan.reason === null ? [] : [[plan.recordType, plan.reason]])),
+          ),
+        },
+        "event records: compiled from rows, or executed",
+      );
+    },
+    failed(recordType, error) {
+      logger?.error(
+        { err: error, recordType },
+        "compiled event record read failed; the records were executed",
+      );
+    },
+  });
   // Rendering never subscribes; the context only needs a feed to have one.
   const orderUpdates = createOrderUpdateFeed(database);
   return (

@@ -13,9 +13,11 @@ import {
 import { compileQuery, isCompiledQuery } from "graphql-jit";
 import { EVENT_RECORD_DOCUMENTS } from "../contract/event-records.js";
 import type { RestRoute } from "../contract/route.js";
+import type { ReadPlanner, RecordBatchRead } from "../schema/compiled/read-planner.js";
 import type { GraphQLContext } from "../schema/context.js";
 import { encodeGlobalId, NODE_TYPES, type NodeTypeName } from "../schema/global-ids.js";
 import { MAX_NODE_IDS } from "../schema/types/node.js";
+import { REST_SPELLING } from "./compiled-read.js";
 import { type CompiledRoute, compileRoute } from "./compiled-route.js";
 import { applyEnumPlan } from "./rest-spelling.js";
 import { withSharedResponsePaths } from "./shared-paths.js";
@@ -64,6 +66,15 @@ export async function renderRecordsOfBuyers(
   return rendered;
 }
 
+/** What the renderer reads records from rows with (src/schema/compiled/), and whom it tells how each type is read. */
+export interface CompiledRecordReads {
+  planner: ReadPlanner;
+  /** Once: every record type, with null when its records are read from rows, else why they are executed. */
+  planned(plans: readonly { recordType: string; reason: string | null }[]): void;
+  /** A batch read of `recordType` threw; its records were rendered by executing the document instead. */
+  failed(recordType: string, error: unknown): void;
+}
+
 const UNDOCUMENTED = { success: { description: "" }, summary: "", tag: "", description: "" };
 
 const isNodeType = (name: string): name is NodeTypeName => (NODE_TYPES as readonly string[]).includes(name);
@@ -101,7 +112,24 @@ function nodesOf(result: ExecutionResult<{ nodes: unknown[] }>): unknown[] {
   return result.data.nodes;
 }
 
-export function createRecordRenderer(schema: GraphQLSchema): RecordRenderer {
+/** The batch read of a record type's single read, or why its records are executed. */
+function planBatchRead(
+  planner: ReadPlanner,
+  single: CompiledRoute,
+): { compiled: RecordBatchRead } | { reason: string } {
+  if (single.response.spread !== undefined) return { reason: "its response spreads a field" };
+  return planner.planRecordBatch(single.operation, REST_SPELLING);
+}
+
+/**
+ * Without `compiledReads`, every record is rendered by executing its
+ * document; with them, a record type whose read compiles is read from rows,
+ * one statement for a batch's records of that type, to the same bytes.
+ */
+export function createRecordRenderer(
+  schema: GraphQLSchema,
+  compiledReads?: CompiledRecordReads,
+): RecordRenderer {
   const restSchema = withSharedResponsePaths(schema);
   const compiled = new Map(
     Object.entries(EVENT_RECORD_DOCUMENTS).map(([recordType, document]) => {
@@ -114,9 +142,41 @@ export function createRecordRenderer(schema: GraphQLSchema): RecordRenderer {
         ...UNDOCUMENTED,
       };
       const single = compileRoute(restSchema, route);
-      return [recordType, { single, nodes: compileNodesRead(restSchema, single) }];
+      const batch = compiledReads ? planBatchRead(compiledReads.planner, single) : null;
+      return [
+        recordType,
+        {
+          single,
+          nodes: compileNodesRead(restSchema, single),
+          batch: batch && "compiled" in batch ? batch.compiled : null,
+          reason: batch && "reason" in batch ? batch.reason : null,
+        },
+      ];
     }),
   );
+  compiledReads?.planned([...compiled].map(([recordType, { reason }]) => ({ recordType, reason })));
+
+  /** The records at `indexes` read from rows; false when the read failed and they are to be executed. */
+  const readFromRows = async (
+    recordType: string,
+    batch: RecordBatchRead,
+    context: GraphQLContext,
+    records: readonly RecordToRender[],
+    indexes: readonly number[],
+    rendered: (string | null)[],
+  ): Promise<boolean> => {
+    try {
+      const texts = await batch.run(
+        indexes.map((index) => records[index]?.recordId ?? ""),
+        context,
+      );
+      for (const [position, index] of indexes.entries()) rendered[index] = texts[position] ?? null;
+      return true;
+    } catch (error) {
+      compiledReads?.failed(recordType, error);
+      return false;
+    }
+  };
 
   /**
    * The REST body the single read would answer, from what its root field
@@ -150,7 +210,8 @@ export function createRecordRenderer(schema: GraphQLSchema): RecordRenderer {
       [...byType].map(async ([recordType, indexes]) => {
         const entry = compiled.get(recordType);
         if (!entry) return;
-        const { single, nodes } = entry;
+        const { single, nodes, batch } = entry;
+        if (batch && (await readFromRows(recordType, batch, context, records, indexes, rendered))) return;
         if (!nodes) {
           // Taggings have no read by id (each lists the tags added at its own time): one read each.
           await Promise.all(

@@ -24,16 +24,22 @@ import { DomainError } from "../../domain/errors.js";
 import { resolverArguments } from "../global-ids.js";
 import { recordReadOf, rootListOf } from "../read-metadata.js";
 import { type CompiledRead, planRecordRead, planRootList, type QueryRows } from "./read-statements.js";
+import { planRecordBatch, type RecordBatchRead } from "./record-batch.js";
 import { PlanContext } from "./selection-walk.js";
 import { type OutputSpelling, PlanError } from "./writers.js";
 
 export type { CompiledRead, QueryRows, ReadOutcome } from "./read-statements.js";
+export type { RecordBatchRead } from "./record-batch.js";
 export type { OutputSpelling } from "./writers.js";
 
 export type ReadPlan = { compiled: CompiledRead } | { reason: string };
 
+export type RecordBatchPlan = { compiled: RecordBatchRead } | { reason: string };
+
 export interface ReadPlanner {
   plan(operation: OperationDefinitionNode, spelling: OutputSpelling): ReadPlan;
+  /** A document reading one record by `$id`, planned to read many records by id in one statement. */
+  planRecordBatch(operation: OperationDefinitionNode, spelling: OutputSpelling): RecordBatchPlan;
 }
 
 export function createReadPlanner(options: {
@@ -44,16 +50,27 @@ export function createReadPlanner(options: {
   const { schema, dataModel, query } = options;
   return {
     plan(operation, spelling) {
-      try {
-        return { compiled: planOperation(operation, spelling) };
-      } catch (error) {
-        if (error instanceof PlanError) return { reason: error.message };
-        throw error;
-      }
+      return planned(() => {
+        const { field, fieldNode, plan, argumentsOf } = rootOf(operation, spelling);
+        const list = rootListOf(field.extensions);
+        const record = recordReadOf(field.extensions);
+        if (list) return planRootList(plan, list, field, fieldNode, argumentsOf, query);
+        if (record) return planRecordRead(plan, record, field, fieldNode, argumentsOf, query);
+        throw new PlanError(`Query.${field.name} declares no compiled read`);
+      });
+    },
+    planRecordBatch(operation, spelling) {
+      return planned(() => {
+        const { field, fieldNode, plan, argumentsOf } = rootOf(operation, spelling);
+        const record = recordReadOf(field.extensions);
+        if (!record) throw new PlanError(`Query.${field.name} declares no compiled read of one record`);
+        return planRecordBatch(plan, record, operation, field, fieldNode, argumentsOf, query);
+      });
     },
   };
 
-  function planOperation(operation: OperationDefinitionNode, spelling: OutputSpelling): CompiledRead {
+  /** The operation's one root field, and what planning it starts from. */
+  function rootOf(operation: OperationDefinitionNode, spelling: OutputSpelling) {
     const root = schema.getQueryType();
     if (operation.operation !== "query" || !root) throw new PlanError("it is not a query");
     const [fieldNode, ...more] = operation.selectionSet.selections;
@@ -61,14 +78,19 @@ export function createReadPlanner(options: {
       throw new PlanError("it selects more than one root field, or a fragment or directive");
     const field = root.getFields()[fieldNode.name.value];
     if (!field) throw new PlanError(`Query has no field ${fieldNode.name.value}`);
-    const plan = new PlanContext(dataModel, spelling);
-    const list = rootListOf(field.extensions);
-    const record = recordReadOf(field.extensions);
     const argumentsOf = (variables: Readonly<Record<string, unknown>>) =>
       readArguments(schema, operation, field, fieldNode, variables);
-    if (list) return planRootList(plan, list, field, fieldNode, argumentsOf, query);
-    if (record) return planRecordRead(plan, record, field, fieldNode, argumentsOf, query);
-    throw new PlanError(`Query.${field.name} declares no compiled read`);
+    return { field, fieldNode, plan: new PlanContext(dataModel, spelling), argumentsOf };
+  }
+}
+
+/** What `make` planned, or why it could not be planned. */
+function planned<Compiled>(make: () => Compiled): { compiled: Compiled } | { reason: string } {
+  try {
+    return { compiled: make() };
+  } catch (error) {
+    if (error instanceof PlanError) return { reason: error.message };
+    throw error;
   }
 }
 

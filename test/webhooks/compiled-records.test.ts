@@ -1,0 +1,171 @@
+// Events' records read from rows (the compiled batch read of each record
+// type whose read compiles) are the same bytes as the records rendered by
+// executing their documents: two generated buyers whose records hold 20-digit
+// and trailing-zero amounts, nulls, and text JSON must escape, rendered in
+// one batch of both buyers inside a transaction, both ways. A buyer's batch
+// never renders another buyer's record.
+import { randomUUID } from "node:crypto";
+import { pino } from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createEventRenderer } from "../../src/app.js";
+import type { PrismaClient } from "../../src/db/generated/prisma/client.js";
+import { createRecordRenderer, renderRecordsOfBuyers } from "../../src/rest/record-renderer.js";
+import { schema } from "../../src/schema/index.js";
+import { webhookEndpointsWith } from "../../src/services/webhook-endpoints.js";
+import { type GeneratedBuyer, generateTwoBuyers } from "../support/compiled-reads.js";
+import { testConfig } from "../support/test-app.js";
+import { createTestDatabase, type TestDatabase } from "../support/test-database.js";
+
+type BatchRecord = { recordType: string; recordId: string; buyerId: string; changedAt: Date };
+
+let database: TestDatabase;
+let first: GeneratedBuyer;
+let second: GeneratedBuyer;
+/** Every statement sent, as Prisma reports it. */
+const statements: string[] = [];
+
+beforeAll(async () => {
+  database = await createTestDatabase({ onQuery: (sql) => statements.push(sql) });
+  [first, second] = await generateTwoBuyers(database);
+}, 120_000);
+
+afterAll(async () => {
+  await database?.close();
+});
+
+const config = testConfig();
+
+/** Records of every compiled type, and a buyer product, of `owner`, each asked for as `asBuyer`'s. */
+function recordsOf(owner: GeneratedBuyer, asBuyer: GeneratedBuyer): BatchRecord[] {
+  const changedAt = new Date("2025-06-15T12:30:45.120Z");
+  const of = (recordType: string, ids: readonly string[]) =>
+    ids.map((recordId) => ({ recordType, recordId, buyerId: asBuyer.buyerId, changedAt }));
+  return [
+    ...of("order", owner.orderIds),
+    ...of("buyer_product_approval", owner.approvalIds),
+    ...of("buyer_product", owner.buyerProductIds.slice(0, 3)),
+  ];
+}
+
+/** What the event renderer logged: how each record type is read, and any failed batch read. */
+const logLines: { msg: string; compiled?: string[]; executed?: Record<string, string> }[] = [];
+const logger = pino({ level: "info" }, { write: (line: string) => logLines.push(JSON.parse(line)) });
+
+/** Records as the webhook worker renders them (compiled where the planner compiles them). */
+function renderCompiled(records: readonly BatchRecord[]): Promise<(string | null)[]> {
+  const render = createEventRenderer({ config, database, logger });
+  return database.prisma.$transaction((tx) => render(tx, records));
+}
+
+/** Records rendered by executing their documents, inside a transaction as the worker does. */
+function renderExecuted(records: readonly BatchRecord[]): Promise<(string | null)[]> {
+  const render = createRecordRenderer(schema);
+  const orderUpdates = {
+    subscribe: () => Promise.reject(new Error("rendering does not subscribe")),
+    close: async () => {},
+  };
+  return database.prisma.$transaction((tx) =>
+    renderRecordsOfBuyers(
+      render,
+      (buyerId) => ({
+        prisma: tx as PrismaClient,
+        viewer: { buyerId, apiKeyId: "" },
+        requestId: "webhook-events",
+        appBaseUrl: config.appBaseUrl,
+        orderUpdates,
+        webhookEndpoints: webhookEndpointsWith(config.webhooks),
+      }),
+      records,
+    ),
+  );
+}
+
+/** The compiled statements sent while `run` ran: their select lists name columns `c0`, …. */
+async function compiledStatementsOf<Result>(run: () => Promise<Result>): Promise<[Result, string[]]> {
+  const before = statements.length;
+  const result = await run();
+  return [result, statements.slice(before).filter((sql) => sql.includes('AS "c0"'))];
+}
+
+describe("events' records read from rows", { timeout: 120_000 }, () => {
+  afterAll(() => {
+    // Every batch was read from rows: none failed and fell back to execution.
+    expect(logLines.filter((line) => line.msg !== "event records: compiled from rows, or executed")).toEqual(
+      [],
+    );
+  });
+
+  it("are planned for the record types whose read compiles, and the startup log says which", () => {
+    createEventRenderer({ config, database, logger });
+    const [planned] = logLines.filter(
+      (line) => line.msg === "event records: compiled from rows, or executed",
+    );
+    expect(planned?.compiled).toEqual(expect.arrayContaining(["order", "buyer_product_approval"]));
+    // Every record type once, each way with its reason.
+    expect([...(planned?.compiled ?? []), ...Object.keys(planned?.executed ?? {})].sort()).toEqual([
+      "buyer_product",
+      "buyer_product_approval",
+      "order",
+      "supplier_user",
+      "tagging",
+    ]);
+  });
+
+  it("are the bytes execution renders, both buyers in one batch, one statement per compiled type and buyer", async () => {
+    const records = [
+      ...recordsOf(first, first),
+      ...recordsOf(second, second),
+      // Missing records, of a type compiled and of one executed.
+      { recordType: "order", recordId: randomUUID(), buyerId: first.buyerId, changedAt: new Date() },
+      { recordType: "buyer_product", recordId: randomUUID(), buyerId: second.buyerId, changedAt: new Date() },
+    ];
+    const [compiled, compiledStatements] = await compiledStatementsOf(() => renderCompiled(records));
+    const executed = await renderExecuted(records);
+    // Orders and approvals, for each of the two buyers.
+    expect(compiledStatements).toHaveLength(4);
+    expect(compiledStatements.every((sql) => sql.includes("= ANY("))).toBe(true);
+    expect(compiled).toHaveLength(records.length);
+    for (const [index, record] of records.entries())
+      expect({ record, text: compiled[index] }).toEqual({ record, text: executed[index] });
+    expect(compiled.slice(0, -2).every((text) => text !== null)).toBe(true);
+    expect(compiled.slice(-2)).toEqual([null, null]);
+    // The edge values are there to compare: 20 significant digits, and escapes.
+    expect(compiled.some((text) => /\d{14}\.\d{6}/.test(text ?? ""))).toBe(true);
+    expect(compiled.some((text) => (text ?? "").includes("\\n"))).toBe(true);
+  });
+
+  it("never render another buyer's record, nor anything of another buyer's", async () => {
+    const asOther = [...recordsOf(second, first), ...recordsOf(first, second)];
+    const [compiled, compiledStatements] = await compiledStatementsOf(() => renderCompiled(asOther));
+    expect(compiledStatements).toHaveLength(4);
+    expect(compiled.every((text) => text === null)).toBe(true);
+    expect(await renderExecuted(asOther)).toEqual(compiled);
+
+    const own = [...recordsOf(first, first), ...recordsOf(second, second)];
+    const rendered = await renderCompiled(own);
+    for (const [index, record] of own.entries()) {
+      const others = record.buyerId === first.buyerId ? second.ownIds : first.ownIds;
+      const text = rendered[index] ?? "";
+      expect(others.filter((id) => text.includes(id))).toEqual([]);
+    }
+  });
+
+  it("read inside the worker's transaction, seeing its own writes", async () => {
+    const [orderId = ""] = first.orderIds;
+    const quantity = "12345678901234.567890";
+    const render = createEventRenderer({ config, database, logger });
+    const record = { recordType: "order", recordId: orderId, buyerId: first.buyerId, changedAt: new Date() };
+    const rolledBack = new Error("roll back");
+    let inside: string | null = null;
+    await expect(
+      database.prisma.$transaction(async (tx) => {
+        await tx.order.update({ where: { id: orderId }, data: { quantity } });
+        inside = (await render(tx, [record]))[0] ?? null;
+        throw rolledBack;
+      }),
+    ).rejects.toBe(rolledBack);
+    expect(inside).toContain('"quantity":12345678901234.56789,');
+    const [after] = await renderCompiled([record]);
+    expect(after).not.toContain("12345678901234.56789");
+  });
+});
