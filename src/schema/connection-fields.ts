@@ -4,19 +4,28 @@
 import type { InputFieldMap, InputShapeFromFields, ObjectRef } from "@pothos/core";
 import type { PrismaModelTypes } from "@pothos/plugin-prisma";
 import type { Viewer } from "../auth/viewer.js";
+import type { PrismaClient } from "../db/generated/prisma/client.js";
 import type { FieldProblem } from "../domain/errors.js";
 import { batchCount } from "./batch.js";
 import { builder, type SchemaTypes } from "./builder.js";
 import { bothWaysPageArgs, type Connection, pageArgs, toConnection } from "./connection-types.js";
 import type { GraphQLContext } from "./context.js";
 import { nodeSelection, rootPageQuery, withPositionFields } from "./page-query.js";
-import { type PageArgs, readPage, readPageArgs, relationPageQuery, throwIfProblems } from "./page-window.js";
+import {
+  DEFAULT_PAGE_SIZE,
+  MAX_PAGE_SIZE,
+  type PageArgs,
+  readPage,
+  readPageArgs,
+  relationPageQuery,
+  throwIfProblems,
+} from "./page-window.js";
 import { type RootListRead, rootListExtension } from "./read-metadata.js";
 import { requireViewer } from "./require-viewer.js";
 import { CREATED_AT, type PagePosition, type SortKey } from "./sort-keys.js";
 
 /** What the connection helpers ask of a Prisma model delegate (`prisma.order`, …). */
-interface PagedDelegate {
+export interface PagedDelegate {
   findMany(query: object): Promise<PagePosition[]>;
   count(query: { where: object }): Promise<number>;
 }
@@ -106,11 +115,21 @@ export function sortKeysEnum(name: string, keys: Record<string, SortKey>): SortK
   return { ref, keys: { CREATED_AT, ...keys } };
 }
 
+/** The rows of each model a sorted root list pages through, by the model's name. */
+const LISTED_ROWS = {
+  Order: (prisma) => prisma.order,
+  BuyerProductApproval: (prisma) => prisma.buyerProductApproval,
+  BuyerProduct: (prisma) => prisma.buyerProduct,
+  Tag: (prisma) => prisma.tag,
+  TagGroup: (prisma) => prisma.tagGroup,
+  Supplier: (prisma) => prisma.supplier,
+} satisfies Record<string, (prisma: PrismaClient) => PagedDelegate>;
+
 export interface RootConnectionOptions<Node, Extra extends InputFieldMap> {
   type: ObjectRef<SchemaTypes, Connection<Node>>;
   description: string;
   /** The Prisma model listed. */
-  model: "Order" | "BuyerProductApproval" | "BuyerProduct" | "Tag" | "TagGroup" | "Supplier";
+  model: keyof typeof LISTED_ROWS;
   sort: SortKeys;
   /** The rows of the calling buyer. */
   where: (viewer: Viewer) => object;
@@ -164,9 +183,61 @@ export function rootConnection<Node, Extra extends InputFieldMap = Record<string
     extensions: rootListExtension(read),
     resolve: async (_root, fieldArgs, context, info) => {
       const { where: filter, page } = read.request(fieldArgs, requireViewer(context));
-      const rows = delegate<PagedDelegate>(context, model);
+      const rows: PagedDelegate = LISTED_ROWS[model](context.prisma);
       return toConnection(await rows.findMany(rootPageQuery(context, info, filter, page)), page, () =>
         rows.count({ where: filter }),
+      );
+    },
+  });
+}
+
+export interface NewestFirstConnectionOptions<Node, Extra extends InputFieldMap> {
+  type: ObjectRef<SchemaTypes, Connection<Node>>;
+  description: string;
+  /** The model's rows: `(prisma) => prisma.webhookEvent`. */
+  rows: (prisma: PrismaClient) => PagedDelegate;
+  /** Arguments beside `first` and `after`. */
+  args?: Extra;
+  /** Prisma `where` for those arguments; bad values go into `problems`, named by argument path. */
+  narrow?: (args: InputShapeFromFields<Extra>, problems: FieldProblem[]) => object;
+  /** The rows of the calling buyer, once the arguments are checked; it may refuse (NOT_FOUND). */
+  where: (
+    args: InputShapeFromFields<Extra>,
+    viewer: Viewer,
+    context: GraphQLContext,
+  ) => object | Promise<object>;
+}
+
+/**
+ * A root list field paged forward only, newest first (creation time, then
+ * id), without sort keys; its `first`/`after` have their own descriptions.
+ * Not a compiled read.
+ */
+export function newestFirstConnection<Node, Extra extends InputFieldMap = Record<string, never>>(
+  t: PothosSchemaTypes.QueryFieldBuilder<SchemaTypes, Record<string, never>>,
+  { type, description, rows, args, narrow, where }: NewestFirstConnectionOptions<Node, Extra>,
+) {
+  return t.field({
+    // The rows are the nodes, as in `rootConnection`.
+    type: type as unknown as ObjectRef<SchemaTypes, Connection<PagePosition>>,
+    description,
+    args: {
+      first: t.arg.int({
+        description: `Page size, 1 to ${MAX_PAGE_SIZE}; ${DEFAULT_PAGE_SIZE} when omitted.`,
+      }),
+      after: t.arg.string({ description: "Cursor of the last item of the previous page." }),
+      ...((args ?? {}) as Extra),
+    },
+    resolve: async (_root, fieldArgs, context, info) => {
+      const listArgs = fieldArgs as unknown as InputShapeFromFields<Extra>;
+      const problems: FieldProblem[] = [];
+      const page = readPageArgs(fieldArgs, problems);
+      const narrowed = narrow?.(listArgs, problems) ?? {};
+      throwIfProblems(problems);
+      const filter = { AND: [await where(listArgs, requireViewer(context), context), narrowed] };
+      const delegate = rows(context.prisma);
+      return toConnection(await delegate.findMany(rootPageQuery(context, info, filter, page)), page, () =>
+        delegate.count({ where: filter }),
       );
     },
   });

@@ -1,11 +1,9 @@
 // Deliveries of events to the buyer's endpoints, with their attempts (docs/webhooks.md).
 import { notFound } from "../../domain/errors.js";
 import { builder } from "../builder.js";
-import { connectionType, toConnection } from "../connection-types.js";
+import { newestFirstConnection } from "../connection-fields.js";
+import { connectionType } from "../connection-types.js";
 import { contractEnum } from "../enums.js";
-import { rootPageQuery } from "../page-query.js";
-import { readPageArgs, throwIfProblems } from "../page-window.js";
-import { requireViewer } from "../require-viewer.js";
 import { EVENT_TYPES_SCHEMA } from "./webhook-event.js";
 
 const WebhookDeliveryStatusEnum = contractEnum(
@@ -82,29 +80,21 @@ const WebhookDeliveryConnectionRef = connectionType(
 );
 
 builder.queryField("webhookDeliveries", (t) =>
-  t.field({
+  newestFirstConnection(t, {
     type: WebhookDeliveryConnectionRef,
     description:
       "The deliveries to one of the buyer's endpoints, newest first, each with its attempts. NOT_FOUND when " +
       "the endpoint is not the buyer's.",
-    args: {
-      endpointId: t.arg({ type: "UUID", required: true, description: "The endpoint." }),
-      first: t.arg.int({ description: "Page size, 1 to 500; 100 when omitted." }),
-      after: t.arg.string({ description: "Cursor of the last item of the previous page." }),
-    },
-    resolve: async (_root, args, context, info) => {
-      const problems: Parameters<typeof throwIfProblems>[0] = [];
-      const page = readPageArgs(args, problems);
-      throwIfProblems(problems);
+    rows: (prisma) => prisma.webhookDelivery,
+    args: { endpointId: t.arg({ type: "UUID", required: true, description: "The endpoint." }) },
+    where: async ({ endpointId }, viewer, context) => {
       // Another buyer's endpoint does not exist for this one.
       const endpoint = await context.prisma.webhookEndpoint.findFirst({
-        where: { id: args.endpointId, buyerId: requireViewer(context).buyerId },
+        where: { id: endpointId, buyerId: viewer.buyerId },
         select: { id: true },
       });
       if (!endpoint) throw notFound("Webhook endpoint");
-      const where = { endpointId: endpoint.id };
-      const rows = await context.prisma.webhookDelivery.findMany(rootPageQuery(context, info, where, page));
-      return toConnection(rows, page, () => context.prisma.webhookDelivery.count({ where }));
+      return { endpointId: endpoint.id };
     },
   }),
 );

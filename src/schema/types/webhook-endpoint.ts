@@ -2,10 +2,9 @@
 // clients and the REST routes that run these fields (docs/webhooks.md).
 import { WEBHOOK_EVENT_TYPES } from "../../domain/webhook-events.js";
 import { builder } from "../builder.js";
-import { connectionType, toConnection } from "../connection-types.js";
+import { newestFirstConnection } from "../connection-fields.js";
+import { connectionType } from "../connection-types.js";
 import { contractEnum } from "../enums.js";
-import { rootPageQuery } from "../page-query.js";
-import { readPageArgs, throwIfProblems } from "../page-window.js";
 import { requireViewer } from "../require-viewer.js";
 
 export const ENABLED_EVENTS_SCHEMA = { type: "array", items: { enum: ["*", ...WEBHOOK_EVENT_TYPES] } };
@@ -58,21 +57,11 @@ const WebhookEndpointConnectionRef = connectionType(
 );
 
 builder.queryField("webhookEndpoints", (t) =>
-  t.field({
+  newestFirstConnection(t, {
     type: WebhookEndpointConnectionRef,
     description: "The buyer's webhook endpoints, newest first.",
-    args: {
-      first: t.arg.int({ description: "Page size, 1 to 500; 100 when omitted." }),
-      after: t.arg.string({ description: "Cursor of the last item of the previous page." }),
-    },
-    resolve: async (_root, args, context, info) => {
-      const where = { buyerId: requireViewer(context).buyerId };
-      const problems: Parameters<typeof throwIfProblems>[0] = [];
-      const page = readPageArgs(args, problems);
-      throwIfProblems(problems);
-      const rows = await context.prisma.webhookEndpoint.findMany(rootPageQuery(context, info, where, page));
-      return toConnection(rows, page, () => context.prisma.webhookEndpoint.count({ where }));
-    },
+    rows: (prisma) => prisma.webhookEndpoint,
+    where: (_args, viewer) => ({ buyerId: viewer.buyerId }),
   }),
 );
 

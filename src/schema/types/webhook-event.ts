@@ -1,11 +1,12 @@
 // The buyer's events feed: each change to a record, as the REST API shows the
 // record (docs/webhooks.md).
+
+import type { FieldProblem } from "../../domain/errors.js";
 import { parseExactJson, WEBHOOK_EVENT_TYPES } from "../../domain/webhook-events.js";
 import { builder } from "../builder.js";
-import { connectionType, toConnection } from "../connection-types.js";
+import { newestFirstConnection } from "../connection-fields.js";
+import { connectionType } from "../connection-types.js";
 import { dayFilter } from "../day-range.js";
-import { rootPageQuery } from "../page-query.js";
-import { readPageArgs, throwIfProblems } from "../page-window.js";
 import { requireViewer } from "../require-viewer.js";
 
 export const EVENT_TYPES_SCHEMA = { enum: [...WEBHOOK_EVENT_TYPES] };
@@ -50,45 +51,38 @@ const EventFilterInput = builder.inputType("WebhookEventFilter", {
   }),
 });
 
+type EventFilter = typeof EventFilterInput.$inferInput;
+
+/** The events `filter` keeps: bad event types and days go into `problems`. */
+function eventsWhere(filter: EventFilter | null | undefined, problems: FieldProblem[]) {
+  const types = filter?.type ?? null;
+  for (const [index, type] of (types ?? []).entries()) {
+    if (!(WEBHOOK_EVENT_TYPES as readonly string[]).includes(type)) {
+      problems.push({
+        path: ["filter", "type", index],
+        code: "invalid",
+        message: `is not an event type; use one of ${WEBHOOK_EVENT_TYPES.join(", ")}`,
+      });
+    }
+  }
+  const created = dayFilter(
+    "createdAt",
+    filter?.createdAtFrom,
+    filter?.createdAtTo,
+    "createdAtFrom",
+    problems,
+  );
+  return { ...(types?.length ? { type: { in: types } } : {}), ...created };
+}
+
 builder.queryField("events", (t) =>
-  t.field({
+  newestFirstConnection(t, {
     type: WebhookEventConnectionRef,
     description: "The buyer's events, newest first (creation time, then id); kept for 30 days by default.",
-    args: {
-      first: t.arg.int({ description: "Page size, 1 to 500; 100 when omitted." }),
-      after: t.arg.string({ description: "Cursor of the last item of the previous page." }),
-      filter: t.arg({ type: EventFilterInput, description: "Filters." }),
-    },
-    resolve: async (_root, args, context, info) => {
-      const viewer = requireViewer(context);
-      const problems: Parameters<typeof throwIfProblems>[0] = [];
-      const page = readPageArgs(args, problems);
-      const types = args.filter?.type ?? null;
-      for (const [index, type] of (types ?? []).entries()) {
-        if (!(WEBHOOK_EVENT_TYPES as readonly string[]).includes(type)) {
-          problems.push({
-            path: ["filter", "type", index],
-            code: "invalid",
-            message: `is not an event type; use one of ${WEBHOOK_EVENT_TYPES.join(", ")}`,
-          });
-        }
-      }
-      const created = dayFilter(
-        "createdAt",
-        args.filter?.createdAtFrom,
-        args.filter?.createdAtTo,
-        "createdAtFrom",
-        problems,
-      );
-      throwIfProblems(problems);
-      const where = {
-        buyerId: viewer.buyerId,
-        ...(types?.length ? { type: { in: types } } : {}),
-        ...created,
-      };
-      const rows = await context.prisma.webhookEvent.findMany(rootPageQuery(context, info, where, page));
-      return toConnection(rows, page, () => context.prisma.webhookEvent.count({ where }));
-    },
+    rows: (prisma) => prisma.webhookEvent,
+    args: { filter: t.arg({ type: EventFilterInput, description: "Filters." }) },
+    narrow: ({ filter }, problems) => eventsWhere(filter, problems),
+    where: (_args, viewer) => ({ buyerId: viewer.buyerId }),
   }),
 );
 
