@@ -2,10 +2,10 @@
 // clients and the REST routes that run these fields (docs/webhooks.md).
 import { WEBHOOK_EVENT_TYPES } from "../../domain/webhook-events.js";
 import { builder } from "../builder.js";
+import { buyerRowField } from "../buyer-row-field.js";
 import { newestFirstConnection } from "../connection-fields.js";
 import { connectionType } from "../connection-types.js";
 import { contractEnum } from "../enums.js";
-import { requireViewer } from "../require-viewer.js";
 
 export const ENABLED_EVENTS_SCHEMA = { type: "array", items: { enum: ["*", ...WEBHOOK_EVENT_TYPES] } };
 
@@ -66,15 +66,10 @@ builder.queryField("webhookEndpoints", (t) =>
 );
 
 builder.queryField("webhookEndpoint", (t) =>
-  t.prismaField({
-    type: "WebhookEndpoint",
-    nullable: true,
+  buyerRowField(t, {
+    model: "WebhookEndpoint",
     description: "One of the buyer's webhook endpoints; null when there is none with this id.",
-    args: { id: t.arg({ type: "UUID", required: true, description: "The endpoint's id." }) },
-    resolve: (query, _root, { id }, context) =>
-      context.prisma.webhookEndpoint.findFirst({
-        ...query,
-        where: { id, buyerId: requireViewer(context).buyerId },
-      }),
+    idDescription: "The endpoint's id.",
+    findFirst: (prisma, query) => prisma.webhookEndpoint.findFirst(query),
   }),
 );

@@ -4,10 +4,10 @@
 import type { FieldProblem } from "../../domain/errors.js";
 import { parseExactJson, WEBHOOK_EVENT_TYPES } from "../../domain/webhook-events.js";
 import { builder } from "../builder.js";
+import { buyerRowField } from "../buyer-row-field.js";
 import { newestFirstConnection } from "../connection-fields.js";
 import { connectionType } from "../connection-types.js";
 import { dayFilter } from "../day-range.js";
-import { requireViewer } from "../require-viewer.js";
 
 export const EVENT_TYPES_SCHEMA = { enum: [...WEBHOOK_EVENT_TYPES] };
 
@@ -87,15 +87,10 @@ builder.queryField("events", (t) =>
 );
 
 builder.queryField("event", (t) =>
-  t.prismaField({
-    type: "WebhookEvent",
-    nullable: true,
+  buyerRowField(t, {
+    model: "WebhookEvent",
     description: "One of the buyer's events; null when there is none with this id (or it was pruned).",
-    args: { id: t.arg({ type: "UUID", required: true, description: "The event's id." }) },
-    resolve: (query, _root, { id }, context) =>
-      context.prisma.webhookEvent.findFirst({
-        ...query,
-        where: { id, buyerId: requireViewer(context).buyerId },
-      }),
+    idDescription: "The event's id.",
+    findFirst: (prisma, query) => prisma.webhookEvent.findFirst(query),
   }),
 );
