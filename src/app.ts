@@ -10,6 +10,7 @@ import { readDataModel } from "./db/data-model.js";
 import type { Database } from "./db/database.js";
 import type { Prisma, PrismaClient } from "./db/generated/prisma/client.js";
 import type { ReadPosition } from "./db/replicas.js";
+import { type CompiledDocuments, compiledDocumentsPlugin } from "./graphql/compiled-documents.js";
 import { graphqlRoute } from "./graphql/endpoint.js";
 import { limitSubscriptionsPerKey } from "./graphql/subscription-limit.js";
 import { createGraphQLServer } from "./graphql/yoga.js";
@@ -46,7 +47,7 @@ import type { CompiledReads } from "./rest/compiled-read.js";
 import { createRestHandler } from "./rest/handler.js";
 import { buildOpenApiDocument, OPENAPI_PATH } from "./rest/openapi/document.js";
 import { createRecordRenderer, renderRecordsOfBuyers } from "./rest/record-renderer.js";
-import { createReadPlanner } from "./schema/compiled/read-planner.js";
+import { createReadPlanner, type ReadPlanner } from "./schema/compiled/read-planner.js";
 import type { GraphQLContext } from "./schema/context.js";
 import { schema } from "./schema/index.js";
 import { createOrderUpdateFeed, type OrderUpdateFeed } from "./services/order-notifications.js";
@@ -149,12 +150,22 @@ function createRoutes(
   },
 ): Router<Endpoint> {
   const { metrics, contextFor, conditionalGets, logUnexpected } = services;
+  const reads = compiledReads(database, metrics, logger);
   const yoga = createGraphQLServer({
     schema,
     config: config.graphql,
     logger,
     contextFor,
-    plugins: [metrics.graphqlPlugin, ...(tracing?.graphqlPlugins ?? [])],
+    plugins: [
+      metrics.graphqlPlugin,
+      ...(tracing?.graphqlPlugins ?? []),
+      // Last: it answers a compiled query once the cost limit and the execute span have run.
+      compiledDocumentsPlugin(
+        schema,
+        compiledDocuments(reads.planner, metrics, logger, tracing),
+        config.graphql.persistedDocuments.manifest,
+      ),
+    ],
     maxRequestBodySize: MAX_BODY_BYTES,
     demoApiKey,
   });
@@ -167,8 +178,7 @@ function createRoutes(
     onUnexpectedError: logUnexpected,
     traceExecution: tracing?.traceExecution,
     entityTag: (url, buyerId, version) => conditionalGets.entityTag(url, { buyerId, version }),
-    // Off while tracing is on: a traced read's spans stay those of its executed document.
-    compiledReads: tracing ? undefined : compiledReads(database, metrics, logger),
+    compiledReads: reads,
   });
   const pages = serviceRoutes({
     database,
@@ -212,6 +222,39 @@ function compiledReads(database: Database, metrics: Metrics, logger: Logger): Co
       metrics.countCompiledReadFailure(operationId);
       logger.error({ err: error, operationId }, "compiled read failed; the request was executed instead");
     },
+  };
+}
+
+/** Persisted GraphQL documents answered by the REST reads' planner; logged and counted alike. */
+function compiledDocuments(
+  planner: ReadPlanner,
+  metrics: Metrics,
+  logger: Logger,
+  tracing: Tracing | undefined,
+): CompiledDocuments {
+  return {
+    planner,
+    planned(plans) {
+      metrics.observeDocumentPlans(plans);
+      if (plans.length === 0) return;
+      logger.info(
+        {
+          compiled: plans.filter((plan) => plan.reason === null).map((plan) => plan.operation),
+          executed: Object.fromEntries(
+            plans.flatMap((plan) => (plan.reason === null ? [] : [[plan.operation, plan.reason]])),
+          ),
+        },
+        "persisted GraphQL documents: compiled from rows, or executed",
+      );
+    },
+    failed(operation, error) {
+      metrics.countCompiledDocumentFailure(operation);
+      logger.error(
+        { err: error, operation },
+        "compiled GraphQL read failed; the operation was executed instead",
+      );
+    },
+    inExecution: tracing?.inGraphQLExecution,
   };
 }
 

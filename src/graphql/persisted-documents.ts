@@ -47,6 +47,15 @@ function persistedDocumentId(params: GraphQLParams): string | null {
   return typeof documentId === "string" ? hashOf(documentId) : null;
 }
 
+// Requests that name a persisted document. Yoga drops `documentId` once it
+// has the document, so they are told apart here, before it does.
+const persistedRequests = new WeakSet<Request>();
+
+/** Whether the request ran a persisted document (a manifest's, or one registered by its hash). */
+export function isPersistedRequest(request: Request): boolean {
+  return persistedRequests.has(request);
+}
+
 /**
  * Persisted documents on /graphql:
  * - the documents of a manifest (`GRAPHQL_PERSISTED_DOCUMENTS`, the
@@ -80,6 +89,11 @@ export function persistedDocumentsPlugins(
   });
   return [
     registrationPlugin(manifest, only, manifestIdOf, registered),
+    {
+      onParams({ params, request }) {
+        if (persistedDocumentId(params) !== null) persistedRequests.add(request);
+      },
+    },
     usePersistedOperations({
       allowArbitraryOperations: !only,
       extractPersistedOperationId: persistedDocumentId,

@@ -24,6 +24,12 @@ export interface Metrics {
   observeReadPlans(plans: readonly { operationId: string; reason: string | null }[]): void;
   /** Counts a compiled read that failed, its request then executed. */
   countCompiledReadFailure(operationId: string): void;
+  /** Records, once at startup, whether each persisted GraphQL document's operation is compiled (reason null) or executed, and why. */
+  observeDocumentPlans(
+    plans: readonly { document: string; operation: string; reason: string | null }[],
+  ): void;
+  /** Counts a compiled GraphQL read that failed, its operation then executed. */
+  countCompiledDocumentFailure(operation: string): void;
   /** Reports the replicas' state and the reads each database server served when metrics are collected. */
   watchDatabaseReads(
     read: () => { replicas: readonly ReplicaStatus[]; served: ReadonlyMap<string, number> },
@@ -242,7 +248,10 @@ function webhookMetrics(
 /** How each REST read runs: compiled from rows, or executed (docs/performance.md, "Compiled reads"). */
 function compiledReadMetrics(
   registry: Registry,
-): Pick<Metrics, "observeReadPlans" | "countCompiledReadFailure"> {
+): Pick<
+  Metrics,
+  "observeReadPlans" | "countCompiledReadFailure" | "observeDocumentPlans" | "countCompiledDocumentFailure"
+> {
   const plans = new Gauge({
     name: "rest_read_execution",
     help: "1 for each REST read: `compiled` (answered from its SQL rows) or `executed`, with the reason",
@@ -257,7 +266,30 @@ function compiledReadMetrics(
     labelNames: ["operation"] as const,
     registers: [registry],
   });
+  const documentPlans = new Gauge({
+    name: "graphql_document_execution",
+    help: "1 for each operation of a persisted GraphQL document (manifest): `compiled` or `executed`, with the reason",
+    labelNames: ["document", "operation", "execution", "reason"] as const,
+    aggregator: "max",
+    registers: [registry],
+  });
+  const documentFailures = new Counter({
+    name: "graphql_compiled_read_failures_total",
+    help: "Compiled GraphQL reads that failed, by operation; each of those operations was executed instead",
+    labelNames: ["operation"] as const,
+    registers: [registry],
+  });
   return {
+    observeDocumentPlans(planned) {
+      for (const { document, operation, reason } of planned)
+        documentPlans.set(
+          { document, operation, execution: reason === null ? "compiled" : "executed", reason: reason ?? "" },
+          1,
+        );
+    },
+    countCompiledDocumentFailure(operation) {
+      documentFailures.inc({ operation });
+    },
     observeReadPlans(planned) {
       for (const { operationId, reason } of planned)
         plans.set(

@@ -30,16 +30,20 @@ export interface CompiledReads {
   failed(operationId: string, error: unknown): void;
 }
 
-/** A route's compiled read for one request: its body, or null when the request is to be executed instead. */
+/**
+ * A route's compiled read for one request, or null when the request is to be
+ * executed instead; the read answers its body, or null when it failed (the
+ * request is then executed too).
+ */
 export type RouteRead = (
   variables: Record<string, unknown>,
   context: GraphQLContext,
-) => Promise<{ body: ReadBody | null } | null>;
+) => (() => Promise<{ body: ReadBody | null } | null>) | null;
 
 /**
  * Plans every GET route's read once and tells `reads` how each runs; the
  * result gives a route's compiled read, if it has one. A compiled read that
- * throws is reported and answers null, so that the request is executed.
+ * fails is reported and answers null, so that the request is executed.
  */
 export function compileReads(
   reads: CompiledReads | undefined,
@@ -53,13 +57,19 @@ export function compileReads(
       const plan = planRouteRead(reads.planner, entry);
       const { operationId } = entry.route;
       if ("compiled" in plan)
-        compiled.set(entry, async (variables, context) => {
-          try {
-            return await runCompiledRead(plan.compiled, variables, context);
-          } catch (error) {
-            reads.failed(operationId, error);
-            return null;
-          }
+        compiled.set(entry, (variables, context) => {
+          const read = plan.compiled.prepare(variables, context);
+          return (
+            read &&
+            (async () => {
+              try {
+                return { body: bodyOfOutcome(await read()) };
+              } catch (error) {
+                reads.failed(operationId, error);
+                return null;
+              }
+            })
+          );
         });
       return { operationId, reason: "reason" in plan ? plan.reason : null };
     });
@@ -90,7 +100,7 @@ export function bodyOfOutcome(outcome: ReadOutcome): ReadBody | null {
   if (outcome.kind === "record")
     return outcome.json === null ? null : { json: outcome.json, nextCursor: null };
   const { hasNextPage, endCursor } = outcome.pageInfo;
-  return { json: outcome.nodes, nextCursor: hasNextPage ? endCursor : null };
+  return { json: `[${outcome.nodes.join(",")}]`, nextCursor: hasNextPage ? endCursor : null };
 }
 
 /** The body of an executed read (its data in place, without errors), as the adapter has always written it. */
@@ -101,14 +111,4 @@ export function bodyOfResult(
   applyEnumPlan(data, entry.enumPlan);
   const read = entry.responseBody(data);
   return read && { json: JSON.stringify(read.body), nextCursor: read.nextCursor };
-}
-
-/** Runs the compiled read; null when it refuses the request's arguments (normal execution answers those). */
-export async function runCompiledRead(
-  read: CompiledRead,
-  variables: Record<string, unknown>,
-  context: GraphQLContext,
-): Promise<{ body: ReadBody | null } | null> {
-  const outcome = await read.run(variables, context);
-  return outcome && { body: bodyOfOutcome(outcome) };
 }

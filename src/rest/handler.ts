@@ -41,11 +41,8 @@ export interface RestDependencies {
   contextFor(viewer: Viewer, requestId: string, position: ReadPosition | null): GraphQLContext;
   idempotency: IdempotencyStore;
   onUnexpectedError(error: unknown, requestId: string): void;
-  /** Wraps each operation's execution in a tracing span, when tracing is on. */
-  traceExecution?(
-    operation: OperationDefinitionNode,
-    run: () => Promise<ExecutionResult>,
-  ): Promise<ExecutionResult>;
+  /** Wraps each operation's execution, or its compiled read, in a tracing span, when tracing is on. */
+  traceExecution?<Result>(operation: OperationDefinitionNode, run: () => Promise<Result>): Promise<Result>;
   /** The ETag of a GET: what If-Match is compared with, and the response of a write carries. */
   entityTag: EntityTagFor;
   /** Compiled reads: GET routes whose documents compile answer from SQL rows without executing them. */
@@ -135,12 +132,13 @@ async function serve(
       ...dependencies.contextFor(viewer, requestId, readPositionOf(exchange.admission)),
       ...(write ? { write } : {}),
     };
+    const { traceExecution } = dependencies;
     // A GET whose document compiles is answered from its rows; one it refuses or that fails is executed.
-    const compiled = await dependencies.compiledReadOf(entry)?.(variables.values, context);
+    const read = dependencies.compiledReadOf(entry)?.(variables.values, context);
+    const compiled = read && (await (traceExecution ? traceExecution(entry.operation, read) : read()));
     if (compiled) return readResponse(compiled.body, entry, url, requestId);
     const execute = (on: GraphQLContext["prisma"] | undefined) => () =>
       entry.execute(on ? { ...context, prisma: on } : context, variables.values);
-    const { traceExecution } = dependencies;
     const traced = (on: GraphQLContext["prisma"] | undefined) =>
       traceExecution ? traceExecution(entry.operation, execute(on)) : execute(on)();
     const result =

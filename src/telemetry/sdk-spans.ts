@@ -78,12 +78,22 @@ export function traceRequestIn(
   );
 }
 
-/** Runs a REST route's compiled operation inside an execute span. */
-export function traceCompiledExecution(
+function hasErrors(result: unknown): boolean {
+  return (
+    typeof result === "object" &&
+    result !== null &&
+    "errors" in result &&
+    Array.isArray(result.errors) &&
+    result.errors.length > 0
+  );
+}
+
+/** Runs a REST route's operation (compiled read, or document run by graphql-jit) inside an execute span. */
+export function traceCompiledExecution<Result>(
   tracer: Tracer,
   operation: OperationDefinitionNode,
-  run: () => Promise<ExecutionResult>,
-): Promise<ExecutionResult> {
+  run: () => Promise<Result>,
+): Promise<Result> {
   const type = operation.operation;
   const name = operation.name?.value ?? "anonymous";
   // Named and attributed like the /graphql execute spans, so both read alike.
@@ -100,7 +110,7 @@ export function traceCompiledExecution(
     async (span) => {
       try {
         const result = await run();
-        if (result.errors?.length) span.setStatus({ code: SpanStatusCode.ERROR });
+        if (hasErrors(result)) span.setStatus({ code: SpanStatusCode.ERROR });
         return result;
       } catch (error) {
         span.setStatus({ code: SpanStatusCode.ERROR });

@@ -1,5 +1,5 @@
 // The OpenTelemetry SDK, loaded only when tracing is on (see tracing.ts).
-import { useOpenTelemetry } from "@envelop/opentelemetry";
+import { otelContextMap, useOpenTelemetry } from "@envelop/opentelemetry";
 import { context, SpanKind, trace } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
@@ -47,6 +47,8 @@ export function startSdk(settings: TracingSettings, logger: Logger): Tracing {
     traceRequest: (request, handle) => traceRequestIn(tracer, propagator, request, handle),
     graphqlPlugins: [graphqlPhaseSpans(tracer), execution],
     traceExecution: (operation, run) => traceCompiledExecution(tracer, operation, run),
+    inGraphQLExecution: (contextValue, run) =>
+      context.with(otelContextMap.get(contextValue) ?? context.active(), run),
     traceWebhookDelivery: (delivery, run) => traceWebhookDeliveryIn(tracer, delivery, run),
     registerMetrics(registry: Registry) {
       registry.registerMetric(counters.exported);

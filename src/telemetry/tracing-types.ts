@@ -1,6 +1,6 @@
 // The shapes the app and the SDK agree on, apart from both so that the SDK,
 // loaded only when tracing is on, does not import the module that loads it.
-import type { ExecutionResult, OperationDefinitionNode } from "graphql";
+import type { OperationDefinitionNode } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import type { Registry } from "prom-client";
 
@@ -40,11 +40,13 @@ export interface Tracing {
   traceRequest(request: Request, handle: (span: RequestSpan) => Promise<Response>): Promise<Response>;
   /** Parse, validate and execute spans for /graphql (Yoga/envelop plugins). */
   graphqlPlugins: Plugin[];
-  /** An execute span around a REST route's compiled (graphql-jit) operation. */
-  traceExecution(
-    operation: OperationDefinitionNode,
-    run: () => Promise<ExecutionResult>,
-  ): Promise<ExecutionResult>;
+  /**
+   * An execute span around a REST route's operation: its compiled read, or
+   * its document run by graphql-jit (an ExecutionResult with errors marks it failed).
+   */
+  traceExecution<Result>(operation: OperationDefinitionNode, run: () => Promise<Result>): Promise<Result>;
+  /** Runs `run` inside the execute span /graphql started for the operation whose context is `contextValue`. */
+  inGraphQLExecution<Result>(contextValue: object, run: () => Promise<Result>): Promise<Result>;
   /** A client span around one webhook delivery attempt (the worker's own trace). */
   traceWebhookDelivery<Outcome extends WebhookAttemptOutcome>(
     delivery: WebhookDeliverySpan,

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { Writable } from "node:stream";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -74,6 +75,9 @@ async function spansOfTrace(traceId: string, httpSpanName: string): Promise<Rece
   return receiver.spans.filter((span) => span.traceId === traceId);
 }
 
+/** The SQL of a read of orders, as Prisma writes it or as a compiled read does. */
+const READS_ORDERS = /FROM "(public"\.")?orders"/;
+
 /** A span of one SQL statement: Prisma's, or one sent straight to a `pg` pool. */
 function isStatement(span: ReceivedSpan): boolean {
   return span.kind === 3 && typeof span.attributes["db.query.text"] === "string";
@@ -135,15 +139,10 @@ describe("tracing with OpenTelemetry, exported over OTLP/HTTP", () => {
     const keyCheck = queries.find((query) => /FROM api_keys/.test(String(query.attributes["db.query.text"])));
     expect(keyCheck, "the API-key check is traced").toBeDefined();
     expect(descendsFrom(keyCheck as ReceivedSpan, execute, spans)).toBe(false);
-    const ordersRead = queries.find((query) =>
-      /FROM "public"\."orders"/.test(String(query.attributes["db.query.text"])),
-    );
+    // The page is a compiled read: one statement, under the execute span.
+    const ordersRead = queries.find((query) => READS_ORDERS.test(String(query.attributes["db.query.text"])));
     expect(ordersRead, "the orders read is traced").toBeDefined();
     expect(descendsFrom(ordersRead as ReceivedSpan, execute, spans)).toBe(true);
-    const operation = spans.find(
-      (span) => span.name === "prisma:client:operation" && span.attributes.model === "Order",
-    );
-    expect(operation?.parentSpanId).toBe(execute.spanId);
   });
 
   it("follows a GraphQL query through parse, validate and execute into its SQL", async () => {
@@ -175,6 +174,38 @@ describe("tracing with OpenTelemetry, exported over OTLP/HTTP", () => {
     );
     expect(ordersRead, "the orders read is traced").toBeDefined();
     expect(descendsFrom(ordersRead as ReceivedSpan, execute, spans)).toBe(true);
+  });
+
+  it("follows a persisted GraphQL query answered by its compiled read into its one statement", async () => {
+    const query = "query RecentOrders { orders(first: 2) { edges { node { id orderStatus } } } }";
+    const post = (body: unknown, headers: Record<string, string> = {}) =>
+      app.fetch("http://localhost/graphql", {
+        method: "POST",
+        headers: { "x-api-key": buyer.apiKey, "content-type": "application/json", ...headers },
+        body: JSON.stringify(body),
+      });
+    const { data } = (await (await post({ query })).json()) as { data: unknown };
+    const upstream = upstreamTraceparent();
+    const sha256Hash = createHash("sha256").update(query).digest("hex");
+    const response = await post(
+      { query, extensions: { persistedQuery: { version: 1, sha256Hash } } },
+      { traceparent: upstream.header },
+    );
+    expect(((await response.json()) as { data: unknown }).data).toEqual(data);
+    const spans = await spansOfTrace(upstream.traceId, "POST /graphql");
+
+    const http = only(spans, (span) => span.kind === 2, "one server span");
+    const execute = only(spans, (span) => span.name === "query.RecentOrders", "one execute span");
+    expect(execute.parentSpanId).toBe(http.spanId);
+    const reads = spans.filter(
+      (span) => isStatement(span) && READS_ORDERS.test(String(span.attributes["db.query.text"])),
+    );
+    expect(reads, "one statement reads the orders").toHaveLength(1);
+    expect(descendsFrom(reads[0] as ReceivedSpan, execute, spans)).toBe(true);
+    expect(
+      spans.some((span) => span.attributes.model === "Order"),
+      "no Prisma read of orders",
+    ).toBe(false);
   });
 
   it("never records the API key, and puts the trace id on the request's log line", async () => {

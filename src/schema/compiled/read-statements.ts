@@ -46,19 +46,23 @@ function statementName(text: string): string {
   return name;
 }
 
-/** What a compiled read answers: a record's JSON text (null: none), or a page's nodes as a JSON array and its page info. */
+/** What a compiled read answers: a record's JSON text (null: none), or a page's nodes' JSON texts and its page info. */
 export type ReadOutcome =
   | { kind: "record"; json: string | null }
-  | { kind: "page"; nodes: string; pageInfo: PageInfoShape };
+  | { kind: "page"; nodes: readonly string[]; pageInfo: PageInfoShape };
 
 export interface CompiledRead {
   /**
-   * Runs the read for one request. Null when the request's arguments are
+   * The read for one request, or null when the request's arguments are
    * refused (a bad cursor, a global ID of another type, …): normal execution
-   * answers those, with the problems it always gives. Anything else thrown
-   * is a failure of the compiled read, and the request may run normally.
+   * answers those, with the problems it always gives. Deciding sends no
+   * statement. Anything the read throws is a failure of the compiled read,
+   * and the request may run normally.
    */
-  run(variables: Readonly<Record<string, unknown>>, context: GraphQLContext): Promise<ReadOutcome | null>;
+  prepare(
+    variables: Readonly<Record<string, unknown>>,
+    context: GraphQLContext,
+  ): (() => Promise<ReadOutcome>) | null;
 }
 
 /** A root field's arguments for a request's variables, as its resolver receives them; null when refused. */
@@ -91,20 +95,22 @@ export function planRecordRead(
   });
   const select = `SELECT ${scope.selectList()} FROM ${scope.from()}`;
   return {
-    run: async (variables, context) => {
+    prepare: (variables, context) => {
       const viewer = context.viewer;
       const args = viewer && argumentsOf(variables);
       const where = viewer && args && unlessRefused(() => read.where(args, viewer));
       if (!viewer || !where) return null;
-      const sql = plan.requestSql();
-      const text = `${select} WHERE ${whereSql(where, scope.table, sql)} LIMIT 1`;
-      const [row] = await query(
-        text,
-        [...plan.parametersFor(viewer), ...sql.values],
-        context,
-        statementName(text),
-      );
-      return { kind: "record", json: row ? write(row, requestValues(context)) : null };
+      return async () => {
+        const sql = plan.requestSql();
+        const text = `${select} WHERE ${whereSql(where, scope.table, sql)} LIMIT 1`;
+        const [row] = await query(
+          text,
+          [...plan.parametersFor(viewer), ...sql.values],
+          context,
+          statementName(text),
+        );
+        return { kind: "record", json: row ? write(row, requestValues(context)) : null };
+      };
     },
   };
 }
@@ -131,41 +137,38 @@ export function planRootList(
   const from = scope.from();
   const { table } = scope;
   return {
-    run: async (variables, context) => {
+    prepare: (variables, context) => {
       const viewer = context.viewer;
       const args = viewer && argumentsOf(variables);
       const request = viewer && args && unlessRefused(() => read.request(args, viewer));
       if (!viewer || !request) return null;
-      const { where, page } = request;
-      const window = pageWindow(page);
-      const sql = plan.requestSql();
-      const sortColumn = table.model.fields.get(page.order.key.field);
-      const idColumn = table.model.fields.get("id");
-      if (sortColumn?.kind !== "scalar" || idColumn?.kind !== "scalar")
-        throw new PlanError(`${table.model.name} cannot be sorted by ${page.order.key.field}`);
-      const conditions = whereSql({ AND: [where, ...window.bounds] }, table, sql);
-      const order = orderBySql(window.orderBy, table).join(", ");
-      const text =
-        `SELECT ${selectList}, ${textOf(sortColumn, columnSql(table, sortColumn))} AS "sort_value", ` +
-        `${columnSql(table, idColumn)}::text AS "sort_id" FROM ${from} WHERE ${conditions} ` +
-        `ORDER BY ${order} LIMIT ${sql.bind(String(window.take))}`;
-      const rows = await query(
-        text,
-        [...plan.parametersFor(viewer), ...sql.values],
-        context,
-        statementName(text),
-      );
-      const { nodes, more } = pageNodes(rows, page);
-      const values = requestValues(context);
-      let json = "[";
-      for (let index = 0; index < nodes.length; index += 1) {
-        const row = nodes[index];
-        if (row) json += (index > 0 ? "," : "") + write(row, values);
-      }
-      const pageInfo = pageInfoOf(nodes, more, page, (row) =>
-        encodeCursor(positionOf(row, page), page.order),
-      );
-      return { kind: "page", nodes: `${json}]`, pageInfo };
+      return async () => {
+        const { where, page } = request;
+        const window = pageWindow(page);
+        const sql = plan.requestSql();
+        const sortColumn = table.model.fields.get(page.order.key.field);
+        const idColumn = table.model.fields.get("id");
+        if (sortColumn?.kind !== "scalar" || idColumn?.kind !== "scalar")
+          throw new PlanError(`${table.model.name} cannot be sorted by ${page.order.key.field}`);
+        const conditions = whereSql({ AND: [where, ...window.bounds] }, table, sql);
+        const order = orderBySql(window.orderBy, table).join(", ");
+        const text =
+          `SELECT ${selectList}, ${textOf(sortColumn, columnSql(table, sortColumn))} AS "sort_value", ` +
+          `${columnSql(table, idColumn)}::text AS "sort_id" FROM ${from} WHERE ${conditions} ` +
+          `ORDER BY ${order} LIMIT ${sql.bind(String(window.take))}`;
+        const rows = await query(
+          text,
+          [...plan.parametersFor(viewer), ...sql.values],
+          context,
+          statementName(text),
+        );
+        const { nodes, more } = pageNodes(rows, page);
+        const values = requestValues(context);
+        const pageInfo = pageInfoOf(nodes, more, page, (row) =>
+          encodeCursor(positionOf(row, page), page.order),
+        );
+        return { kind: "page", nodes: nodes.map((row) => write(row, values)), pageInfo };
+      };
     },
   };
 }

@@ -99,12 +99,17 @@ export class PlanContext {
     const model = type.extensions.pothosPrismaModel;
     if (model !== undefined && (source.kind !== "row" || source.table.model.name !== model))
       throw new PlanError(`${type.name} is read from a row that is not a ${String(model)}`);
+    const keys = new Set<string>();
     return objectWriter(
       fieldsOf(selectionSet).map((node) => {
+        const key = node.alias?.value ?? node.name.value;
+        // Execution merges a key selected twice into one; written twice, the JSON would differ.
+        if (keys.has(key)) throw new PlanError(`${type.name} selects ${key} more than once`);
+        keys.add(key);
         const field = type.getFields()[node.name.value];
         if (!field) throw new PlanError(`${type.name}.${node.name.value} is not compiled (__typename)`);
         if (node.directives?.length) throw new PlanError(`${type.name}.${field.name} has a directive`);
-        return { key: node.alias?.value ?? node.name.value, write: this.fieldOf(type, field, node, source) };
+        return { key, write: this.fieldOf(type, field, node, source) };
       }),
     );
   }
