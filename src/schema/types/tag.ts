@@ -51,17 +51,24 @@ const TAGGABLE_IDS = takesIdsOf(
     (TAGGABLE_TYPES as readonly string[]).includes(type),
   ),
 );
-const TAGGABLE_TYPE_DESCRIPTION = `${orList(TAGGABLE_TYPES)}.`;
+
+/** The fields a tagging result begins with: the record's type and id. */
+function taggedRecordFields(
+  t: PothosSchemaTypes.ObjectFieldBuilder<SchemaTypes, { taggableType: string; taggableId: string }>,
+  taggableIdDescription: string,
+) {
+  return {
+    taggableType: t.exposeString("taggableType", { description: `${orList(TAGGABLE_TYPES)}.` }),
+    taggableId: t.expose("taggableId", { type: "UUID", description: taggableIdDescription }),
+  };
+}
 
 const TaggingResultRef = builder
   .objectRef<{ taggableType: string; taggableId: string; addedTagIds: string[] }>("TaggingResult")
   .implement({
     description: "The tags on a record after attaching.",
     fields: (t) => ({
-      taggableType: t.exposeString("taggableType", {
-        description: TAGGABLE_TYPE_DESCRIPTION,
-      }),
-      taggableId: t.expose("taggableId", { type: "UUID", description: "The tagged record." }),
+      ...taggedRecordFields(t, "The tagged record."),
       addedTagIds: t.exposeStringList("addedTagIds", {
         description: "Tags this call attached; tags that were already on the record are not listed.",
         // Read by the OpenAPI generator: what the String type cannot say.
@@ -213,10 +220,7 @@ const DetachTagsResultRef = builder
   .implement({
     description: "The tags on a record after detaching.",
     fields: (t) => ({
-      taggableType: t.exposeString("taggableType", {
-        description: TAGGABLE_TYPE_DESCRIPTION,
-      }),
-      taggableId: t.expose("taggableId", { type: "UUID", description: "The record." }),
+      ...taggedRecordFields(t, "The record."),
       removedTagIds: t.exposeStringList("removedTagIds", {
         description: "Tags this call removed; tags that were not on the record are not listed.",
       }),
