@@ -11,6 +11,8 @@ export default defineConfig({
   },
   test: {
     include: ["test/**/*.test.ts"],
+    // Saves a migrated PGlite data folder that test databases start from.
+    globalSetup: ["test/support/global-setup.ts"],
     // One database per test file; opening PGlite takes seconds the first time.
     hookTimeout: 60_000,
     testTimeout: 30_000,

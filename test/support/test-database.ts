@@ -3,6 +3,7 @@ import pg from "pg";
 import { type Database, type DatabaseOptions, openDatabase } from "../../src/db/database.js";
 import { parseDatabaseUrl } from "../../src/db/database-url.js";
 import { migrateDatabase } from "../../src/db/migrations.js";
+import { openPgliteDatabase } from "./pglite-snapshot.js";
 
 /**
  * Whether the tests run on PostgreSQL: what needs several processes on one
@@ -28,9 +29,7 @@ export async function createTestDatabase(
   const base = process.env.DATABASE_URL;
   const target = parseDatabaseUrl(base ?? "pglite:memory");
   if (target.kind === "pglite") {
-    const database = await openDatabase(parseDatabaseUrl("pglite:memory"), options);
-    if (migrated) await migrateDatabase(database);
-    return Object.assign(database, { url: "pglite:memory" });
+    return Object.assign(await openPgliteDatabase(options, migrated), { url: "pglite:memory" });
   }
   const name = `bpa_test_${process.pid}_${randomBytes(4).toString("hex")}`;
   const admin = new pg.Client({ connectionString: target.connectionString });
