@@ -75,6 +75,13 @@ export function goalRatios(cells: Cell[], counts: QueryCount[], scenarios: Scena
       { atLeast: 0.95 },
     );
   }
+  compare(
+    "GraphQL orders(first: 100) as a persisted document vs sent in full, both without the cache",
+    "list-orders",
+    "graphql-uncached",
+    "graphql-full",
+    { atLeast: 2 },
+  );
   // What one uncached page costs, in the Node process and in PostgreSQL.
   const uncachedPage = cell("list-orders", "rest-uncached");
   if (uncachedPage) {

@@ -51,6 +51,7 @@ const DEFAULT_TARGETS = [
   "rest-uncached",
   "graphql",
   "graphql-uncached",
+  "graphql-full",
   "prisma",
   "sofa",
   "postgraphile",

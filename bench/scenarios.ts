@@ -35,6 +35,8 @@ export interface RequestPlan {
   connections?: number;
   /** Measured seconds per round at least, whatever the run's `--seconds`. */
   minSeconds?: number;
+  /** A persisted GraphQL request's twin sending its document in full, which the gateway executes. */
+  inFull?: RequestPlan;
 }
 
 export interface ScenarioContext {
@@ -124,6 +126,7 @@ function persistedGraphql(
       await response.arrayBuffer();
       if (!response.ok) throw new Error(`registering ${operationId} answered ${response.status}`);
     },
+    inFull: graphql(context, operationId, () => variables()),
   };
   return plan;
 }
@@ -409,6 +412,19 @@ export const TARGETS: Target[] = [
     process: "gateway-uncached",
     protocol: "graphql",
     supports: always,
+  },
+  // The same GraphQL requests with their documents in full, which the gateway executes rather
+  // than answering from compiled reads: what persisting a document gains.
+  {
+    id: "graphql-full",
+    label: "gateway GraphQL, no response cache, documents sent in full",
+    process: "gateway-uncached",
+    protocol: "graphql",
+    supports: (scenario) => scenario.id === "list-orders",
+    plan: (scenario, context) => {
+      const plan = scenario.plan("graphql", context);
+      return plan.inFull ?? plan;
+    },
   },
   // Every request traced and its spans exported over OTLP/HTTP to a local sink (opt-in: --targets rest,rest-traced).
   {
