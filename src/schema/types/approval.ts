@@ -1,22 +1,14 @@
 import { ApprovalStatus } from "../../db/generated/prisma/enums.js";
 import { batchLoad } from "../batch.js";
 import { builder } from "../builder.js";
-import { rootConnection, sortKeysEnum } from "../connection-fields.js";
 import { connectionType } from "../connection-types.js";
 import { ApprovalStatusEnum } from "../enums.js";
 import { takesIdsOf } from "../global-ids.js";
-import {
-  containsWord,
-  enumWhere,
-  grammarSummary,
-  parseListQuery,
-  type QueryGrammar,
-  textWhere,
-  uuidsWhere,
-} from "../list-query.js";
+import { containsWord, enumWhere, type QueryGrammar, textWhere, uuidsWhere } from "../list-query.js";
 import { buyerRecordField } from "../record-field.js";
 import { requireViewer } from "../require-viewer.js";
-import { BY_ID, byOptionalText, UPDATED_AT } from "../sort-keys.js";
+import { searchableRootConnection } from "../searchable-list.js";
+import { byOptionalText } from "../sort-keys.js";
 import { NodeRef, nodeIdFields } from "./node.js";
 
 type ApprovalStatusValue = (typeof ApprovalStatus)[keyof typeof ApprovalStatus];
@@ -162,38 +154,23 @@ export const APPROVAL_QUERY: QueryGrammar = {
 };
 
 builder.queryField("buyerProductApprovals", (t) =>
-  rootConnection(t, {
+  searchableRootConnection(t, {
     type: ApprovalConnectionRef,
     model: "BuyerProductApproval",
-    sort: sortKeysEnum("BuyerProductApproval", {
-      UPDATED_AT,
+    sortKeys: {
       SUPPLIER_NAME: byOptionalText("supplierName", "The supplier's name", "approvals"),
       REFERENCE: byOptionalText("reference", "The service's reference", "approvals"),
-      ID: BY_ID,
-    }),
-    where: (viewer) => ({ buyerId: viewer.buyerId }),
-    description:
-      "The buyer's product approvals, newest first (creation time, then id) unless `sortKey`/`reverse` say " +
-      "otherwise. `filter` and `query` narrow the list; both may be given, and every condition must hold.",
-    args: {
-      filter: t.arg({ type: ApprovalFilterInput, description: "Filters." }),
-      query: t.arg.string({
-        description: `Search terms, e.g. \`status:approved,preferred reference:APP-*\`. Keys: ${grammarSummary(APPROVAL_QUERY)}. A bare word must appear in the supplier's name (any case).`,
-      }),
     },
-    narrow: ({ filter, query }, problems) => {
-      const statuses = filter?.approvalStatus;
-      const buyerProductId = filter?.buyerProductId;
-      const suppliers = filter?.supplierId;
-      return {
-        AND: [
-          statuses?.length ? { approvalStatus: { in: statuses } } : {},
-          buyerProductId ? { buyerProductId } : {},
-          suppliers?.length ? { supplierId: { in: suppliers } } : {},
-          (query ? parseListQuery(query, APPROVAL_QUERY, problems) : null) ?? {},
-        ],
-      };
-    },
+    listed: "The buyer's product approvals",
+    filter: ApprovalFilterInput,
+    filterWhere: (filter) => [
+      filter?.approvalStatus?.length ? { approvalStatus: { in: filter.approvalStatus } } : {},
+      filter?.buyerProductId ? { buyerProductId: filter.buyerProductId } : {},
+      filter?.supplierId?.length ? { supplierId: { in: filter.supplierId } } : {},
+    ],
+    grammar: APPROVAL_QUERY,
+    example: "status:approved,preferred reference:APP-*",
+    bareWord: "A bare word must appear in the supplier's name (any case).",
   }),
 );
 

@@ -4,7 +4,6 @@ import { validationFailed } from "../../domain/errors.js";
 import { InputChecks } from "../../domain/input-checks.js";
 import { matchOrCreateProduct } from "../../services/auto-match.js";
 import { builder } from "../builder.js";
-import { rootConnection, sortKeysEnum } from "../connection-fields.js";
 import { connectionType } from "../connection-types.js";
 import type { GraphQLContext } from "../context.js";
 import {
@@ -14,20 +13,13 @@ import {
   MeasurementUnitEnum,
   ProductTypeEnum,
 } from "../enums.js";
-import {
-  containsWord,
-  enumWhere,
-  grammarSummary,
-  parseListQuery,
-  type QueryGrammar,
-  textWhere,
-  yesNo,
-} from "../list-query.js";
+import { containsWord, enumWhere, type QueryGrammar, textWhere, yesNo } from "../list-query.js";
 import { mutationPair, payloadType, type RecordLoader, recordOrNull, valueOrNull } from "../mutation-pair.js";
 import { readsPath } from "../read-metadata.js";
 import { buyerRecordField } from "../record-field.js";
 import { requireViewer } from "../require-viewer.js";
-import { BY_ID, byOptionalText, UPDATED_AT } from "../sort-keys.js";
+import { searchableRootConnection } from "../searchable-list.js";
+import { byOptionalText } from "../sort-keys.js";
 import { NodeRef, nodeIdFields } from "./node.js";
 import { ProductRef, withOwnName } from "./product.js";
 import { checkResourceValues, ResourceValueInput, ResourceValueRef } from "./resource-value.js";
@@ -178,40 +170,29 @@ export const BUYER_PRODUCT_QUERY: QueryGrammar = {
 };
 
 builder.queryField("buyerProducts", (t) =>
-  rootConnection(t, {
+  searchableRootConnection(t, {
     type: BuyerProductConnectionRef,
     model: "BuyerProduct",
-    sort: sortKeysEnum("BuyerProduct", {
-      UPDATED_AT,
+    sortKeys: {
       NAME: byOptionalText("rawMaterialName", "The buyer's name for the product", "products"),
       CODE: byOptionalText("rawMaterialCode", "The buyer's code", "products"),
-      ID: BY_ID,
-    }),
-    where: (viewer) => ({ buyerId: viewer.buyerId }),
-    description:
-      "The buyer's products, newest first (creation time, then id) unless `sortKey`/`reverse` say otherwise. " +
-      "`filter` and `query` narrow the list; both may be given, and every condition must hold.",
-    args: {
-      filter: t.arg({ type: BuyerProductFilterInput, description: "Filters." }),
-      query: t.arg.string({
-        description: `Search terms, e.g. \`glyc type:raw_material approvals:no\`. Keys: ${grammarSummary(BUYER_PRODUCT_QUERY)}. A bare word must appear in the name (any case).`,
-      }),
     },
-    narrow: ({ filter, query }, problems) => {
-      const types = filter?.productType;
-      const statuses = filter?.approvalStatus;
+    listed: "The buyer's products",
+    filter: BuyerProductFilterInput,
+    filterWhere: (filter) => {
       const has = filter?.hasApprovals;
-      return {
-        AND: [
-          types?.length ? { productType: { in: types } } : {},
-          typeof filter?.active === "boolean" ? { active: filter.active } : {},
-          typeof filter?.priorityProduct === "boolean" ? { priorityProduct: filter.priorityProduct } : {},
-          typeof has === "boolean" ? { approvals: has ? { some: {} } : { none: {} } } : {},
-          statuses?.length ? { approvals: { some: { approvalStatus: { in: statuses } } } } : {},
-          (query ? parseListQuery(query, BUYER_PRODUCT_QUERY, problems) : null) ?? {},
-        ],
-      };
+      const statuses = filter?.approvalStatus;
+      return [
+        filter?.productType?.length ? { productType: { in: filter.productType } } : {},
+        typeof filter?.active === "boolean" ? { active: filter.active } : {},
+        typeof filter?.priorityProduct === "boolean" ? { priorityProduct: filter.priorityProduct } : {},
+        typeof has === "boolean" ? { approvals: has ? { some: {} } : { none: {} } } : {},
+        statuses?.length ? { approvals: { some: { approvalStatus: { in: statuses } } } } : {},
+      ];
     },
+    grammar: BUYER_PRODUCT_QUERY,
+    example: "glyc type:raw_material approvals:no",
+    bareWord: "A bare word must appear in the name (any case).",
   }),
 );
 

@@ -1,23 +1,16 @@
 import { OrderStatus } from "../../db/generated/prisma/enums.js";
 import { nextOrderStatuses } from "../../domain/order-status.js";
 import { builder } from "../builder.js";
-import { relationConnection, rootConnection, sortKeysEnum } from "../connection-fields.js";
+import { relationConnection } from "../connection-fields.js";
 import { connectionType } from "../connection-types.js";
 import { dayFilter } from "../day-range.js";
 import { OrderStatusEnum, PriceTypeEnum } from "../enums.js";
 import { takesIdsOf } from "../global-ids.js";
-import {
-  dayWhere,
-  enumWhere,
-  grammarSummary,
-  parseListQuery,
-  type QueryGrammar,
-  textWhere,
-  uuidsWhere,
-} from "../list-query.js";
+import { dayWhere, enumWhere, type QueryGrammar, textWhere, uuidsWhere } from "../list-query.js";
 import { readsObject, readsPath, readsText } from "../read-metadata.js";
 import { buyerRecordField } from "../record-field.js";
-import { BY_ID, byOptionalText, UPDATED_AT } from "../sort-keys.js";
+import { searchableRootConnection } from "../searchable-list.js";
+import { byOptionalText, type SortKey } from "../sort-keys.js";
 import { OrderEventConnectionRef } from "./order-event.js";
 import { ProductRef, withOwnName } from "./product.js";
 import { ResourceValueRef } from "./resource-value.js";
@@ -273,8 +266,8 @@ const OrderFilterInput = builder.inputType("OrderFilter", {
   }),
 });
 
-const ORDER_SORT_KEYS = sortKeysEnum("Order", {
-  UPDATED_AT,
+/** The orders' own sort keys. */
+const ORDER_SORT_KEYS: Record<string, SortKey> = {
   PLACED_AT: {
     field: "placedAt",
     kind: "time",
@@ -295,8 +288,7 @@ const ORDER_SORT_KEYS = sortKeysEnum("Order", {
     direction: "desc",
     description: "Total price, highest first (amounts compared as numbers, whatever the currency).",
   },
-  ID: BY_ID,
-});
+};
 
 const REFERENCES = ["orderReference", "purchaseOrderReference"];
 
@@ -325,32 +317,20 @@ export const ORDER_QUERY: QueryGrammar = {
 };
 
 builder.queryField("orders", (t) =>
-  rootConnection(t, {
+  searchableRootConnection(t, {
     type: OrderConnectionRef,
     model: "Order",
-    sort: ORDER_SORT_KEYS,
-    where: (viewer) => ({ buyerId: viewer.buyerId }),
-    description:
-      "The buyer's orders, newest first (creation time, then id) unless `sortKey`/`reverse` say otherwise. " +
-      "`filter` and `query` narrow the list; both may be given, and every condition must hold.",
-    args: {
-      filter: t.arg({ type: OrderFilterInput, description: "Filters." }),
-      query: t.arg.string({
-        description: `Search terms, e.g. \`reference:PO-1* status:shipped,delivered\`. Keys: ${grammarSummary(ORDER_QUERY)}. A bare word is \`reference:\` with that word as a prefix.`,
-      }),
-    },
-    narrow: ({ filter, query }, problems) => {
-      const statuses = filter?.orderStatus;
-      const suppliers = filter?.supplierId;
-      return {
-        AND: [
-          dayFilter("createdAt", filter?.createdAtFrom, filter?.createdAtTo, "createdAtFrom", problems),
-          dayFilter("placedAt", filter?.placedAtFrom, filter?.placedAtTo, "placedAtFrom", problems),
-          statuses?.length ? { orderStatus: { in: statuses } } : {},
-          suppliers?.length ? { supplierId: { in: suppliers } } : {},
-          (query ? parseListQuery(query, ORDER_QUERY, problems) : null) ?? {},
-        ],
-      };
-    },
+    sortKeys: ORDER_SORT_KEYS,
+    listed: "The buyer's orders",
+    filter: OrderFilterInput,
+    filterWhere: (filter, problems) => [
+      dayFilter("createdAt", filter?.createdAtFrom, filter?.createdAtTo, "createdAtFrom", problems),
+      dayFilter("placedAt", filter?.placedAtFrom, filter?.placedAtTo, "placedAtFrom", problems),
+      filter?.orderStatus?.length ? { orderStatus: { in: filter.orderStatus } } : {},
+      filter?.supplierId?.length ? { supplierId: { in: filter.supplierId } } : {},
+    ],
+    grammar: ORDER_QUERY,
+    example: "reference:PO-1* status:shipped,delivered",
+    bareWord: "A bare word is `reference:` with that word as a prefix.",
   }),
 );
