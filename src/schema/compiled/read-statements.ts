@@ -11,7 +11,6 @@ import {
   isObjectType,
   type SelectionSetNode,
 } from "graphql";
-import { LRUCache } from "lru-cache";
 import { DomainError } from "../../domain/errors.js";
 import type { GraphQLContext } from "../context.js";
 import { encodeCursor } from "../cursor.js";
@@ -24,22 +23,29 @@ import { decimalDigits, isoTime, PlanError, type RequestValues, type Row, textOf
 /**
  * Runs one statement with `$1`… parameters for a request (the Database's
  * `query`: PGlite and PostgreSQL alike), wherever that request's reads run.
- * `name` names the text: PostgreSQL parses and plans a named statement once
- * per connection.
+ * `name`, when given, names the text: PostgreSQL parses and plans a named
+ * statement once per connection, and keeps it as long as the connection.
  */
 export type QueryRows = (
   text: string,
   values: readonly (string | null)[],
   context: GraphQLContext,
-  name: string,
+  name: string | undefined,
 ) => Promise<Row[]>;
 
-/** Statement names by text, as many as a process is likely to send; one name always means one text. */
-const statementNames = new LRUCache<string, string>({ max: 2000 });
+/**
+ * How many texts a process names. Each stays prepared on every connection
+ * that ran it, and documents registered by clients could bring texts
+ * without end: past this many, a text runs unnamed (planned each time).
+ */
+const NAMED_TEXTS = 500;
 
-function statementName(text: string): string {
+/** Statement names by text; one name always means one text. */
+const statementNames = new Map<string, string>();
+
+export function statementName(text: string): string | undefined {
   let name = statementNames.get(text);
-  if (name === undefined) {
+  if (name === undefined && statementNames.size < NAMED_TEXTS) {
     name = `compiled_${createHash("sha256").update(text).digest("hex").slice(0, 32)}`;
     statementNames.set(text, name);
   }
