@@ -3,6 +3,7 @@ import { batchLoad } from "../batch.js";
 import { builder } from "../builder.js";
 import { connectionType } from "../connection-types.js";
 import { ApprovalStatusEnum } from "../enums.js";
+import { orNull } from "../field-options.js";
 import { takesIdsOf } from "../global-ids.js";
 import { containsWord, enumWhere, type QueryGrammar, textWhere, uuidsWhere } from "../list-query.js";
 import { buyerRecordField } from "../record-field.js";
@@ -73,24 +74,20 @@ export const BuyerProductApprovalRef = builder.prismaObject("BuyerProductApprova
       type: ApprovalStatusEnum,
       description: "Where the approval stands.",
     }),
-    supplierName: t.exposeString("supplierName", { nullable: true, description: "The supplier's name." }),
-    catalogueParentDisplayName: t.exposeString("catalogueParentDisplayName", {
-      nullable: true,
-      description: "The supplier's name for the product.",
-    }),
-    catalogueParentProductCode: t.exposeString("catalogueParentProductCode", {
-      nullable: true,
-      description: "The supplier's code for the product.",
-    }),
-    reference: t.exposeString("reference", {
-      nullable: true,
-      description: "Reference assigned by the service.",
-    }),
+    supplierName: t.exposeString("supplierName", orNull("The supplier's name.")),
+    catalogueParentDisplayName: t.exposeString(
+      "catalogueParentDisplayName",
+      orNull("The supplier's name for the product."),
+    ),
+    catalogueParentProductCode: t.exposeString(
+      "catalogueParentProductCode",
+      orNull("The supplier's code for the product."),
+    ),
+    reference: t.exposeString("reference", orNull("Reference assigned by the service.")),
     buyerProductId: t.expose("buyerProductId", { type: "UUID", description: "The buyer product approved." }),
     supplierProfileId: t.expose("supplierId", {
       type: "UUID",
-      nullable: true,
-      description: "The supplier, when one is chosen.",
+      ...orNull("The supplier, when one is chosen."),
     }),
     createdAt: t.expose("createdAt", { type: "DateTime", description: "When the approval was created." }),
     updatedAt: t.expose("updatedAt", { type: "DateTime", description: "When the approval last changed." }),

@@ -5,6 +5,7 @@ import { relationConnection } from "../connection-fields.js";
 import { connectionType } from "../connection-types.js";
 import { dayFilter } from "../day-range.js";
 import { OrderStatusEnum, PriceTypeEnum } from "../enums.js";
+import { orNull } from "../field-options.js";
 import { takesIdsOf } from "../global-ids.js";
 import { dayWhere, enumWhere, type QueryGrammar, textWhere, uuidsWhere } from "../list-query.js";
 import { readsObject, readsPath, readsText } from "../read-metadata.js";
@@ -134,29 +135,19 @@ export const OrderRef = builder.prismaObject("Order", {
     taxPercentage: t.expose("taxPercentage", { type: "Decimal", description: "Tax rate in percent." }),
     priceTotal: t.expose("priceTotal", { type: "Decimal", description: "Total price of the order." }),
     currency: t.exposeString("currency", { description: "ISO 4217 currency code of the amounts." }),
-    orderReference: t.exposeString("orderReference", {
-      nullable: true,
-      description: "Reference assigned by the service.",
-    }),
+    orderReference: t.exposeString("orderReference", orNull("Reference assigned by the service.")),
     orderStatus: t.expose("orderStatus", { type: OrderStatusEnum, description: "Where the order is." }),
-    purchaseOrderReference: t.exposeString("purchaseOrderReference", {
-      nullable: true,
-      description: "The buyer's purchase order reference.",
-    }),
-    supplierOrderReference: t.exposeString("supplierOrderReference", {
-      nullable: true,
-      description: "The supplier's order reference.",
-    }),
+    purchaseOrderReference: t.exposeString(
+      "purchaseOrderReference",
+      orNull("The buyer's purchase order reference."),
+    ),
+    supplierOrderReference: t.exposeString(
+      "supplierOrderReference",
+      orNull("The supplier's order reference."),
+    ),
     orderType: t.relation("orderType", { description: "Local or overseas." }),
-    trackingType: t.exposeString("trackingType", {
-      nullable: true,
-      description: "How the delivery is tracked.",
-    }),
-    placedAt: t.expose("placedAt", {
-      type: "DateTime",
-      nullable: true,
-      description: "When the order was placed.",
-    }),
+    trackingType: t.exposeString("trackingType", orNull("How the delivery is tracked.")),
+    placedAt: t.expose("placedAt", { type: "DateTime", ...orNull("When the order was placed.") }),
     createdAt: t.expose("createdAt", { type: "DateTime", description: "When the order was created." }),
     updatedAt: t.expose("updatedAt", { type: "DateTime", description: "When the order last changed." }),
     deliverySite: t.relation("deliverySite", { description: "Where the order is delivered." }),

@@ -4,6 +4,7 @@ import { builder } from "../builder.js";
 import { newestFirstConnection } from "../connection-fields.js";
 import { connectionType } from "../connection-types.js";
 import { contractEnum } from "../enums.js";
+import { orNull } from "../field-options.js";
 import { EVENT_TYPES_SCHEMA } from "./webhook-event.js";
 
 const WebhookDeliveryStatusEnum = contractEnum(
@@ -17,19 +18,15 @@ builder.prismaObject("WebhookDeliveryAttempt", {
   description: "One HTTP attempt of a delivery.",
   fields: (t) => ({
     attempt: t.exposeInt("attempt", { description: "1 for the first attempt, 2 for the first retry, …" }),
-    statusCode: t.exposeInt("statusCode", {
-      nullable: true,
-      description: "The receiver's HTTP status; null when it did not answer.",
-    }),
+    statusCode: t.exposeInt("statusCode", orNull("The receiver's HTTP status; null when it did not answer.")),
     durationMs: t.exposeInt("durationMs", { description: "How long the attempt took, in milliseconds." }),
-    error: t.exposeString("error", {
-      nullable: true,
-      description: "Why it failed (a non-2xx status, a timeout, a refused address); null on success.",
-    }),
+    error: t.exposeString(
+      "error",
+      orNull("Why it failed (a non-2xx status, a timeout, a refused address); null on success."),
+    ),
     nextRetryAt: t.expose("nextRetryAt", {
       type: "DateTime",
-      nullable: true,
-      description: "When the next attempt is due; null when none follows.",
+      ...orNull("When the next attempt is due; null when none follows."),
     }),
     createdAt: t.expose("createdAt", { type: "DateTime", description: "When the attempt was made." }),
   }),
@@ -59,11 +56,7 @@ export const WebhookDeliveryRef = builder.prismaObject("WebhookDelivery", {
       select: { availableAt: true, status: true },
       resolve: (delivery) => (delivery.status === "pending" ? delivery.availableAt : null),
     }),
-    succeededAt: t.expose("succeededAt", {
-      type: "DateTime",
-      nullable: true,
-      description: "When a 2xx was received.",
-    }),
+    succeededAt: t.expose("succeededAt", { type: "DateTime", ...orNull("When a 2xx was received.") }),
     attempts: t.relation("tries", {
       description: "Every attempt, first to last.",
       query: { orderBy: { attempt: "asc" } },
