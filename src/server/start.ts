@@ -75,7 +75,7 @@ export async function startServer(
         database,
         config: config.webhooks,
         logger,
-        render: createEventRenderer({ config, database }),
+        render: createEventRenderer({ config, database, logger }),
         observeRendering: app.observeEventRendering,
         tracing,
         observeAttempt: app.observeWebhookAttempt,

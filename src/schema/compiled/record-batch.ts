@@ -2,13 +2,12 @@
 // with the record's id condition widened to `id = ANY($n)`, every other
 // condition (the viewer's buyer) bound as for one record, and each row
 // written by the same writers. Events render their records with it.
-import { createHash } from "node:crypto";
 import { type FieldNode, type GraphQLField, getNamedType, type OperationDefinitionNode } from "graphql";
 import { DomainError } from "../../domain/errors.js";
 import type { GraphQLContext } from "../context.js";
 import type { RecordRead } from "../read-metadata.js";
 import { columnSql, whereSql } from "./prisma-sql.js";
-import type { ArgumentsOf, QueryRows } from "./read-statements.js";
+import { type ArgumentsOf, type QueryRows, statementName } from "./read-statements.js";
 import type { PlanContext } from "./selection-walk.js";
 import { PlanError, textOf } from "./writers.js";
 
@@ -52,16 +51,6 @@ export function planRecordBatch(
   // After the writers: the same expression read by a field is read once.
   const idKey = scope.column(textOf(idColumn, columnSql(scope.table, idColumn)));
   const select = `SELECT ${scope.selectList()} FROM ${scope.from()}`;
-  // The text differs only by the shape of the shared conditions, the ids being one parameter.
-  const names = new Map<string, string>();
-  const nameOf = (text: string) => {
-    let name = names.get(text);
-    if (name === undefined) {
-      name = `compiled_batch_${createHash("sha256").update(text).digest("hex").slice(0, 32)}`;
-      names.set(text, name);
-    }
-    return name;
-  };
   return {
     run: async (ids, context) => {
       const viewer = context.viewer;
@@ -81,7 +70,12 @@ export function planRecordBatch(
       const sql = plan.requestSql();
       const wanted = recordIds.flatMap((entry) => (entry ? [entry.id] : []));
       const text = `${select} WHERE ${whereSql({ ...shared, id: { in: wanted } }, scope.table, sql)}`;
-      const rows = await query(text, [...plan.parametersFor(viewer), ...sql.values], context, nameOf(text));
+      const rows = await query(
+        text,
+        [...plan.parametersFor(viewer), ...sql.values],
+        context,
+        statementName(text),
+      );
       const request = { appBaseUrl: context.appBaseUrl };
       const written = new Map<string, string>();
       for (const row of rows) {
