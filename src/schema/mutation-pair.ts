@@ -143,16 +143,18 @@ export function recordOrNull<Model extends keyof PrismaTypes, Payload extends ob
   });
 }
 
-/** A payload's field holding one value of the outcome as it is; null when refused. */
+/** A payload's field holding one value of the outcome as it is, of GraphQL type `type`; null when refused. */
 export function valueOrNull<Payload extends object, Key extends keyof Payload & string>(
   t: PothosSchemaTypes.ObjectFieldBuilder<SchemaTypes, WithUserErrors<Payload>>,
   key: Key,
-  options: { type: ObjectRef<SchemaTypes, Payload[Key]> | "String" | "UUID"; description: string },
+  type: ObjectRef<SchemaTypes, Payload[Key]> | "String" | "UUID",
+  description: string,
 ) {
   return t.field({
-    ...options,
+    type,
     nullable: true,
-    // The generic key defeats Pothos' resolver typing; `options.type` holds exactly a Payload[Key].
+    description,
+    // The generic key defeats Pothos' resolver typing; `type` holds exactly a Payload[Key].
     resolve: (payload) => (payload[key] ?? null) as never,
   });
 }

@@ -238,10 +238,7 @@ const BuyerProductCreatePayloadRef = payloadType<CreatedBuyerProduct>("BuyerProd
       id: (payload) => payload.buyerProductId,
       load: loadBuyerProduct,
     }),
-    autoMatch: valueOrNull(t, "autoMatch", {
-      type: AutoMatchRef,
-      description: "The auto-match outcome; null when refused.",
-    }),
+    autoMatch: valueOrNull(t, "autoMatch", AutoMatchRef, "The auto-match outcome; null when refused."),
   }),
 });
 

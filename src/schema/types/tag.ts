@@ -250,7 +250,7 @@ function taggingMutation<Result>(mutation: {
     description: `The tags on the record after ${changing}, or why the call was refused.`,
     userErrors: "Why the call was refused; empty when it was made.",
     fields: (t) => ({
-      result: valueOrNull(t, "result", { type: answer, description: result }),
+      result: valueOrNull(t, "result", answer, result),
     }),
   });
   mutationPair({

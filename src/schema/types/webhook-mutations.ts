@@ -145,10 +145,7 @@ const WebhookEndpointSecretPayloadRef = payloadType<EndpointSecret>("WebhookEndp
       id: (payload) => payload.endpointId,
       load: loadEndpoint,
     }),
-    secret: valueOrNull(t, "secret", {
-      type: "String",
-      description: "The signing secret; null when refused.",
-    }),
+    secret: valueOrNull(t, "secret", "String", "The signing secret; null when refused."),
   }),
 });
 
@@ -156,10 +153,7 @@ const WebhookEndpointPayloadRef = payloadType<{ endpointId: string }>("WebhookEn
   description: "The endpoint changed or deleted, or why it was refused.",
   userErrors: "Why it was refused; empty when it was done.",
   fields: (t) => ({
-    endpointId: valueOrNull(t, "endpointId", {
-      type: "UUID",
-      description: "The endpoint's id; null when refused.",
-    }),
+    endpointId: valueOrNull(t, "endpointId", "UUID", "The endpoint's id; null when refused."),
     endpoint: recordOrNull(t, {
       type: "WebhookEndpoint",
       description: "The endpoint as it is now; null when refused or deleted.",
