@@ -229,12 +229,14 @@ export function newestFirstConnection<Node, Extra extends InputFieldMap = Record
       ...((args ?? {}) as Extra),
     },
     resolve: async (_root, fieldArgs, context, info) => {
+      // Without a key, UNAUTHENTICATED comes first, as on every root list.
+      const viewer = requireViewer(context);
       const listArgs = fieldArgs as unknown as InputShapeFromFields<Extra>;
       const problems: FieldProblem[] = [];
       const page = readPageArgs(fieldArgs, problems);
       const narrowed = narrow?.(listArgs, problems) ?? {};
       throwIfProblems(problems);
-      const filter = { AND: [await where(listArgs, requireViewer(context), context), narrowed] };
+      const filter = { AND: [await where(listArgs, viewer, context), narrowed] };
       const delegate = rows(context.prisma);
       return toConnection(await delegate.findMany(rootPageQuery(context, info, filter, page)), page, () =>
         delegate.count({ where: filter }),

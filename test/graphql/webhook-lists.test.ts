@@ -85,4 +85,15 @@ describe("webhook lists over GraphQL", () => {
     });
     expect(own.webhookDeliveries.totalCount).toBe(0);
   });
+
+  it("answers UNAUTHENTICATED without a key before looking at the arguments", async () => {
+    for (const query of [
+      "{ webhookEndpoints(first: 0) { totalCount } }",
+      '{ events(first: 0, filter: { type: ["order.deleted"] }) { totalCount } }',
+      `{ webhookDeliveries(endpointId: "${othersEndpointId}", first: 0) { totalCount } }`,
+    ]) {
+      const refused = await graphql(test.app, query, { key: null });
+      expect(refused.errors?.[0]?.extensions?.code).toBe("UNAUTHENTICATED");
+    }
+  });
 });
