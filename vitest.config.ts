@@ -3,6 +3,16 @@ import { defineConfig } from "vitest/config";
 
 const require = createRequire(import.meta.url);
 
+/**
+ * Test files that set process-wide state (the global OpenTelemetry tracer,
+ * or what a module's loading leaves behind): each runs in a process of its own.
+ */
+const OWN_PROCESS = [
+  "test/telemetry/**/*.test.ts",
+  "test/webhooks/delivery-telemetry.test.ts",
+  "test/webhooks/secrets-at-rest.test.ts",
+];
+
 export default defineConfig({
   resolve: {
     // Node resolves `graphql` to its CommonJS entry for our dependencies; Vite
@@ -10,7 +20,6 @@ export default defineConfig({
     alias: [{ find: /^graphql$/, replacement: require.resolve("graphql") }],
   },
   test: {
-    include: ["test/**/*.test.ts"],
     // Saves a migrated PGlite data folder that test databases start from.
     globalSetup: ["test/support/global-setup.ts"],
     // One database per test file; opening PGlite takes seconds the first time.
@@ -18,5 +27,20 @@ export default defineConfig({
     testTimeout: 30_000,
     pool: "forks",
     env: { NODE_ENV: "test" },
+    projects: [
+      { extends: true, test: { name: "own-process", include: OWN_PROCESS, isolate: true } },
+      {
+        extends: true,
+        // Every other file opens its own app and database and leaves no global
+        // state, so a worker runs one file after another without loading the
+        // app's modules and PGlite's WebAssembly again for each.
+        test: {
+          name: "shared-process",
+          include: ["test/**/*.test.ts"],
+          exclude: OWN_PROCESS,
+          isolate: false,
+        },
+      },
+    ],
   },
 });

@@ -46,6 +46,8 @@ async function openPgliteWith(
 
 /** Saves the empty and the migrated data folder; returns what removes them. Run once, before the test processes start. */
 export async function saveSnapshots(): Promise<() => Promise<void>> {
+  // Each project of the test configuration runs the global set-up; the first saves.
+  if (process.env[SNAPSHOTS_ENV]) return async () => {};
   const folder = await mkdtemp(path.join(tmpdir(), "bpa-pglite-snapshots-"));
   const { database, pglite } = await openPgliteWith({}, {});
   try {
