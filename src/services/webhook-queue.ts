@@ -20,6 +20,25 @@ export interface QueueSettings {
   disableFailingAfterMs: number;
 }
 
+/** The event a claimed delivery carries: what the receiver gets. */
+export interface ClaimedEvent {
+  id: string;
+  type: string;
+  createdAt: Date;
+  /** The stored JSON text of `data`. */
+  data: string;
+}
+
+/** The endpoint a claimed delivery goes to, as it was when claimed. */
+export interface ClaimedEndpoint {
+  id: string;
+  url: string;
+  status: string;
+  secretCiphertext: string;
+  previousSecretCiphertext: string | null;
+  previousSecretExpiresAt: Date | null;
+}
+
 export interface ClaimedDelivery {
   id: string;
   endpointId: string;
@@ -27,6 +46,8 @@ export interface ClaimedDelivery {
   /** Attempts made before this one. */
   attempts: number;
   claimToken: string;
+  event: ClaimedEvent;
+  endpoint: ClaimedEndpoint;
 }
 
 type Transaction = Omit<PrismaClient, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
@@ -78,12 +99,11 @@ export async function claimDeliveries(
   limit: number,
   settings: ClaimSettings,
 ): Promise<ClaimedDelivery[]> {
-  await database.query(RELEASE_EXPIRED_LEASES, [], "webhook_release_expired_leases");
   const claimToken = randomUUID();
-  const rows = await database.query<{ id: string; endpoint_id: string; event_id: string; attempts: number }>(
+  const rows = await database.query<ClaimedRow>(
     CLAIM_DUE_DELIVERIES,
     [claimToken, settings.leaseMs, settings.endpointConcurrency, settings.buyerConcurrency, limit],
-    "webhook_claim_due_deliveries",
+    "webhook_claim_and_load_due_deliveries",
   );
   return rows.map((row) => ({
     id: row.id,
@@ -91,56 +111,107 @@ export async function claimDeliveries(
     eventId: row.event_id,
     attempts: row.attempts,
     claimToken,
+    event: { id: row.event_id, type: row.event_type, createdAt: row.event_created_at, data: row.event_data },
+    endpoint: {
+      id: row.endpoint_id,
+      url: row.endpoint_url,
+      status: row.endpoint_status,
+      secretCiphertext: row.secret_ciphertext,
+      previousSecretCiphertext: row.previous_secret_ciphertext,
+      previousSecretExpiresAt: row.previous_secret_expires_at,
+    },
   }));
+}
+
+/**
+ * Makes every delivery whose lease ran out (its process died) pending again,
+ * to be claimed like any other; returns how many.
+ */
+export async function releaseExpiredLeases(database: Pick<Database, "query">): Promise<number> {
+  const rows = await database.query<{ id: string }>(
+    RELEASE_EXPIRED_LEASES,
+    [],
+    "webhook_release_expired_leases_returning",
+  );
+  return rows.length;
+}
+
+interface ClaimedRow {
+  id: string;
+  endpoint_id: string;
+  event_id: string;
+  attempts: number;
+  event_type: string;
+  event_created_at: Date;
+  event_data: string;
+  endpoint_url: string;
+  endpoint_status: string;
+  secret_ciphertext: string;
+  previous_secret_ciphertext: string | null;
+  previous_secret_expires_at: Date | null;
 }
 
 /** A delivery whose lease ran out is pending again, to be claimed like any other. */
 const RELEASE_EXPIRED_LEASES = `
   UPDATE webhook_deliveries SET status = 'pending', claim_token = NULL, updated_at = now()
-  WHERE status = 'delivering' AND available_at <= now()`;
+  WHERE status = 'delivering' AND available_at <= now()
+  RETURNING id`;
 
 /**
- * $1 claim token, $2 lease (ms), $3 endpoint limit, $4 buyer limit, $5 how many.
+ * $1 claim token, $2 lease (ms), $3 endpoint limit, $4 buyer limit, $5 how many;
+ * each claimed delivery comes back with its event and its endpoint, so that an
+ * attempt needs no read of its own (a statement's joins see the rows as they
+ * were when it began, so a delivery deleted meanwhile is still claimed, and
+ * its attempt is written as "delivery gone").
  * Each endpoint's room is its limit less its deliveries under lease, capped by
  * its buyer's; its oldest due deliveries, up to that room, are locked and
  * numbered (its turns), and the claim takes every endpoint's first turn, then
  * every second, and so on, within each buyer's room.
  */
 const CLAIM_DUE_DELIVERIES = `
-  UPDATE webhook_deliveries
-  SET status = 'delivering', claim_token = $1::uuid,
-      available_at = now() + $2::float8 * interval '1 millisecond', updated_at = now()
-  WHERE id IN (
-    SELECT id FROM (
-      SELECT due.id, due.available_at, due.endpoint_turn, room.buyer_room,
-             row_number() OVER (PARTITION BY room.buyer_id ORDER BY due.endpoint_turn, due.available_at)
-               AS buyer_turn
-      FROM (
-        SELECT endpoint.id AS endpoint_id, endpoint.buyer_id,
-               $3::int - count(leased.id) FILTER (WHERE leased.endpoint_id = endpoint.id) AS endpoint_room,
-               $4::int - count(leased.id) AS buyer_room
-        FROM webhook_endpoints endpoint
-        LEFT JOIN webhook_deliveries leased
-          ON leased.buyer_id = endpoint.buyer_id AND leased.status = 'delivering'
-        GROUP BY endpoint.id
-      ) room
-      CROSS JOIN LATERAL (
-        SELECT id, available_at, row_number() OVER (ORDER BY available_at) AS endpoint_turn
+  WITH claimed AS (
+    UPDATE webhook_deliveries
+    SET status = 'delivering', claim_token = $1::uuid,
+        available_at = now() + $2::float8 * interval '1 millisecond', updated_at = now()
+    WHERE id IN (
+      SELECT id FROM (
+        SELECT due.id, due.available_at, due.endpoint_turn, room.buyer_room,
+               row_number() OVER (PARTITION BY room.buyer_id ORDER BY due.endpoint_turn, due.available_at)
+                 AS buyer_turn
         FROM (
-          SELECT id, available_at FROM webhook_deliveries
-          WHERE endpoint_id = room.endpoint_id AND status = 'pending' AND available_at <= now()
-          ORDER BY available_at
-          LIMIT room.endpoint_room
-          FOR UPDATE SKIP LOCKED
-        ) locked
-      ) due
-      WHERE room.endpoint_room > 0 AND room.buyer_room > 0
-    ) turns
-    WHERE buyer_turn <= buyer_room
-    ORDER BY endpoint_turn, available_at
-    LIMIT $5::int
+          SELECT endpoint.id AS endpoint_id, endpoint.buyer_id,
+                 $3::int - count(leased.id) FILTER (WHERE leased.endpoint_id = endpoint.id) AS endpoint_room,
+                 $4::int - count(leased.id) AS buyer_room
+          FROM webhook_endpoints endpoint
+          LEFT JOIN webhook_deliveries leased
+            ON leased.buyer_id = endpoint.buyer_id AND leased.status = 'delivering'
+          GROUP BY endpoint.id
+        ) room
+        CROSS JOIN LATERAL (
+          SELECT id, available_at, row_number() OVER (ORDER BY available_at) AS endpoint_turn
+          FROM (
+            SELECT id, available_at FROM webhook_deliveries
+            WHERE endpoint_id = room.endpoint_id AND status = 'pending' AND available_at <= now()
+            ORDER BY available_at
+            LIMIT room.endpoint_room
+            FOR UPDATE SKIP LOCKED
+          ) locked
+        ) due
+        WHERE room.endpoint_room > 0 AND room.buyer_room > 0
+      ) turns
+      WHERE buyer_turn <= buyer_room
+      ORDER BY endpoint_turn, available_at
+      LIMIT $5::int
+    )
+    RETURNING id, endpoint_id, event_id, attempts
   )
-  RETURNING id, endpoint_id, event_id, attempts`;
+  SELECT claimed.id, claimed.endpoint_id, claimed.event_id, claimed.attempts,
+         event.type AS event_type, event.created_at AS event_created_at, event.data AS event_data,
+         endpoint.url AS endpoint_url, endpoint.status::text AS endpoint_status,
+         endpoint.secret_ciphertext, endpoint.previous_secret_ciphertext, endpoint.previous_secret_expires_at
+  FROM claimed
+  JOIN webhook_events event ON event.id = claimed.event_id
+  JOIN webhook_endpoints endpoint ON endpoint.id = claimed.endpoint_id`;
 
 /** What one HTTP attempt came to. */
 export interface AttemptOutcome {
@@ -235,6 +306,105 @@ export async function recordAttempt(
     return "written";
   });
 }
+
+/** A finished attempt waiting for its outcome to be written. */
+export interface FinishedAttempt {
+  claim: ClaimedDelivery;
+  outcome: AttemptOutcome;
+}
+
+/**
+ * Writes the outcomes of several attempts; answers what became of each, in
+ * order. Successes are written together by one statement, which is one
+ * transaction: each delivery's row, its attempt and its endpoint no longer
+ * failing. A failure goes through `recordAttempt` on its own, since what it
+ * does to its endpoint depends on the endpoint's state at that moment.
+ */
+export async function recordAttempts(
+  database: Pick<Database, "prisma" | "query">,
+  finished: readonly FinishedAttempt[],
+  settings: QueueSettings,
+): Promise<AttemptRecord[]> {
+  const records = new Map<FinishedAttempt, AttemptRecord>();
+  const successes = finished.filter((attempt) => isSuccess(attempt.outcome));
+  if (successes.length > 0) {
+    const written = await recordSuccesses(database, successes);
+    successes.forEach((attempt, index) => {
+      records.set(attempt, written[index] ?? "delivery gone");
+    });
+  }
+  for (const attempt of finished) {
+    if (!records.has(attempt)) {
+      records.set(attempt, await recordAttempt(database.prisma, attempt.claim, attempt.outcome, settings));
+    }
+  }
+  return finished.map((attempt) => records.get(attempt) ?? "delivery gone");
+}
+
+async function recordSuccesses(
+  database: Pick<Database, "query">,
+  successes: readonly FinishedAttempt[],
+): Promise<AttemptRecord[]> {
+  const outcomes = successes.map(({ claim, outcome }) => ({
+    delivery_id: claim.id,
+    claim_token: claim.claimToken,
+    attempt: claim.attempts + 1,
+    status_code: outcome.statusCode,
+    duration_ms: Math.round(outcome.durationMs),
+    attempt_id: randomUUID(),
+  }));
+  const rows = await database.query<{ id: string; written: boolean; present: boolean }>(
+    RECORD_SUCCESSES,
+    [JSON.stringify(outcomes), new Date()],
+    "webhook_record_successes",
+  );
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return successes.map(({ claim }) => {
+    const row = byId.get(claim.id);
+    if (row?.written) return "written";
+    return row?.present ? "lease lost" : "delivery gone";
+  });
+}
+
+/**
+ * $1 the outcomes (a JSON array), $2 now. What `recordAttempt` does for one
+ * success, for each of them, in one statement: a delivery is written only
+ * while its claim still holds it; its attempt is inserted and its endpoint,
+ * if failing, enabled, only when it was. Each outcome comes back with whether
+ * it was written and whether its delivery still exists.
+ */
+const RECORD_SUCCESSES = `
+  WITH outcome AS (
+    SELECT * FROM jsonb_to_recordset($1::jsonb) AS o(
+      delivery_id uuid, claim_token uuid, attempt int, status_code int, duration_ms int, attempt_id uuid)
+  ),
+  written AS (
+    UPDATE webhook_deliveries delivery
+    SET status = 'succeeded', attempts = outcome.attempt, claim_token = NULL, available_at = $2::timestamptz,
+        last_status_code = outcome.status_code, last_error = NULL, succeeded_at = $2::timestamptz,
+        updated_at = $2::timestamptz
+    FROM outcome
+    WHERE delivery.id = outcome.delivery_id AND delivery.claim_token = outcome.claim_token
+      AND delivery.status = 'delivering'
+    RETURNING delivery.id, delivery.endpoint_id
+  ),
+  tried AS (
+    INSERT INTO webhook_delivery_attempts
+      (id, delivery_id, attempt, status_code, duration_ms, error, next_retry_at, created_at)
+    SELECT outcome.attempt_id, outcome.delivery_id, outcome.attempt, outcome.status_code, outcome.duration_ms,
+           NULL, NULL, $2::timestamptz
+    FROM outcome JOIN written ON written.id = outcome.delivery_id
+  ),
+  recovered AS (
+    UPDATE webhook_endpoints
+    SET status = 'enabled', failing_since = NULL, updated_at = $2::timestamptz
+    WHERE id IN (SELECT endpoint_id FROM written) AND status = 'failing'
+  )
+  SELECT outcome.delivery_id AS id, written.id IS NOT NULL AS written,
+         -- A count rather than EXISTS, which the planner may answer by hashing the whole table.
+         written.id IS NOT NULL
+           OR (SELECT count(*) FROM webhook_deliveries kept WHERE kept.id = outcome.delivery_id) > 0 AS present
+  FROM outcome LEFT JOIN written ON written.id = outcome.delivery_id`;
 
 /** A claimed delivery that will not be attempted: its endpoint was disabled meanwhile. */
 export async function cancelDelivery(prisma: PrismaClient, claim: ClaimedDelivery, reason: string) {

@@ -6,12 +6,17 @@ import type { Database } from "../db/database.js";
 import { decryptSecret } from "../domain/webhook-secrets.js";
 import type { Logger } from "../logger.js";
 import {
+  type AttemptOutcome,
+  type AttemptRecord,
   type ClaimedDelivery,
+  type ClaimedEndpoint,
   cancelDelivery,
   claimDeliveries,
+  type FinishedAttempt,
   isSuccess,
   pruneEvents,
-  recordAttempt,
+  recordAttempts,
+  releaseExpiredLeases,
   WEBHOOK_WORK_CHANNEL,
 } from "../services/webhook-queue.js";
 import type { Tracing } from "../telemetry/tracing-types.js";
@@ -68,7 +73,16 @@ interface WorkerState {
   looking: boolean;
   /** Look again as soon as the running look ends. */
   lookAgain: boolean;
+  /**
+   * The next look renders change log entries: set by a notification, a poll
+   * or a full batch, not by a finished attempt, whose look only claims
+   * (unless the last rendering is a poll interval old).
+   */
+  renderDue: boolean;
+  renderedAt: number;
   prunedAt: number;
+  /** When this process last made deliveries whose lease ran out pending again. */
+  releasedAt: number;
 }
 
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
@@ -82,7 +96,10 @@ export async function startWebhookWorker(options: WebhookWorkerOptions): Promise
     wakeTimer: null,
     looking: false,
     lookAgain: false,
+    renderDue: true,
+    renderedAt: 0,
     prunedAt: 0,
+    releasedAt: 0,
   };
   const sender = createWebhookSender({
     timeoutMs: config.deliveryTimeoutMs,
@@ -91,8 +108,14 @@ export async function startWebhookWorker(options: WebhookWorkerOptions): Promise
     idleConnectionsPerOrigin: config.endpointConcurrency,
   });
 
+  const attempts: AttemptServices = {
+    sender,
+    secrets: createSecretCache(config.secretKeys),
+    outcomes: createOutcomeWriter(options),
+  };
+
   function track(claim: ClaimedDelivery): void {
-    const running = attemptDelivery(options, sender, claim)
+    const running = attemptDelivery(options, attempts, claim)
       .catch((error: unknown) => {
         // The claim stays leased: once the lease runs out the delivery is tried again.
         logger.error({ err: error, deliveryId: claim.id }, "webhook delivery attempt failed unexpectedly");
@@ -102,6 +125,11 @@ export async function startWebhookWorker(options: WebhookWorkerOptions): Promise
         look();
       });
     state.inFlight.add(running);
+  }
+
+  function lookAndRender(): void {
+    state.renderDue = true;
+    look();
   }
 
   function look(): void {
@@ -119,7 +147,7 @@ export async function startWebhookWorker(options: WebhookWorkerOptions): Promise
         state.looking = false;
         if (state.stopped) return;
         if (state.lookAgain) look();
-        else state.timer = setTimeout(look, config.pollIntervalMs);
+        else state.timer = setTimeout(lookAndRender, config.pollIntervalMs);
       });
   }
 
@@ -130,15 +158,15 @@ export async function startWebhookWorker(options: WebhookWorkerOptions): Promise
     if (state.stopped || state.wakeTimer) return;
     state.wakeTimer = setTimeout(() => {
       state.wakeTimer = null;
-      look();
+      lookAndRender();
     }, WAKE_COALESCE_MS);
   }
 
   const unlisten = await database.listen(WEBHOOK_WORK_CHANNEL, wakeSoon);
-  look();
+  lookAndRender();
 
   return {
-    wake: look,
+    wake: lookAndRender,
     stop: () => stopWorker(state, unlisten, sender),
   };
 }
@@ -168,12 +196,21 @@ async function lookForWork(
   const { database, config, logger, render, observeRendering } = options;
   const { prisma } = database;
   // One batch per look, so that deliveries are claimed between batches of a long backlog.
-  const rendered = render ? await materializeEvents(prisma, render, options.renderBatchSize ?? 200) : null;
+  const renders =
+    render !== undefined && (state.renderDue || Date.now() - state.renderedAt >= config.pollIntervalMs);
+  state.renderDue = false;
+  if (renders) state.renderedAt = Date.now();
+  const rendered = renders ? await materializeEvents(prisma, render, options.renderBatchSize ?? 200) : null;
   if (rendered && rendered.entries > 0) observeRendering?.(rendered);
   if (Date.now() - state.prunedAt > PRUNE_EVERY_MS) {
     state.prunedAt = Date.now();
     const pruned = await pruneEvents(prisma, new Date(Date.now() - config.eventRetentionMs));
     if (pruned > 0) logger.info({ pruned }, "pruned webhook events past their retention");
+  }
+  // A lease normally runs out only when its process died; looking for those once per poll is as prompt as an idle process.
+  if (Date.now() - state.releasedAt >= config.pollIntervalMs) {
+    state.releasedAt = Date.now();
+    await releaseExpiredLeases(database);
   }
   do {
     state.lookAgain = false;
@@ -183,33 +220,33 @@ async function lookForWork(
     for (const claim of claims) track(claim);
     if (claims.length === free) state.lookAgain = true;
   } while (state.lookAgain && !state.stopped);
-  if (rendered?.full && !state.stopped) state.lookAgain = true;
+  if (rendered?.full && !state.stopped) {
+    state.renderDue = true;
+    state.lookAgain = true;
+  }
+}
+
+/** What every attempt of one worker shares. */
+interface AttemptServices {
+  sender: WebhookSender;
+  secrets: SecretCache;
+  outcomes: OutcomeWriter;
 }
 
 /** One attempt of a claimed delivery, signed with every secret of its endpoint, and its outcome written. */
 async function attemptDelivery(
   options: WebhookWorkerOptions,
-  sender: WebhookSender,
+  { sender, secrets, outcomes }: AttemptServices,
   claim: ClaimedDelivery,
 ): Promise<void> {
-  const { config, logger, tracing, observeAttempt } = options;
-  const { prisma } = options.database;
-  const delivery = await prisma.webhookDelivery.findUnique({
-    where: { id: claim.id },
-    select: { endpoint: true, event: { select: { id: true, type: true, createdAt: true, data: true } } },
-  });
-  if (!delivery) return;
-  const { endpoint, event } = delivery;
+  const { logger, tracing, observeAttempt } = options;
+  const { endpoint, event } = claim;
   if (endpoint.status === "disabled") {
-    await cancelDelivery(prisma, claim, "the endpoint is disabled");
+    await cancelDelivery(options.database.prisma, claim, "the endpoint is disabled");
     return;
   }
-  const now = Date.now();
-  const secrets = [decryptSecret(endpoint.secretCiphertext, endpoint.id, config.secretKeys)];
-  if (endpoint.previousSecretCiphertext && (endpoint.previousSecretExpiresAt?.getTime() ?? 0) > now) {
-    secrets.push(decryptSecret(endpoint.previousSecretCiphertext, endpoint.id, config.secretKeys));
-  }
-  const send = () => sender.send(endpoint.url, { id: event.id, body: eventBody(event), secrets });
+  const message = { id: event.id, body: eventBody(event), secrets: secrets.signing(endpoint, Date.now()) };
+  const send = () => sender.send(endpoint.url, message);
   const outcome = tracing
     ? await tracing.traceWebhookDelivery(
         {
@@ -223,7 +260,7 @@ async function attemptDelivery(
       )
     : await send();
   observeAttempt?.(isSuccess(outcome) ? "delivered" : "failed", outcome.durationMs / 1000);
-  const recorded = await recordAttempt(prisma, claim, outcome, config);
+  const recorded = await outcomes.write(claim, outcome);
   if (recorded === "lease lost") {
     logger.warn({ deliveryId: claim.id }, "webhook delivery lease ran out before its attempt was written");
   } else if (recorded === "delivery gone") {
@@ -232,4 +269,106 @@ async function attemptDelivery(
       "webhook delivery deleted with its endpoint or event during its attempt",
     );
   }
+}
+
+/** The decrypted signing secrets of the endpoints this worker delivers to. */
+interface SecretCache {
+  /** The secrets that sign for `endpoint` at `now`: the current one, and the previous one until it expires. */
+  signing(endpoint: ClaimedEndpoint, now: number): string[];
+}
+
+/** Endpoints whose secrets are kept decrypted; past this, the least recently added is dropped. */
+const CACHED_ENDPOINTS = 1_000;
+
+/**
+ * Decrypts an endpoint's secrets once per stored version: an entry serves
+ * only while the endpoint's ciphertexts are the ones it was decrypted from,
+ * so a rotation is seen by the next claim.
+ */
+function createSecretCache(keys: readonly Buffer[]): SecretCache {
+  const entries = new Map<
+    string,
+    { ciphertext: string; previousCiphertext: string | null; current: string; previous: string | null }
+  >();
+  const decrypted = (endpoint: ClaimedEndpoint) => {
+    const cached = entries.get(endpoint.id);
+    if (
+      cached &&
+      cached.ciphertext === endpoint.secretCiphertext &&
+      cached.previousCiphertext === endpoint.previousSecretCiphertext
+    ) {
+      return cached;
+    }
+    const entry = {
+      ciphertext: endpoint.secretCiphertext,
+      previousCiphertext: endpoint.previousSecretCiphertext,
+      current: decryptSecret(endpoint.secretCiphertext, endpoint.id, keys),
+      previous: endpoint.previousSecretCiphertext
+        ? decryptSecret(endpoint.previousSecretCiphertext, endpoint.id, keys)
+        : null,
+    };
+    entries.delete(endpoint.id);
+    entries.set(endpoint.id, entry);
+    const oldest = entries.keys().next();
+    if (entries.size > CACHED_ENDPOINTS && !oldest.done) entries.delete(oldest.value);
+    return entry;
+  };
+  return {
+    signing(endpoint, now) {
+      const { current, previous } = decrypted(endpoint);
+      const previousSigns = previous !== null && (endpoint.previousSecretExpiresAt?.getTime() ?? 0) > now;
+      return previousSigns ? [current, previous] : [current];
+    },
+  };
+}
+
+/** Writes attempts' outcomes; resolves once the outcome is written (or known not to be). */
+interface OutcomeWriter {
+  write(claim: ClaimedDelivery, outcome: AttemptOutcome): Promise<AttemptRecord>;
+}
+
+/**
+ * Outcomes that finish while a write is running wait for it and are then
+ * written together, so that a busy worker writes many outcomes per statement
+ * and an idle one writes each at once. An attempt counts as in flight, and
+ * its delivery stays under lease, until its outcome is written.
+ */
+function createOutcomeWriter(options: WebhookWorkerOptions): OutcomeWriter {
+  const { database, config } = options;
+  let waiting: { attempt: FinishedAttempt; settle: (record: AttemptRecord | Error) => void }[] = [];
+  let writing = false;
+
+  async function writeWaiting(): Promise<void> {
+    writing = true;
+    while (waiting.length > 0) {
+      const batch = waiting;
+      waiting = [];
+      try {
+        const records = await recordAttempts(
+          database,
+          batch.map((entry) => entry.attempt),
+          config,
+        );
+        batch.forEach((entry, index) => {
+          entry.settle(records[index] ?? "delivery gone");
+        });
+      } catch (error) {
+        const failure = error instanceof Error ? error : new Error(String(error));
+        for (const entry of batch) entry.settle(failure);
+      }
+    }
+    writing = false;
+  }
+
+  return {
+    write(claim, outcome) {
+      return new Promise<AttemptRecord>((resolve, reject) => {
+        waiting.push({
+          attempt: { claim, outcome },
+          settle: (record) => (record instanceof Error ? reject(record) : resolve(record)),
+        });
+        if (!writing) void writeWaiting();
+      });
+    },
+  };
 }

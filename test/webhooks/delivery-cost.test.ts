@@ -1,0 +1,203 @@
+// What a delivery costs the database, and what the worker keeps between
+// deliveries: a backlog to one endpoint is drained with at most one claim
+// (which also loads each delivery's event and endpoint) and one write of
+// outcomes per delivery, fewer when outcomes are written together; and a
+// rotated secret signs from the next claim on, though the worker keeps
+// endpoints' secrets decrypted.
+import { randomUUID } from "node:crypto";
+import { Webhook } from "standardwebhooks";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { DEFAULT_WEBHOOK_CONFIG, type WebhookConfig } from "../../src/config.js";
+import {
+  encryptSecret,
+  generateSigningSecret,
+  PREVIOUS_SECRET_OVERLAP_MS,
+} from "../../src/domain/webhook-secrets.js";
+import { createLogger } from "../../src/logger.js";
+import { queueEventDeliveries } from "../../src/services/webhook-queue.js";
+import { startWebhookWorker, type WebhookWorker } from "../../src/webhooks/worker.js";
+import { type SeededBuyer, seedBuyer } from "../support/seed.js";
+import { createTestDatabase, type TestDatabase } from "../support/test-database.js";
+import { startWebhookReceiver } from "../support/webhook-receiver.js";
+
+const config: WebhookConfig = {
+  ...DEFAULT_WEBHOOK_CONFIG,
+  allowHttp: true,
+  allowPrivateNetworks: true,
+  retryScheduleMs: [100],
+  retryJitter: 0,
+  deliveryTimeoutMs: 2_000,
+  leaseMs: 10_000,
+  pollIntervalMs: 1_000,
+};
+
+describe("the cost of a delivery", { timeout: 60_000 }, () => {
+  let database: TestDatabase;
+  let buyer: SeededBuyer;
+  let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+  let worker: WebhookWorker;
+  let counting = false;
+  const statements: string[] = [];
+
+  beforeAll(async () => {
+    database = await createTestDatabase({
+      onQuery: (sql) => {
+        if (counting) statements.push(sql);
+      },
+    });
+    buyer = await seedBuyer(database, "Delivery Cost");
+    receiver = await startWebhookReceiver();
+    worker = await startWebhookWorker({ database, config, logger: createLogger("silent") });
+  });
+  afterAll(async () => {
+    await worker?.stop();
+    await receiver?.close();
+    await database?.close();
+  });
+
+  async function createEndpoint(secret: string): Promise<string> {
+    const endpointId = randomUUID();
+    await database.prisma.webhookEndpoint.create({
+      data: {
+        id: endpointId,
+        buyerId: buyer.buyerId,
+        url: receiver.url,
+        enabledEvents: ["*"],
+        secretCiphertext: encryptSecret(secret, endpointId, config.secretKeys),
+      },
+    });
+    return endpointId;
+  }
+
+  async function queueEvents(endpointId: string, count: number): Promise<string[]> {
+    const eventIds = Array.from({ length: count }, () => randomUUID());
+    await database.prisma.webhookEvent.createMany({
+      data: eventIds.map((id) => ({
+        id,
+        buyerId: buyer.buyerId,
+        type: "order.updated",
+        data: JSON.stringify({ object: { id } }),
+      })),
+    });
+    await database.prisma.$transaction((tx) =>
+      queueEventDeliveries(
+        tx,
+        eventIds.map((eventId) => ({ buyerId: buyer.buyerId, eventId, endpointIds: [endpointId] })),
+      ),
+    );
+    worker.wake();
+    return eventIds;
+  }
+
+  it("drains a backlog with at most a claim and a write per delivery, each delivered once and recorded", async () => {
+    const secret = generateSigningSecret();
+    receiver.setSecret(secret);
+    const endpointId = await createEndpoint(secret);
+    receiver.received.length = 0;
+    const deliveries = 60;
+    counting = true;
+    const eventIds = await queueEvents(endpointId, deliveries);
+    await vi.waitFor(() => expect(receiver.received).toHaveLength(deliveries), {
+      timeout: 30_000,
+      interval: 25,
+    });
+    // The last outcomes are written after their answers arrived.
+    await vi.waitFor(
+      async () =>
+        expect(
+          await database.prisma.webhookDelivery.count({ where: { endpointId, status: "succeeded" } }),
+        ).toBe(deliveries),
+      { timeout: 10_000, interval: 100 },
+    );
+    counting = false;
+
+    // Leaving out the test's own statements (the events' insert, the queueing transaction and the
+    // waiting count), what remains is the worker's: claims that load what they claim, writes of
+    // outcomes, and the release of ran-out leases; no read or transaction per delivery.
+    const kinds = statements
+      .filter(
+        (sql) =>
+          !/^\s*(BEGIN|COMMIT)\s*$/i.test(sql) &&
+          !/Implicit "COMMIT"/.test(sql) &&
+          !sql.includes("pg_notify") &&
+          !/^\s*INSERT INTO "public"\."webhook_(events|deliveries)"/.test(sql) &&
+          !/SELECT COUNT\(\*\)/.test(sql),
+      )
+      .map((sql) => {
+        if (/^\s*WITH claimed AS \(/.test(sql)) return "claim";
+        if (/^\s*WITH outcome AS \(/.test(sql)) return "write";
+        if (/^\s*UPDATE webhook_deliveries SET status = 'pending'/.test(sql)) return "release";
+        return sql;
+      });
+    expect(kinds.filter((kind) => !["claim", "write", "release"].includes(kind))).toEqual([]);
+    expect(kinds.filter((kind) => kind === "write").length).toBeLessThanOrEqual(deliveries);
+    expect(kinds.length).toBeLessThanOrEqual(2 * deliveries + 10);
+    expect(receiver.received.every((message) => message.verified)).toBe(true);
+    expect(new Set(receiver.received.map((message) => message.id))).toEqual(new Set(eventIds));
+    const attempts = await database.prisma.webhookDeliveryAttempt.findMany({
+      where: { delivery: { endpointId } },
+      select: { attempt: true, statusCode: true, error: true, nextRetryAt: true },
+    });
+    expect(attempts).toHaveLength(deliveries);
+    expect(
+      attempts.every(
+        (attempt) =>
+          attempt.attempt === 1 &&
+          attempt.statusCode === 200 &&
+          attempt.error === null &&
+          attempt.nextRetryAt === null,
+      ),
+    ).toBe(true);
+    const delivered = await database.prisma.webhookDelivery.findMany({ where: { endpointId } });
+    expect(
+      delivered.every(
+        (delivery) =>
+          delivery.attempts === 1 &&
+          delivery.claimToken === null &&
+          delivery.lastStatusCode === 200 &&
+          delivery.succeededAt !== null,
+      ),
+    ).toBe(true);
+  });
+
+  it("signs with both secrets from the first claim after a rotation, and a failing endpoint's success enables it", async () => {
+    const first = generateSigningSecret();
+    receiver.setSecret(first);
+    const endpointId = await createEndpoint(first);
+    receiver.received.length = 0;
+    await queueEvents(endpointId, 1);
+    await vi.waitFor(() => expect(receiver.received).toHaveLength(1), { timeout: 10_000, interval: 25 });
+
+    const second = generateSigningSecret();
+    const endpoint = await database.prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: endpointId } });
+    await database.prisma.webhookEndpoint.update({
+      where: { id: endpointId },
+      data: {
+        secretCiphertext: encryptSecret(second, endpointId, config.secretKeys),
+        previousSecretCiphertext: endpoint.secretCiphertext,
+        previousSecretExpiresAt: new Date(Date.now() + PREVIOUS_SECRET_OVERLAP_MS),
+        status: "failing",
+        failingSince: new Date(),
+      },
+    });
+    receiver.setSecret(second);
+    const [eventId] = await queueEvents(endpointId, 1);
+    await vi.waitFor(() => expect(receiver.received).toHaveLength(2), { timeout: 10_000, interval: 25 });
+    const [, rotated] = receiver.received;
+    expect(rotated?.id).toBe(eventId);
+    expect(rotated?.verified).toBe(true);
+    const headers = rotated?.headers as Record<string, string>;
+    expect(String(headers["webhook-signature"]).split(" ")).toHaveLength(2);
+    expect(() => new Webhook(first).verify(rotated?.text ?? "", headers)).not.toThrow();
+    await vi.waitFor(
+      async () =>
+        expect(
+          await database.prisma.webhookEndpoint.findUniqueOrThrow({
+            where: { id: endpointId },
+            select: { status: true, failingSince: true },
+          }),
+        ).toEqual({ status: "enabled", failingSince: null }),
+      { timeout: 10_000, interval: 50 },
+    );
+  });
+});
