@@ -1,4 +1,5 @@
 import { createRequire } from "node:module";
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 const require = createRequire(import.meta.url);
@@ -26,6 +27,9 @@ export default defineConfig({
     hookTimeout: 60_000,
     testTimeout: 30_000,
     pool: "forks",
+    // Many files spend most of their time waiting on child processes, sockets
+    // and timers: two workers even on two cores (the default would be one).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     env: { NODE_ENV: "test" },
     projects: [
       { extends: true, test: { name: "own-process", include: OWN_PROCESS, isolate: true } },
