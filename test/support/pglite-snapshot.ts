@@ -1,7 +1,7 @@
 // Opening in-memory PGlite runs initdb, and a test database then runs every
-// migration: most of a second per database, paid by nearly every test file.
-// The suite's global set-up does both once and saves the data folder, empty
-// and migrated; each test database starts from a copy instead.
+// migration: the bulk of opening one, paid by nearly every test file. The
+// suite's global set-up does both once and saves the data folder, empty and
+// migrated; each test database starts from a copy instead.
 import { openAsBlob } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
