@@ -105,7 +105,11 @@ export async function claimDeliveries(
     [claimToken, settings.leaseMs, settings.endpointConcurrency, settings.buyerConcurrency, limit],
     "webhook_claim_and_load_due_deliveries",
   );
-  return rows.map((row) => ({
+  return rows.map((row) => claimedDelivery(row, claimToken));
+}
+
+function claimedDelivery(row: ClaimedRow, claimToken: string): ClaimedDelivery {
+  return {
     id: row.id,
     endpointId: row.endpoint_id,
     eventId: row.event_id,
@@ -120,7 +124,7 @@ export async function claimDeliveries(
       previousSecretCiphertext: row.previous_secret_ciphertext,
       previousSecretExpiresAt: row.previous_secret_expires_at,
     },
-  }));
+  };
 }
 
 /**
@@ -166,10 +170,11 @@ const RELEASE_EXPIRED_LEASES = `
  * Each endpoint's room is its limit less its deliveries under lease, capped by
  * its buyer's; its oldest due deliveries, up to that room, are locked and
  * numbered (its turns), and the claim takes every endpoint's first turn, then
- * every second, and so on, within each buyer's room.
+ * every second, and so on, within each buyer's room. `excludedLeases` is SQL
+ * that leaves out of that count the leases the same statement gives back.
  */
-const CLAIM_DUE_DELIVERIES = `
-  WITH claimed AS (
+const claimedCte = (excludedLeases: string) => `
+  claimed AS (
     UPDATE webhook_deliveries
     SET status = 'delivering', claim_token = $1::uuid,
         available_at = now() + $2::float8 * interval '1 millisecond', updated_at = now()
@@ -184,7 +189,7 @@ const CLAIM_DUE_DELIVERIES = `
                  $4::int - count(leased.id) AS buyer_room
           FROM webhook_endpoints endpoint
           LEFT JOIN webhook_deliveries leased
-            ON leased.buyer_id = endpoint.buyer_id AND leased.status = 'delivering'
+            ON leased.buyer_id = endpoint.buyer_id AND leased.status = 'delivering'${excludedLeases}
           GROUP BY endpoint.id
         ) room
         CROSS JOIN LATERAL (
@@ -205,6 +210,10 @@ const CLAIM_DUE_DELIVERIES = `
     )
     RETURNING id, endpoint_id, event_id, attempts
   )
+`;
+
+/** Each claimed delivery with its event and its endpoint. */
+const SELECT_CLAIMED = `
   SELECT claimed.id, claimed.endpoint_id, claimed.event_id, claimed.attempts,
          event.type AS event_type, event.created_at AS event_created_at, event.data AS event_data,
          endpoint.url AS endpoint_url, endpoint.status::text AS endpoint_status,
@@ -212,6 +221,8 @@ const CLAIM_DUE_DELIVERIES = `
   FROM claimed
   JOIN webhook_events event ON event.id = claimed.event_id
   JOIN webhook_endpoints endpoint ON endpoint.id = claimed.endpoint_id`;
+
+const CLAIM_DUE_DELIVERIES = `WITH ${claimedCte("")} ${SELECT_CLAIMED}`;
 
 /** What one HTTP attempt came to. */
 export interface AttemptOutcome {
@@ -313,24 +324,35 @@ export interface FinishedAttempt {
   outcome: AttemptOutcome;
 }
 
+/** What `recordAttempts` did: what became of each outcome, in order, and the deliveries it claimed. */
+export interface RecordedAttempts {
+  records: AttemptRecord[];
+  claims: ClaimedDelivery[];
+}
+
 /**
- * Writes the outcomes of several attempts; answers what became of each, in
- * order. Successes are written together by one statement, which is one
- * transaction: each delivery's row, its attempt and its endpoint no longer
- * failing. A failure goes through `recordAttempt` on its own, since what it
+ * Writes the outcomes of several attempts and claims up to `claimLimit` due
+ * deliveries, as `claimDeliveries` does, in the room the successes give back.
+ * Successes are written, and the claim made, by one statement, which is one
+ * transaction: each delivery's row, its attempt, its endpoint no longer
+ * failing, and the claim, which counts the leases written as given back. A
+ * failure goes through `recordAttempt` afterwards, on its own, since what it
  * does to its endpoint depends on the endpoint's state at that moment.
  */
 export async function recordAttempts(
   database: Pick<Database, "prisma" | "query">,
   finished: readonly FinishedAttempt[],
-  settings: QueueSettings,
-): Promise<AttemptRecord[]> {
+  settings: QueueSettings & ClaimSettings,
+  claimLimit: number,
+): Promise<RecordedAttempts> {
   const records = new Map<FinishedAttempt, AttemptRecord>();
   const successes = finished.filter((attempt) => isSuccess(attempt.outcome));
+  let claims: ClaimedDelivery[] = [];
   if (successes.length > 0) {
-    const written = await recordSuccesses(database, successes);
+    const written = await recordSuccessesAndClaim(database, successes, settings, claimLimit);
+    claims = written.claims;
     successes.forEach((attempt, index) => {
-      records.set(attempt, written[index] ?? "delivery gone");
+      records.set(attempt, written.records[index] ?? "delivery gone");
     });
   }
   for (const attempt of finished) {
@@ -338,13 +360,19 @@ export async function recordAttempts(
       records.set(attempt, await recordAttempt(database.prisma, attempt.claim, attempt.outcome, settings));
     }
   }
-  return finished.map((attempt) => records.get(attempt) ?? "delivery gone");
+  return { records: finished.map((attempt) => records.get(attempt) ?? "delivery gone"), claims };
 }
 
-async function recordSuccesses(
+type RecordedOrClaimedRow =
+  | { kind: "recorded"; id: string; written: boolean; present: boolean }
+  | ({ kind: "claimed" } & ClaimedRow);
+
+async function recordSuccessesAndClaim(
   database: Pick<Database, "query">,
   successes: readonly FinishedAttempt[],
-): Promise<AttemptRecord[]> {
+  settings: ClaimSettings,
+  claimLimit: number,
+): Promise<RecordedAttempts> {
   const outcomes = successes.map(({ claim, outcome }) => ({
     delivery_id: claim.id,
     claim_token: claim.claimToken,
@@ -353,36 +381,54 @@ async function recordSuccesses(
     duration_ms: Math.round(outcome.durationMs),
     attempt_id: randomUUID(),
   }));
-  const rows = await database.query<{ id: string; written: boolean; present: boolean }>(
-    RECORD_SUCCESSES,
-    [JSON.stringify(outcomes), new Date()],
-    "webhook_record_successes",
+  const claimToken = randomUUID();
+  const rows = await database.query<RecordedOrClaimedRow>(
+    RECORD_SUCCESSES_AND_CLAIM,
+    [
+      claimToken,
+      settings.leaseMs,
+      settings.endpointConcurrency,
+      settings.buyerConcurrency,
+      claimLimit,
+      JSON.stringify(outcomes),
+      new Date(),
+    ],
+    "webhook_record_successes_and_claim",
   );
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  return successes.map(({ claim }) => {
-    const row = byId.get(claim.id);
+  const recorded = new Map<string, { written: boolean; present: boolean }>();
+  const claims: ClaimedDelivery[] = [];
+  for (const row of rows) {
+    if (row.kind === "recorded") recorded.set(row.id, row);
+    else claims.push(claimedDelivery(row, claimToken));
+  }
+  const records = successes.map(({ claim }): AttemptRecord => {
+    const row = recorded.get(claim.id);
     if (row?.written) return "written";
     return row?.present ? "lease lost" : "delivery gone";
   });
+  return { records, claims };
 }
 
 /**
- * $1 the outcomes (a JSON array), $2 now. What `recordAttempt` does for one
- * success, for each of them, in one statement: a delivery is written only
- * while its claim still holds it; its attempt is inserted and its endpoint,
- * if failing, enabled, only when it was. Each outcome comes back with whether
- * it was written and whether its delivery still exists.
+ * $1 to $5 as for CLAIM_DUE_DELIVERIES, $6 the outcomes (a JSON array), $7 now.
+ * What `recordAttempt` does for one success, for each of them, in one
+ * statement: a delivery is written only while its claim still holds it; its
+ * attempt is inserted and its endpoint, if failing, enabled, only when it
+ * was. Each outcome comes back (kind `recorded`) with whether it was written
+ * and whether its delivery still exists. The claim sees the rows as they were
+ * when the statement began, so it leaves the leases written here out of its
+ * count: they are given back by the same transaction (kind `claimed`).
  */
-const RECORD_SUCCESSES = `
+const RECORD_SUCCESSES_AND_CLAIM = `
   WITH outcome AS (
-    SELECT * FROM jsonb_to_recordset($1::jsonb) AS o(
+    SELECT * FROM jsonb_to_recordset($6::jsonb) AS o(
       delivery_id uuid, claim_token uuid, attempt int, status_code int, duration_ms int, attempt_id uuid)
   ),
   written AS (
     UPDATE webhook_deliveries delivery
-    SET status = 'succeeded', attempts = outcome.attempt, claim_token = NULL, available_at = $2::timestamptz,
-        last_status_code = outcome.status_code, last_error = NULL, succeeded_at = $2::timestamptz,
-        updated_at = $2::timestamptz
+    SET status = 'succeeded', attempts = outcome.attempt, claim_token = NULL, available_at = $7::timestamptz,
+        last_status_code = outcome.status_code, last_error = NULL, succeeded_at = $7::timestamptz,
+        updated_at = $7::timestamptz
     FROM outcome
     WHERE delivery.id = outcome.delivery_id AND delivery.claim_token = outcome.claim_token
       AND delivery.status = 'delivering'
@@ -392,19 +438,32 @@ const RECORD_SUCCESSES = `
     INSERT INTO webhook_delivery_attempts
       (id, delivery_id, attempt, status_code, duration_ms, error, next_retry_at, created_at)
     SELECT outcome.attempt_id, outcome.delivery_id, outcome.attempt, outcome.status_code, outcome.duration_ms,
-           NULL, NULL, $2::timestamptz
+           NULL, NULL, $7::timestamptz
     FROM outcome JOIN written ON written.id = outcome.delivery_id
   ),
   recovered AS (
     UPDATE webhook_endpoints
-    SET status = 'enabled', failing_since = NULL, updated_at = $2::timestamptz
+    SET status = 'enabled', failing_since = NULL, updated_at = $7::timestamptz
     WHERE id IN (SELECT endpoint_id FROM written) AND status = 'failing'
-  )
-  SELECT outcome.delivery_id AS id, written.id IS NOT NULL AS written,
+  ),
+  ${claimedCte(`
+            AND (leased.id, leased.claim_token) NOT IN (SELECT delivery_id, claim_token FROM outcome)`)}
+  SELECT 'recorded' AS kind, outcome.delivery_id AS id, written.id IS NOT NULL AS written,
          -- A count rather than EXISTS, which the planner may answer by hashing the whole table.
          written.id IS NOT NULL
-           OR (SELECT count(*) FROM webhook_deliveries kept WHERE kept.id = outcome.delivery_id) > 0 AS present
-  FROM outcome LEFT JOIN written ON written.id = outcome.delivery_id`;
+           OR (SELECT count(*) FROM webhook_deliveries kept WHERE kept.id = outcome.delivery_id) > 0 AS present,
+         NULL::uuid AS endpoint_id, NULL::uuid AS event_id, NULL::int AS attempts, NULL::text AS event_type,
+         NULL::timestamptz AS event_created_at, NULL::text AS event_data, NULL::text AS endpoint_url,
+         NULL::text AS endpoint_status, NULL::text AS secret_ciphertext, NULL::text AS previous_secret_ciphertext,
+         NULL::timestamptz AS previous_secret_expires_at
+  FROM outcome LEFT JOIN written ON written.id = outcome.delivery_id
+  UNION ALL
+  SELECT 'claimed', claimed.id, NULL, NULL, claimed.endpoint_id, claimed.event_id, claimed.attempts,
+         event.type, event.created_at, event.data, endpoint.url, endpoint.status::text,
+         endpoint.secret_ciphertext, endpoint.previous_secret_ciphertext, endpoint.previous_secret_expires_at
+  FROM claimed
+  JOIN webhook_events event ON event.id = claimed.event_id
+  JOIN webhook_endpoints endpoint ON endpoint.id = claimed.endpoint_id`;
 
 /** A claimed delivery that will not be attempted: its endpoint was disabled meanwhile. */
 export async function cancelDelivery(prisma: PrismaClient, claim: ClaimedDelivery, reason: string) {

@@ -83,6 +83,8 @@ interface WorkerState {
   prunedAt: number;
   /** When this process last made deliveries whose lease ran out pending again. */
   releasedAt: number;
+  /** Slots that claims running now may fill: counted as taken, so that two claims cannot both fill them. */
+  reserved: number;
 }
 
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
@@ -100,6 +102,7 @@ export async function startWebhookWorker(options: WebhookWorkerOptions): Promise
     renderedAt: 0,
     prunedAt: 0,
     releasedAt: 0,
+    reserved: 0,
   };
   const sender = createWebhookSender({
     timeoutMs: config.deliveryTimeoutMs,
@@ -111,7 +114,9 @@ export async function startWebhookWorker(options: WebhookWorkerOptions): Promise
   const attempts: AttemptServices = {
     sender,
     secrets: createSecretCache(config.secretKeys),
-    outcomes: createOutcomeWriter(options),
+    outcomes: createOutcomeWriter(options, state, (claims) => {
+      for (const claim of claims) track(claim);
+    }),
   };
 
   function track(claim: ClaimedDelivery): void {
@@ -119,10 +124,11 @@ export async function startWebhookWorker(options: WebhookWorkerOptions): Promise
       .catch((error: unknown) => {
         // The claim stays leased: once the lease runs out the delivery is tried again.
         logger.error({ err: error, deliveryId: claim.id }, "webhook delivery attempt failed unexpectedly");
+        return false;
       })
-      .finally(() => {
+      .then((claimedInItsPlace) => {
         state.inFlight.delete(running);
-        look();
+        if (!claimedInItsPlace) look();
       });
     state.inFlight.add(running);
   }
@@ -214,9 +220,12 @@ async function lookForWork(
   }
   do {
     state.lookAgain = false;
-    const free = config.concurrency - state.inFlight.size;
+    const free = config.concurrency - state.inFlight.size - state.reserved;
     if (state.stopped || free <= 0) break;
-    const claims = await claimDeliveries(database, free, config);
+    state.reserved += free;
+    const claims = await claimDeliveries(database, free, config).finally(() => {
+      state.reserved -= free;
+    });
     for (const claim of claims) track(claim);
     if (claims.length === free) state.lookAgain = true;
   } while (state.lookAgain && !state.stopped);
@@ -233,17 +242,20 @@ interface AttemptServices {
   outcomes: OutcomeWriter;
 }
 
-/** One attempt of a claimed delivery, signed with every secret of its endpoint, and its outcome written. */
+/**
+ * One attempt of a claimed delivery, signed with every secret of its endpoint,
+ * and its outcome written; true when the write also claimed work in its place.
+ */
 async function attemptDelivery(
   options: WebhookWorkerOptions,
   { sender, secrets, outcomes }: AttemptServices,
   claim: ClaimedDelivery,
-): Promise<void> {
+): Promise<boolean> {
   const { logger, tracing, observeAttempt } = options;
   const { endpoint, event } = claim;
   if (endpoint.status === "disabled") {
     await cancelDelivery(options.database.prisma, claim, "the endpoint is disabled");
-    return;
+    return false;
   }
   const message = { id: event.id, body: eventBody(event), secrets: secrets.signing(endpoint, Date.now()) };
   const send = () => sender.send(endpoint.url, message);
@@ -260,7 +272,7 @@ async function attemptDelivery(
       )
     : await send();
   observeAttempt?.(isSuccess(outcome) ? "delivered" : "failed", outcome.durationMs / 1000);
-  const recorded = await outcomes.write(claim, outcome);
+  const { recorded, claimedInItsPlace } = await outcomes.write(claim, outcome);
   if (recorded === "lease lost") {
     logger.warn({ deliveryId: claim.id }, "webhook delivery lease ran out before its attempt was written");
   } else if (recorded === "delivery gone") {
@@ -269,6 +281,7 @@ async function attemptDelivery(
       "webhook delivery deleted with its endpoint or event during its attempt",
     );
   }
+  return claimedInItsPlace;
 }
 
 /** The decrypted signing secrets of the endpoints this worker delivers to. */
@@ -322,20 +335,32 @@ function createSecretCache(keys: readonly Buffer[]): SecretCache {
   };
 }
 
+/** What became of an attempt's outcome, and whether the write claimed work in its place. */
+interface WrittenOutcome {
+  recorded: AttemptRecord;
+  claimedInItsPlace: boolean;
+}
+
 /** Writes attempts' outcomes; resolves once the outcome is written (or known not to be). */
 interface OutcomeWriter {
-  write(claim: ClaimedDelivery, outcome: AttemptOutcome): Promise<AttemptRecord>;
+  write(claim: ClaimedDelivery, outcome: AttemptOutcome): Promise<WrittenOutcome>;
 }
 
 /**
  * Outcomes that finish while a write is running wait for it and are then
  * written together, so that a busy worker writes many outcomes per statement
- * and an idle one writes each at once. An attempt counts as in flight, and
- * its delivery stays under lease, until its outcome is written.
+ * and an idle one writes each at once. The statement that writes successes
+ * also claims work for the slots they give back (and any other free ones),
+ * so a busy slot costs one statement per delivery. An attempt counts as in
+ * flight, and its delivery stays under lease, until its outcome is written.
  */
-function createOutcomeWriter(options: WebhookWorkerOptions): OutcomeWriter {
+function createOutcomeWriter(
+  options: WebhookWorkerOptions,
+  state: WorkerState,
+  track: (claims: readonly ClaimedDelivery[]) => void,
+): OutcomeWriter {
   const { database, config } = options;
-  let waiting: { attempt: FinishedAttempt; settle: (record: AttemptRecord | Error) => void }[] = [];
+  let waiting: { attempt: FinishedAttempt; settle: (written: WrittenOutcome | Error) => void }[] = [];
   let writing = false;
 
   async function writeWaiting(): Promise<void> {
@@ -343,14 +368,27 @@ function createOutcomeWriter(options: WebhookWorkerOptions): OutcomeWriter {
     while (waiting.length > 0) {
       const batch = waiting;
       waiting = [];
+      const successes = batch.filter((entry) => isSuccess(entry.attempt.outcome)).length;
+      // The successes' attempts are still in flight: their slots are the ones given back.
+      const room = state.stopped
+        ? 0
+        : Math.max(0, config.concurrency - state.inFlight.size - state.reserved + successes);
+      state.reserved += room;
       try {
-        const records = await recordAttempts(
+        const { records, claims } = await recordAttempts(
           database,
           batch.map((entry) => entry.attempt),
           config,
-        );
+          room,
+        ).finally(() => {
+          state.reserved -= room;
+        });
+        track(claims);
         batch.forEach((entry, index) => {
-          entry.settle(records[index] ?? "delivery gone");
+          entry.settle({
+            recorded: records[index] ?? "delivery gone",
+            claimedInItsPlace: isSuccess(entry.attempt.outcome),
+          });
         });
       } catch (error) {
         const failure = error instanceof Error ? error : new Error(String(error));
@@ -362,10 +400,10 @@ function createOutcomeWriter(options: WebhookWorkerOptions): OutcomeWriter {
 
   return {
     write(claim, outcome) {
-      return new Promise<AttemptRecord>((resolve, reject) => {
+      return new Promise<WrittenOutcome>((resolve, reject) => {
         waiting.push({
           attempt: { claim, outcome },
-          settle: (record) => (record instanceof Error ? reject(record) : resolve(record)),
+          settle: (written) => (written instanceof Error ? reject(written) : resolve(written)),
         });
         if (!writing) void writeWaiting();
       });

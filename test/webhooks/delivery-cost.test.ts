@@ -1,8 +1,8 @@
 // What a delivery costs the database, and what the worker keeps between
-// deliveries: a backlog to one endpoint is drained with at most one claim
-// (which also loads each delivery's event and endpoint) and one write of
-// outcomes per delivery, fewer when outcomes are written together; and a
-// rotated secret signs from the next claim on, though the worker keeps
+// deliveries: a backlog to one endpoint is drained with about one statement
+// per delivery (the write of its outcome, which also claims the next delivery
+// with its event and endpoint; fewer when outcomes are written together); and
+// a rotated secret signs from the next claim on, though the worker keeps
 // endpoints' secrets decrypted.
 import { randomUUID } from "node:crypto";
 import { Webhook } from "standardwebhooks";
@@ -89,7 +89,7 @@ describe("the cost of a delivery", { timeout: 60_000 }, () => {
     return eventIds;
   }
 
-  it("drains a backlog with at most a claim and a write per delivery, each delivered once and recorded", async () => {
+  it("drains a backlog with about one statement per delivery, each delivered once and recorded", async () => {
     const secret = generateSigningSecret();
     receiver.setSecret(secret);
     const endpointId = await createEndpoint(secret);
@@ -124,14 +124,15 @@ describe("the cost of a delivery", { timeout: 60_000 }, () => {
           !/SELECT COUNT\(\*\)/.test(sql),
       )
       .map((sql) => {
-        if (/^\s*WITH claimed AS \(/.test(sql)) return "claim";
+        if (/^\s*WITH\s+claimed AS \(/.test(sql)) return "claim";
         if (/^\s*WITH outcome AS \(/.test(sql)) return "write";
         if (/^\s*UPDATE webhook_deliveries SET status = 'pending'/.test(sql)) return "release";
         return sql;
       });
     expect(kinds.filter((kind) => !["claim", "write", "release"].includes(kind))).toEqual([]);
     expect(kinds.filter((kind) => kind === "write").length).toBeLessThanOrEqual(deliveries);
-    expect(kinds.length).toBeLessThanOrEqual(2 * deliveries + 10);
+    // The write of a success also claims the next delivery: claims of their own are few.
+    expect(kinds.length).toBeLessThanOrEqual(deliveries + 10);
     expect(receiver.received.every((message) => message.verified)).toBe(true);
     expect(new Set(receiver.received.map((message) => message.id))).toEqual(new Set(eventIds));
     const attempts = await database.prisma.webhookDeliveryAttempt.findMany({
