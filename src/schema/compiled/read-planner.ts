@@ -23,7 +23,13 @@ import type { DataModel } from "../../db/data-model.js";
 import { DomainError } from "../../domain/errors.js";
 import { resolverArguments } from "../global-ids.js";
 import { recordReadOf, rootListOf } from "../read-metadata.js";
-import { type CompiledRead, planRecordRead, planRootList, type QueryRows } from "./read-statements.js";
+import {
+  type CompiledRead,
+  namedQuery,
+  planRecordRead,
+  planRootList,
+  type QueryRows,
+} from "./read-statements.js";
 import { planRecordBatch, type RecordBatchRead } from "./record-batch.js";
 import { PlanContext } from "./selection-walk.js";
 import { type OutputSpelling, PlanError } from "./writers.js";
@@ -47,7 +53,8 @@ export function createReadPlanner(options: {
   dataModel: DataModel;
   query: QueryRows;
 }): ReadPlanner {
-  const { schema, dataModel, query } = options;
+  const { schema, dataModel } = options;
+  const query = namedQuery(options.query);
   return {
     plan(operation, spelling) {
       return planned(() => {

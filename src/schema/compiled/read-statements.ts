@@ -33,23 +33,31 @@ export type QueryRows = (
   name: string | undefined,
 ) => Promise<Row[]>;
 
+/** A statement run for a request, named by the planner (`namedQuery`). */
+export type RunStatement = (
+  text: string,
+  values: readonly (string | null)[],
+  context: GraphQLContext,
+) => Promise<Row[]>;
+
 /**
- * How many texts a process names. Each stays prepared on every connection
+ * How many texts a planner names. Each stays prepared on every connection
  * that ran it, and documents registered by clients could bring texts
  * without end: past this many, a text runs unnamed (planned each time).
  */
 const NAMED_TEXTS = 500;
 
-/** Statement names by text; one name always means one text. */
-const statementNames = new Map<string, string>();
-
-export function statementName(text: string): string | undefined {
-  let name = statementNames.get(text);
-  if (name === undefined && statementNames.size < NAMED_TEXTS) {
-    name = `compiled_${createHash("sha256").update(text).digest("hex").slice(0, 32)}`;
-    statementNames.set(text, name);
-  }
-  return name;
+/** `query` with each text named, one name always meaning one text, up to NAMED_TEXTS texts. */
+export function namedQuery(query: QueryRows): RunStatement {
+  const names = new Map<string, string>();
+  return (text, values, context) => {
+    let name = names.get(text);
+    if (name === undefined && names.size < NAMED_TEXTS) {
+      name = `compiled_${createHash("sha256").update(text).digest("hex").slice(0, 32)}`;
+      names.set(text, name);
+    }
+    return query(text, values, context, name);
+  };
 }
 
 /** What a compiled read answers: a record's JSON text (null: none), or a page's nodes' JSON texts and its page info. */
@@ -91,7 +99,7 @@ export function planRecordRead(
   field: GraphQLField<unknown, unknown>,
   node: FieldNode,
   argumentsOf: ArgumentsOf,
-  query: QueryRows,
+  query: RunStatement,
 ): CompiledRead {
   const scope = plan.rootScope(field.type, read.model);
   const write = plan.objectOf(getNamedType(field.type), node.selectionSet, {
@@ -109,12 +117,7 @@ export function planRecordRead(
       return async () => {
         const sql = plan.requestSql();
         const text = `${select} WHERE ${whereSql(where, scope.table, sql)} LIMIT 1`;
-        const [row] = await query(
-          text,
-          [...plan.parametersFor(viewer), ...sql.values],
-          context,
-          statementName(text),
-        );
+        const [row] = await query(text, [...plan.parametersFor(viewer), ...sql.values], context);
         return { kind: "record", json: row ? write(row, requestValues(context)) : null };
       };
     },
@@ -128,7 +131,7 @@ export function planRootList(
   field: GraphQLField<unknown, unknown>,
   node: FieldNode,
   argumentsOf: ArgumentsOf,
-  query: QueryRows,
+  query: RunStatement,
 ): CompiledRead {
   const connection = getNamedType(field.type);
   if (!isObjectType(connection)) throw new PlanError(`${connection.name} is not a connection`);
@@ -162,12 +165,7 @@ export function planRootList(
           `SELECT ${selectList}, ${textOf(sortColumn, columnSql(table, sortColumn))} AS "sort_value", ` +
           `${columnSql(table, idColumn)}::text AS "sort_id" FROM ${from} WHERE ${conditions} ` +
           `ORDER BY ${order} LIMIT ${sql.bind(String(window.take))}`;
-        const rows = await query(
-          text,
-          [...plan.parametersFor(viewer), ...sql.values],
-          context,
-          statementName(text),
-        );
+        const rows = await query(text, [...plan.parametersFor(viewer), ...sql.values], context);
         const { nodes, more } = pageNodes(rows, page);
         const values = requestValues(context);
         const pageInfo = pageInfoOf(nodes, more, page, (row) =>

@@ -7,7 +7,7 @@ import { DomainError } from "../../domain/errors.js";
 import type { GraphQLContext } from "../context.js";
 import type { RecordRead } from "../read-metadata.js";
 import { columnSql, whereSql } from "./prisma-sql.js";
-import { type ArgumentsOf, type QueryRows, statementName } from "./read-statements.js";
+import type { ArgumentsOf, RunStatement } from "./read-statements.js";
 import type { PlanContext } from "./selection-walk.js";
 import { PlanError, textOf } from "./writers.js";
 
@@ -35,7 +35,7 @@ export function planRecordBatch(
   field: GraphQLField<unknown, unknown>,
   node: FieldNode,
   argumentsOf: ArgumentsOf,
-  query: QueryRows,
+  query: RunStatement,
 ): RecordBatchRead {
   const variables = operation.variableDefinitions ?? [];
   if (variables.length !== 1 || variables[0]?.variable.name.value !== ID_VARIABLE)
@@ -70,12 +70,7 @@ export function planRecordBatch(
       const sql = plan.requestSql();
       const wanted = recordIds.flatMap((entry) => (entry ? [entry.id] : []));
       const text = `${select} WHERE ${whereSql({ ...shared, id: { in: wanted } }, scope.table, sql)}`;
-      const rows = await query(
-        text,
-        [...plan.parametersFor(viewer), ...sql.values],
-        context,
-        statementName(text),
-      );
+      const rows = await query(text, [...plan.parametersFor(viewer), ...sql.values], context);
       const request = { appBaseUrl: context.appBaseUrl };
       const written = new Map<string, string>();
       for (const row of rows) {
