@@ -37,6 +37,8 @@ export interface DatabaseOptions {
   replicas?: ReplicaOptions;
   /** Told of what works, but less well than configured: read connections a pooler took their settings from. */
   warn?: (message: string) => void;
+  /** PGlite in memory only: start from this data folder (`dumpDataDir`'s archive) rather than an empty one. */
+  startFrom?: Blob;
 }
 
 export interface Database {
@@ -69,6 +71,8 @@ export interface Database {
    * (docs/performance.md, "What performance rests on").
    */
   query<Row extends object>(text: string, values: readonly unknown[], name?: string): Promise<Row[]>;
+  /** PGlite only: its data folder as an archive, which `startFrom` opens again (the tests' migrated start). */
+  dumpDataDir?(): Promise<Blob>;
   /** True when the database answers a trivial query. */
   ping(): Promise<boolean>;
   /**
@@ -96,7 +100,11 @@ async function openPglite(
   let pglite: PGlite;
   try {
     if (target.dataDir) mkdirSync(target.dataDir, { recursive: true });
-    pglite = await PGlite.create(target.dataDir ?? undefined, { extensions: { pg_trgm } });
+    if (options.startFrom && target.dataDir) throw new Error("startFrom opens an in-memory PGlite only");
+    pglite = await PGlite.create(target.dataDir ?? undefined, {
+      extensions: { pg_trgm },
+      ...(options.startFrom ? { loadDataDir: options.startFrom } : {}),
+    });
   } catch (error) {
     lock?.release();
     throw error;
@@ -119,6 +127,7 @@ async function openPglite(
     readsServed: () => new Map(),
     connect: async () => pgliteConnection(pglite),
     query,
+    dumpDataDir: async () => pglite.dumpDataDir("none"),
     ping: async () => {
       try {
         await pglite.query("SELECT 1");

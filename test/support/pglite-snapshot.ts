@@ -6,7 +6,6 @@ import { openAsBlob } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { PGlite, type PGliteOptions } from "@electric-sql/pglite";
 import { type Database, type DatabaseOptions, openDatabase } from "../../src/db/database.js";
 import { parseDatabaseUrl } from "../../src/db/database-url.js";
 import { migrateDatabase } from "../../src/db/migrations.js";
@@ -16,46 +15,20 @@ const SNAPSHOTS_ENV = "TEST_PGLITE_SNAPSHOTS";
 const EMPTY = "empty.tar";
 const MIGRATED = "migrated.tar";
 
-/**
- * `openDatabase` on in-memory PGlite, with `extra` added to the options it
- * gives `PGlite.create`, so that the database is the app's own in every other
- * respect. It relies on `openDatabase` calling `PGlite.create` before its
- * first await; `pglite` is null if it no longer does (`extra` was then not applied).
- */
-async function openPgliteWith(
-  extra: PGliteOptions,
-  options: DatabaseOptions,
-): Promise<{ database: Database; pglite: PGlite | null }> {
-  const original = PGlite.create;
-  const create = original.bind(PGlite);
-  let created: Promise<PGlite> | null = null;
-  const createWithExtra = (dataDir?: string, given?: PGliteOptions) => {
-    created = create(dataDir, { ...given, ...extra });
-    return created;
-  };
-  let opening: Promise<Database>;
-  Object.defineProperty(PGlite, "create", { value: createWithExtra, configurable: true, writable: true });
-  try {
-    opening = openDatabase(parseDatabaseUrl("pglite:memory"), options);
-  } finally {
-    Object.defineProperty(PGlite, "create", { value: original, configurable: true, writable: true });
-  }
-  const database = await opening;
-  return { database, pglite: created === null ? null : await created };
-}
-
 /** Saves the empty and the migrated data folder; returns what removes them. Run once, before the test processes start. */
 export async function saveSnapshots(): Promise<() => Promise<void>> {
   // Each project of the test configuration runs the global set-up; the first saves.
   if (process.env[SNAPSHOTS_ENV]) return async () => {};
   const folder = await mkdtemp(path.join(tmpdir(), "bpa-pglite-snapshots-"));
-  const { database, pglite } = await openPgliteWith({}, {});
+  const database = await openDatabase(parseDatabaseUrl("pglite:memory"));
+  const dump = async (file: string) => {
+    if (!database.dumpDataDir) throw new Error("a PGlite database can dump its data folder");
+    await writeFile(path.join(folder, file), await (await database.dumpDataDir()).bytes());
+  };
   try {
-    if (!pglite)
-      throw new Error("openDatabase no longer opens PGlite at once; test databases cannot start from a copy");
-    await writeFile(path.join(folder, EMPTY), await (await pglite.dumpDataDir("none")).bytes());
+    await dump(EMPTY);
     await migrateDatabase(database);
-    await writeFile(path.join(folder, MIGRATED), await (await pglite.dumpDataDir("none")).bytes());
+    await dump(MIGRATED);
   } finally {
     await database.close();
   }
@@ -72,9 +45,10 @@ export async function saveSnapshots(): Promise<() => Promise<void>> {
 export async function openPgliteDatabase(options: DatabaseOptions, migrated: boolean): Promise<Database> {
   const folder = process.env[SNAPSHOTS_ENV];
   const snapshot = folder ? await openAsBlob(path.join(folder, migrated ? MIGRATED : EMPTY)) : null;
-  const { database } = snapshot
-    ? await openPgliteWith({ loadDataDir: snapshot }, options)
-    : { database: await openDatabase(parseDatabaseUrl("pglite:memory"), options) };
+  const database = await openDatabase(
+    parseDatabaseUrl("pglite:memory"),
+    snapshot ? { ...options, startFrom: snapshot } : options,
+  );
   if (migrated) await migrateDatabase(database);
   return database;
 }
