@@ -145,7 +145,10 @@ describe("the admission stages", () => {
       expect(again.response.status).toBe(304);
       expect(again.next.calls).toHaveLength(0);
       expect(again.exchange.admission?.counted).toBe(false);
-      expect(again.response.headers.get("ratelimit-remaining")).toBe(remaining);
+      // Not counted: as many left as after the first (more, when a new minute's window began between them).
+      expect(Number(again.response.headers.get("ratelimit-remaining"))).toBeGreaterThanOrEqual(
+        Number(remaining),
+      );
       expect(await sample("http_not_modified_total")).toBe(notModifiedBefore + 1);
     });
 
