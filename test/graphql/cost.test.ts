@@ -18,6 +18,7 @@ import type { SqlConnection } from "../../src/db/sql-connection.js";
 import { operationCost } from "../../src/graphql/cost.js";
 import { createLogger } from "../../src/logger.js";
 import { schema } from "../../src/schema/index.js";
+import { withinOneWindow } from "../support/rate-limit-window.js";
 import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
 import { createTestApp, type TestApp, testConfig } from "../support/test-app.js";
 import { onPostgres } from "../support/test-database.js";
@@ -68,6 +69,7 @@ describe("GraphQL operation cost", () => {
       const body = (await response.json()) as { extensions?: Record<string, { [name: string]: number }> };
       return { body, remainingHeader: Number(response.headers.get("ratelimit-remaining")) };
     };
+    await withinOneWindow();
     const small = await ask(2);
     const large = await ask(50);
     expect(small.body.extensions?.cost).toEqual({ requested: expect.any(Number), limit: 200_000 });

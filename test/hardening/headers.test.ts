@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, createApp } from "../../src/app.js";
 import { loadConfig } from "../../src/config.js";
 import { createLogger } from "../../src/logger.js";
+import { withinOneWindow } from "../support/rate-limit-window.js";
 import { type SeededBuyer, seedBuyer } from "../support/seed.js";
 import { createTestDatabase, type TestDatabase } from "../support/test-database.js";
 
@@ -87,6 +88,7 @@ describe("response headers", () => {
       open.fetch("http://localhost/api/public/buyer/v1/orders?limit=3", {
         headers: { "x-api-key": buyer.apiKey, origin },
       });
+    await withinOneWindow();
     const first = await read("https://buyer.example.com");
     const second = await read("https://buyer.example.com");
     expect(second.headers.get("access-control-allow-origin")).toBe("https://buyer.example.com");

@@ -2,6 +2,7 @@
 // per connection (docs/performance.md, "What performance rests on"); DATABASE_NAMED_STATEMENTS=false sends it unnamed,
 // for PgBouncer before 1.21 in transaction mode (docs/operations.md, "PgBouncer").
 import { describe, expect, it } from "vitest";
+import { withinOneWindow } from "../support/rate-limit-window.js";
 import { seedBuyer } from "../support/seed.js";
 import { callApi, createTestApp } from "../support/test-app.js";
 import { onPostgres } from "../support/test-database.js";
@@ -17,6 +18,7 @@ describe.skipIf(!onPostgres)("the admission statement on PostgreSQL", () => {
       try {
         const buyer = await seedBuyer(harness.database);
         const remaining: number[] = [];
+        await withinOneWindow();
         for (let index = 0; index < 3; index += 1) {
           const response = await callApi(harness.app, "GET", `/orders?limit=${index + 1}`, {
             key: buyer.apiKey,
