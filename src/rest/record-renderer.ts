@@ -121,17 +121,21 @@ function planBatchRead(
   return planner.planRecordBatch(single.operation, REST_SPELLING);
 }
 
-/**
- * Without `compiledReads`, every record is rendered by executing its
- * document; with them, a record type whose read compiles is read from rows,
- * one statement for a batch's records of that type, to the same bytes.
- */
-export function createRecordRenderer(
+/** How one record type is rendered: its single read, its `nodes` read, and its batch read from rows when compiled. */
+interface RecordTypeRead {
+  single: CompiledRoute;
+  nodes: ReturnType<typeof compileNodesRead>;
+  batch: RecordBatchRead | null;
+  /** Why its records are executed rather than read from rows; null when they are read from rows. */
+  reason: string | null;
+}
+
+function recordTypeReads(
   schema: GraphQLSchema,
-  compiledReads?: CompiledRecordReads,
-): RecordRenderer {
+  compiledReads: CompiledRecordReads | undefined,
+): Map<string, RecordTypeRead> {
   const restSchema = withSharedResponsePaths(schema);
-  const compiled = new Map(
+  return new Map(
     Object.entries(EVENT_RECORD_DOCUMENTS).map(([recordType, document]) => {
       // A GET by `{id}` that no path serves and no reference shows: only its document matters.
       const route: RestRoute = {
@@ -143,62 +147,93 @@ export function createRecordRenderer(
       };
       const single = compileRoute(restSchema, route);
       const batch = compiledReads ? planBatchRead(compiledReads.planner, single) : null;
-      return [
-        recordType,
-        {
-          single,
-          nodes: compileNodesRead(restSchema, single),
-          batch: batch && "compiled" in batch ? batch.compiled : null,
-          reason: batch && "reason" in batch ? batch.reason : null,
-        },
-      ];
+      const read: RecordTypeRead = {
+        single,
+        nodes: compileNodesRead(restSchema, single),
+        batch: batch && "compiled" in batch ? batch.compiled : null,
+        reason: batch && "reason" in batch ? batch.reason : null,
+      };
+      return [recordType, read];
     }),
   );
-  compiledReads?.planned([...compiled].map(([recordType, { reason }]) => ({ recordType, reason })));
+}
 
-  /** The records at `indexes` read from rows; false when the read failed and they are to be executed. */
-  const readFromRows = async (
-    recordType: string,
-    batch: RecordBatchRead,
-    context: GraphQLContext,
-    records: readonly RecordToRender[],
-    indexes: readonly number[],
-    rendered: (string | null)[],
-  ): Promise<boolean> => {
-    try {
-      const texts = await batch.run(
-        indexes.map((index) => records[index]?.recordId ?? ""),
-        context,
-      );
-      for (const [position, index] of indexes.entries()) rendered[index] = texts[position] ?? null;
-      return true;
-    } catch (error) {
-      compiledReads?.failed(recordType, error);
-      return false;
-    }
-  };
+/**
+ * The REST body the single read would answer, from what its root field
+ * resolved to, written as the REST handler writes it (amounts exact).
+ */
+function shape(single: CompiledRoute, value: unknown): string | null {
+  const data = { [single.response.at]: value };
+  applyEnumPlan(data, single.enumPlan);
+  const body = single.responseBody(data)?.body;
+  if (typeof body !== "object" || body === null) return null;
+  return JSON.stringify(body);
+}
 
-  /**
-   * The REST body the single read would answer, from what its root field
-   * resolved to, written as the REST handler writes it (amounts exact).
-   */
-  const shape = (single: CompiledRoute, value: unknown): string | null => {
-    const data = { [single.response.at]: value };
-    applyEnumPlan(data, single.enumPlan);
-    const body = single.responseBody(data)?.body;
-    if (typeof body !== "object" || body === null) return null;
-    return JSON.stringify(body);
-  };
+async function renderOne(single: CompiledRoute, context: GraphQLContext, record: RecordToRender) {
+  const variables: Record<string, unknown> = { id: record.recordId };
+  if (record.recordType === "tagging") variables.attachedAt = record.changedAt.toISOString();
+  const result = await single.execute(context, variables);
+  const [error] = result.errors ?? [];
+  if (error || !result.data) throw error?.originalError ?? error ?? new Error("no data");
+  return shape(single, result.data[single.response.at]);
+}
 
-  const renderOne = async (single: CompiledRoute, context: GraphQLContext, record: RecordToRender) => {
-    const variables: Record<string, unknown> = { id: record.recordId };
-    if (record.recordType === "tagging") variables.attachedAt = record.changedAt.toISOString();
-    const result = await single.execute(context, variables);
-    const [error] = result.errors ?? [];
-    if (error || !result.data) throw error?.originalError ?? error ?? new Error("no data");
-    return shape(single, result.data[single.response.at]);
-  };
+/** The records at `indexes`, of one type, rendered by executing its document into `rendered`. */
+async function executeRecords(
+  { single, nodes }: RecordTypeRead,
+  context: GraphQLContext,
+  records: readonly RecordToRender[],
+  indexes: readonly number[],
+  rendered: (string | null)[],
+): Promise<void> {
+  if (!nodes) {
+    // Taggings have no read by id (each lists the tags added at its own time): one read each.
+    await Promise.all(
+      indexes.map(async (index) => {
+        const record = records[index];
+        if (record) rendered[index] = await renderOne(single, context, record);
+      }),
+    );
+    return;
+  }
+  for (let start = 0; start < indexes.length; start += MAX_NODE_IDS) {
+    const chunk = indexes.slice(start, start + MAX_NODE_IDS);
+    const values = await nodes(
+      context,
+      chunk.map((index) => records[index]?.recordId ?? ""),
+    );
+    for (const [position, index] of chunk.entries())
+      rendered[index] = shape(single, values[position] ?? null);
+  }
+}
 
+/** The records at `indexes`, of one type, read from rows into `rendered`. */
+async function readFromRows(
+  batch: RecordBatchRead,
+  context: GraphQLContext,
+  records: readonly RecordToRender[],
+  indexes: readonly number[],
+  rendered: (string | null)[],
+): Promise<void> {
+  const texts = await batch.run(
+    indexes.map((index) => records[index]?.recordId ?? ""),
+    context,
+  );
+  for (const [position, index] of indexes.entries()) rendered[index] = texts[position] ?? null;
+}
+
+/**
+ * Without `compiledReads`, every record is rendered by executing its
+ * document; with them, a record type whose read compiles is read from rows,
+ * one statement for a batch's records of that type, to the same bytes.
+ */
+export function createRecordRenderer(
+  schema: GraphQLSchema,
+  compiledReads?: CompiledRecordReads,
+): RecordRenderer {
+  const reads = recordTypeReads(schema, compiledReads);
+  compiledReads?.planned([...reads].map(([recordType, { reason }]) => ({ recordType, reason })));
   return async (context, records) => {
     const rendered: (string | null)[] = records.map(() => null);
     const byType = new Map<string, number[]>();
@@ -208,29 +243,18 @@ export function createRecordRenderer(
     // Side by side, so that fields loaded per request (src/schema/batch.ts) are loaded once for all.
     await Promise.all(
       [...byType].map(async ([recordType, indexes]) => {
-        const entry = compiled.get(recordType);
-        if (!entry) return;
-        const { single, nodes, batch } = entry;
-        if (batch && (await readFromRows(recordType, batch, context, records, indexes, rendered))) return;
-        if (!nodes) {
-          // Taggings have no read by id (each lists the tags added at its own time): one read each.
-          await Promise.all(
-            indexes.map(async (index) => {
-              const record = records[index];
-              if (record) rendered[index] = await renderOne(single, context, record);
-            }),
-          );
-          return;
+        const read = reads.get(recordType);
+        if (!read) return;
+        if (read.batch) {
+          // A read that fails is reported, and its records are executed instead.
+          try {
+            await readFromRows(read.batch, context, records, indexes, rendered);
+            return;
+          } catch (error) {
+            compiledReads?.failed(recordType, error);
+          }
         }
-        for (let start = 0; start < indexes.length; start += MAX_NODE_IDS) {
-          const chunk = indexes.slice(start, start + MAX_NODE_IDS);
-          const values = await nodes(
-            context,
-            chunk.map((index) => records[index]?.recordId ?? ""),
-          );
-          for (const [position, index] of chunk.entries())
-            rendered[index] = shape(single, values[position] ?? null);
-        }
+        await executeRecords(read, context, records, indexes, rendered);
       }),
     );
     return rendered;
