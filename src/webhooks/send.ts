@@ -4,7 +4,7 @@ import http from "node:http";
 import https from "node:https";
 import { Webhook } from "standardwebhooks";
 import { urlProblem, type WebhookUrlPolicy } from "../domain/webhook-url.js";
-import type { AttemptOutcome } from "../services/webhook-queue.js";
+import type { AttemptOutcome } from "../services/webhook-attempt-record.js";
 import { guardedLookup } from "../services/webhook-url-check.js";
 
 export interface SignedMessage {

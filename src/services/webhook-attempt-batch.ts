@@ -1,0 +1,165 @@
+// Writing several attempts' outcomes at once: the successes, and a claim of
+// new work in the room they give back, in one statement.
+import { randomUUID } from "node:crypto";
+import type { Database } from "../db/database.js";
+import {
+  type AttemptOutcome,
+  type AttemptRecord,
+  isSuccess,
+  recordAttempt,
+} from "./webhook-attempt-record.js";
+import {
+  type ClaimedDelivery,
+  type ClaimedRow,
+  type ClaimSettings,
+  claimedCte,
+  claimedDelivery,
+} from "./webhook-claim.js";
+import type { QueueSettings } from "./webhook-queue.js";
+
+/** A finished attempt waiting for its outcome to be written. */
+export interface FinishedAttempt {
+  claim: ClaimedDelivery;
+  outcome: AttemptOutcome;
+}
+
+/** What `recordAttempts` did: what became of each outcome, in order, and the deliveries it claimed. */
+export interface RecordedAttempts {
+  records: AttemptRecord[];
+  claims: ClaimedDelivery[];
+}
+
+/**
+ * Writes the outcomes of several attempts and claims up to `claimLimit` due
+ * deliveries, as `claimDeliveries` does, in the room the successes give back.
+ * Successes are written, and the claim made, by one statement, which is one
+ * transaction: each delivery's row, its attempt, its endpoint no longer
+ * failing, and the claim, which counts the leases written as given back. A
+ * failure goes through `recordAttempt` afterwards, on its own, since what it
+ * does to its endpoint depends on the endpoint's state at that moment.
+ */
+export async function recordAttempts(
+  database: Pick<Database, "prisma" | "query">,
+  finished: readonly FinishedAttempt[],
+  settings: QueueSettings & ClaimSettings,
+  claimLimit: number,
+): Promise<RecordedAttempts> {
+  const records = new Map<FinishedAttempt, AttemptRecord>();
+  const successes = finished.filter((attempt) => isSuccess(attempt.outcome));
+  let claims: ClaimedDelivery[] = [];
+  if (successes.length > 0) {
+    const written = await recordSuccessesAndClaim(database, successes, settings, claimLimit);
+    claims = written.claims;
+    successes.forEach((attempt, index) => {
+      records.set(attempt, written.records[index] ?? "delivery gone");
+    });
+  }
+  for (const attempt of finished) {
+    if (!records.has(attempt)) {
+      records.set(attempt, await recordAttempt(database.prisma, attempt.claim, attempt.outcome, settings));
+    }
+  }
+  return { records: finished.map((attempt) => records.get(attempt) ?? "delivery gone"), claims };
+}
+
+type RecordedOrClaimedRow =
+  | { kind: "recorded"; id: string; written: boolean; present: boolean }
+  | ({ kind: "claimed" } & ClaimedRow);
+
+async function recordSuccessesAndClaim(
+  database: Pick<Database, "query">,
+  successes: readonly FinishedAttempt[],
+  settings: ClaimSettings,
+  claimLimit: number,
+): Promise<RecordedAttempts> {
+  const outcomes = successes.map(({ claim, outcome }) => ({
+    delivery_id: claim.id,
+    claim_token: claim.claimToken,
+    attempt: claim.attempts + 1,
+    status_code: outcome.statusCode,
+    duration_ms: Math.round(outcome.durationMs),
+    attempt_id: randomUUID(),
+  }));
+  const claimToken = randomUUID();
+  const rows = await database.query<RecordedOrClaimedRow>(
+    RECORD_SUCCESSES_AND_CLAIM,
+    [
+      claimToken,
+      settings.leaseMs,
+      settings.endpointConcurrency,
+      settings.buyerConcurrency,
+      claimLimit,
+      JSON.stringify(outcomes),
+      new Date(),
+    ],
+    "webhook_record_successes_and_claim",
+  );
+  const recorded = new Map<string, { written: boolean; present: boolean }>();
+  const claims: ClaimedDelivery[] = [];
+  for (const row of rows) {
+    if (row.kind === "recorded") recorded.set(row.id, row);
+    else claims.push(claimedDelivery(row, claimToken));
+  }
+  const records = successes.map(({ claim }): AttemptRecord => {
+    const row = recorded.get(claim.id);
+    if (row?.written) return "written";
+    return row?.present ? "lease lost" : "delivery gone";
+  });
+  return { records, claims };
+}
+
+/**
+ * $1 to $5 as for CLAIM_DUE_DELIVERIES, $6 the outcomes (a JSON array), $7 now.
+ * What `recordAttempt` does for one success, for each of them, in one
+ * statement: a delivery is written only while its claim still holds it; its
+ * attempt is inserted and its endpoint, if failing, enabled, only when it
+ * was. Each outcome comes back (kind `recorded`) with whether it was written
+ * and whether its delivery still exists. The claim sees the rows as they were
+ * when the statement began, so it leaves the leases written here out of its
+ * count: they are given back by the same transaction (kind `claimed`).
+ */
+const RECORD_SUCCESSES_AND_CLAIM = `
+  WITH outcome AS (
+    SELECT * FROM jsonb_to_recordset($6::jsonb) AS o(
+      delivery_id uuid, claim_token uuid, attempt int, status_code int, duration_ms int, attempt_id uuid)
+  ),
+  written AS (
+    UPDATE webhook_deliveries delivery
+    SET status = 'succeeded', attempts = outcome.attempt, claim_token = NULL, available_at = $7::timestamptz,
+        last_status_code = outcome.status_code, last_error = NULL, succeeded_at = $7::timestamptz,
+        updated_at = $7::timestamptz
+    FROM outcome
+    WHERE delivery.id = outcome.delivery_id AND delivery.claim_token = outcome.claim_token
+      AND delivery.status = 'delivering'
+    RETURNING delivery.id, delivery.endpoint_id
+  ),
+  tried AS (
+    INSERT INTO webhook_delivery_attempts
+      (id, delivery_id, attempt, status_code, duration_ms, error, next_retry_at, created_at)
+    SELECT outcome.attempt_id, outcome.delivery_id, outcome.attempt, outcome.status_code, outcome.duration_ms,
+           NULL, NULL, $7::timestamptz
+    FROM outcome JOIN written ON written.id = outcome.delivery_id
+  ),
+  recovered AS (
+    UPDATE webhook_endpoints
+    SET status = 'enabled', failing_since = NULL, updated_at = $7::timestamptz
+    WHERE id IN (SELECT endpoint_id FROM written) AND status = 'failing'
+  ),
+  ${claimedCte(`
+            AND (leased.id, leased.claim_token) NOT IN (SELECT delivery_id, claim_token FROM outcome)`)}
+  SELECT 'recorded' AS kind, outcome.delivery_id AS id, written.id IS NOT NULL AS written,
+         -- A count rather than EXISTS, which the planner may answer by hashing the whole table.
+         written.id IS NOT NULL
+           OR (SELECT count(*) FROM webhook_deliveries kept WHERE kept.id = outcome.delivery_id) > 0 AS present,
+         NULL::uuid AS endpoint_id, NULL::uuid AS event_id, NULL::int AS attempts, NULL::text AS event_type,
+         NULL::timestamptz AS event_created_at, NULL::text AS event_data, NULL::text AS endpoint_url,
+         NULL::text AS endpoint_status, NULL::text AS secret_ciphertext, NULL::text AS previous_secret_ciphertext,
+         NULL::timestamptz AS previous_secret_expires_at
+  FROM outcome LEFT JOIN written ON written.id = outcome.delivery_id
+  UNION ALL
+  SELECT 'claimed', claimed.id, NULL, NULL, claimed.endpoint_id, claimed.event_id, claimed.attempts,
+         event.type, event.created_at, event.data, endpoint.url, endpoint.status::text,
+         endpoint.secret_ciphertext, endpoint.previous_secret_ciphertext, endpoint.previous_secret_expires_at
+  FROM claimed
+  JOIN webhook_events event ON event.id = claimed.event_id
+  JOIN webhook_endpoints endpoint ON endpoint.id = claimed.endpoint_id`;
