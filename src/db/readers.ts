@@ -58,22 +58,23 @@ export function observeQueries(prisma: PrismaClient, onQuery: QueryObserver | un
 /**
  * The settings every connection of a read pool opens with, as startup
  * parameters (`options=-c …`): no statement, and so no round trip, per read.
- * Options already in the URL are kept, in front of these. A named statement
- * (a compiled read's) is planned once per connection: left to choose, the
- * planner plans a page's joins anew for every execution, which costs more
- * than running it. Prisma's unnamed statements are planned per execution
- * either way.
+ * Options already in the URL are kept, in front of these. With
+ * `genericPlans`, every statement is planned once per connection and its plan
+ * kept: right for the compiled reads' named statements, whose joins cost more
+ * to plan than to run; wrong for Prisma's, whose searches need a plan for
+ * their own values (PostgreSQL applies the setting to unnamed statements too).
  */
 export function readConnectionConfig(
   connectionString: string,
   statementTimeoutMs: number | undefined,
+  genericPlans = false,
 ): Pick<pg.PoolConfig, "connectionString" | "options"> {
   const url = new URL(connectionString);
   const given = url.searchParams.get("options");
   url.searchParams.delete("options");
   const settings = [
     "-c default_transaction_read_only=on",
-    "-c plan_cache_mode=force_generic_plan",
+    ...(genericPlans ? ["-c plan_cache_mode=force_generic_plan"] : []),
     ...(statementTimeoutMs === undefined ? [] : [`-c statement_timeout=${Math.trunc(statementTimeoutMs)}`]),
   ];
   return { connectionString: url.toString(), options: [given, ...settings].filter(Boolean).join(" ") };
@@ -95,10 +96,10 @@ const REFUSED_PARAMETERS = /unsupported startup parameter/i;
 export async function openPostgresReader(
   options: PostgresReaderOptions & { warn?: (message: string) => void },
 ): Promise<PostgresReader> {
-  const poolWith = (settings: boolean) => {
+  const poolWith = (settings: boolean, genericPlans = false) => {
     const pool = new pg.Pool({
       ...(settings
-        ? readConnectionConfig(options.connectionString, options.statementTimeoutMs)
+        ? readConnectionConfig(options.connectionString, options.statementTimeoutMs, genericPlans)
         : { connectionString: options.connectionString }),
       max: options.poolSize,
       ...(options.connectionTimeoutMs === undefined
@@ -109,7 +110,8 @@ export async function openPostgresReader(
     pool.on("error", () => {});
     return pool;
   };
-  let pool = poolWith(true);
+  let settings = true;
+  let pool = poolWith(settings);
   try {
     const [row] = (
       await pool.query<{ read_only: string }>(
@@ -124,13 +126,17 @@ export async function openPostgresReader(
   } catch (error) {
     if (error instanceof Error && REFUSED_PARAMETERS.test(error.message)) {
       await pool.end();
-      pool = poolWith(false);
+      settings = false;
+      pool = poolWith(settings);
       options.warn?.(
         `read connections to ${options.source} cannot carry statement_timeout and read-only (${error.message}): PostgreSQL does not cancel reads past the read timeout unless the role's statement_timeout does`,
       );
     }
   }
   const prisma = prismaOverPool(pool, options.onQuery);
+  // `query` sends the compiled reads' named statements: on connections of their own
+  // that keep each statement's plan. A pool connects only when a read needs it.
+  const statements = poolWith(settings, true);
   return {
     source: options.source,
     prisma,
@@ -140,7 +146,7 @@ export async function openPostgresReader(
       return inStatementSpan(
         text,
         name,
-        async () => (await pool.query<Row & pg.QueryResultRow>(statement)).rows,
+        async () => (await statements.query<Row & pg.QueryResultRow>(statement)).rows,
       );
     },
     async probe<Row extends object>(text: string) {
@@ -148,7 +154,7 @@ export async function openPostgresReader(
     },
     async close() {
       await prisma.$disconnect();
-      await pool.end();
+      await Promise.all([pool.end(), statements.end()]);
     },
   };
 }

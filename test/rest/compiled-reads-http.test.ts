@@ -87,6 +87,13 @@ describe("compiled REST reads", () => {
 });
 
 describe.runIf(onPostgres)("compiled statements on PostgreSQL", () => {
+  it("keep their plans apart: executed reads are planned for their own values, as a search needs", async () => {
+    const [row] = await test.database.reads.prisma.$queryRawUnsafe<{ mode: string }[]>(
+      "SELECT current_setting('plan_cache_mode') AS mode",
+    );
+    expect(row?.mode).toBe("auto");
+  });
+
   it("are planned once per connection, not again for every request", async () => {
     // One read connection, so that every request's statement meets the plan the ones before it left;
     // each asks a new page size, so that none is answered from the response cache.
