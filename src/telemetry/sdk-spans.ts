@@ -11,7 +11,7 @@ import {
   type Tracer,
   trace,
 } from "@opentelemetry/api";
-import type { ExecutionResult, OperationDefinitionNode } from "graphql";
+import type { OperationDefinitionNode } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import type { RequestSpan, WebhookAttemptOutcome, WebhookDeliverySpan } from "./tracing-types.js";
 
