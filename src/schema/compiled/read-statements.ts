@@ -11,6 +11,7 @@ import {
   isObjectType,
   type SelectionSetNode,
 } from "graphql";
+import type { Viewer } from "../../auth/viewer.js";
 import { DomainError } from "../../domain/errors.js";
 import type { GraphQLContext } from "../context.js";
 import { encodeCursor } from "../cursor.js";
@@ -18,7 +19,16 @@ import { type PageInfoShape, type PageRequest, pageInfoOf, pageNodes, pageWindow
 import type { RecordRead, RootListRead } from "../read-metadata.js";
 import { columnSql, orderBySql, whereSql } from "./prisma-sql.js";
 import { fieldsOf, type PlanContext } from "./selection-walk.js";
-import { decimalDigits, isoTime, PlanError, type RequestValues, type Row, textOf } from "./writers.js";
+import type { Scope } from "./statement.js";
+import {
+  decimalDigits,
+  isoTime,
+  PlanError,
+  type RequestValues,
+  type Row,
+  textOf,
+  type Writer,
+} from "./writers.js";
 
 /**
  * Runs one statement with `$1`… parameters for a request (the Database's
@@ -83,13 +93,38 @@ export interface CompiledRead {
 export type ArgumentsOf = (variables: Readonly<Record<string, unknown>>) => Record<string, unknown> | null;
 
 /** Runs `build`; null when it refuses the request (a domain error: normal execution words it). */
-function unlessRefused<Result>(build: () => Result): Result | null {
+export function unlessRefused<Result>(build: () => Result): Result | null {
   try {
     return build();
   } catch (error) {
     if (error instanceof DomainError) return null;
     throw error;
   }
+}
+
+/** What a root field reads for the request's viewer and variables; null without a viewer or when refused. */
+function requestOf<Request>(
+  context: GraphQLContext,
+  variables: Readonly<Record<string, unknown>>,
+  argumentsOf: ArgumentsOf,
+  build: (args: Record<string, unknown>, viewer: Viewer) => Request,
+): { viewer: Viewer; request: Request } | null {
+  const viewer = context.viewer;
+  const args = viewer && argumentsOf(variables);
+  const request = viewer && args && unlessRefused(() => build(args, viewer));
+  return viewer && request ? { viewer, request } : null;
+}
+
+/** The rows of a root field's records (`type`, of `model`), and the writer of `selections` from each. */
+export function rootRows(
+  plan: PlanContext,
+  type: GraphQLOutputType,
+  model: string,
+  selections: SelectionSetNode | undefined,
+): { scope: Scope; write: Writer } {
+  const scope = plan.rootScope(type, model);
+  const write = plan.objectOf(getNamedType(type), selections, { kind: "row", scope, table: scope.table });
+  return { scope, write };
 }
 
 /** The compiled read of a root field answering one record. */
@@ -101,19 +136,13 @@ export function planRecordRead(
   argumentsOf: ArgumentsOf,
   query: RunStatement,
 ): CompiledRead {
-  const scope = plan.rootScope(field.type, read.model);
-  const write = plan.objectOf(getNamedType(field.type), node.selectionSet, {
-    kind: "row",
-    scope,
-    table: scope.table,
-  });
+  const { scope, write } = rootRows(plan, field.type, read.model, node.selectionSet);
   const select = `SELECT ${scope.selectList()} FROM ${scope.from()}`;
   return {
     prepare: (variables, context) => {
-      const viewer = context.viewer;
-      const args = viewer && argumentsOf(variables);
-      const where = viewer && args && unlessRefused(() => read.where(args, viewer));
-      if (!viewer || !where) return null;
+      const prepared = requestOf(context, variables, argumentsOf, read.where);
+      if (!prepared) return null;
+      const { viewer, request: where } = prepared;
       return async () => {
         const sql = plan.requestSql();
         const text = `${select} WHERE ${whereSql(where, scope.table, sql)} LIMIT 1`;
@@ -136,21 +165,15 @@ export function planRootList(
   const connection = getNamedType(field.type);
   if (!isObjectType(connection)) throw new PlanError(`${connection.name} is not a connection`);
   const nodeSelection = nodeSelectionOf(connection, node);
-  const scope = plan.rootScope(nodeSelection.type, read.model);
-  const write = plan.objectOf(getNamedType(nodeSelection.type), nodeSelection.selections, {
-    kind: "row",
-    scope,
-    table: scope.table,
-  });
+  const { scope, write } = rootRows(plan, nodeSelection.type, read.model, nodeSelection.selections);
   const selectList = scope.selectList();
   const from = scope.from();
   const { table } = scope;
   return {
     prepare: (variables, context) => {
-      const viewer = context.viewer;
-      const args = viewer && argumentsOf(variables);
-      const request = viewer && args && unlessRefused(() => read.request(args, viewer));
-      if (!viewer || !request) return null;
+      const prepared = requestOf(context, variables, argumentsOf, read.request);
+      if (!prepared) return null;
+      const { viewer, request } = prepared;
       return async () => {
         const { where, page } = request;
         const window = pageWindow(page);
@@ -214,6 +237,6 @@ function positionOf(row: Row, page: PageRequest): Record<string, unknown> {
   return { id: row.sort_id, [key.field]: position };
 }
 
-function requestValues(context: GraphQLContext): RequestValues {
+export function requestValues(context: GraphQLContext): RequestValues {
   return { appBaseUrl: context.appBaseUrl };
 }

@@ -2,12 +2,17 @@
 // with the record's id condition widened to `id = ANY($n)`, every other
 // condition (the viewer's buyer) bound as for one record, and each row
 // written by the same writers. Events render their records with it.
-import { type FieldNode, type GraphQLField, getNamedType, type OperationDefinitionNode } from "graphql";
-import { DomainError } from "../../domain/errors.js";
+import type { FieldNode, GraphQLField, OperationDefinitionNode } from "graphql";
 import type { GraphQLContext } from "../context.js";
 import type { RecordRead } from "../read-metadata.js";
 import { columnSql, whereSql } from "./prisma-sql.js";
-import type { ArgumentsOf, RunStatement } from "./read-statements.js";
+import {
+  type ArgumentsOf,
+  type RunStatement,
+  requestValues,
+  rootRows,
+  unlessRefused,
+} from "./read-statements.js";
 import type { PlanContext } from "./selection-walk.js";
 import { PlanError, textOf } from "./writers.js";
 
@@ -40,12 +45,7 @@ export function planRecordBatch(
   const variables = operation.variableDefinitions ?? [];
   if (variables.length !== 1 || variables[0]?.variable.name.value !== ID_VARIABLE)
     throw new PlanError("a batch read takes the record's $id and nothing else");
-  const scope = plan.rootScope(field.type, read.model);
-  const write = plan.objectOf(getNamedType(field.type), node.selectionSet, {
-    kind: "row",
-    scope,
-    table: scope.table,
-  });
+  const { scope, write } = rootRows(plan, field.type, read.model, node.selectionSet);
   const idColumn = scope.table.model.fields.get("id");
   if (idColumn?.kind !== "scalar") throw new PlanError(`${read.model} has no id column`);
   // After the writers: the same expression read by a field is read once.
@@ -71,7 +71,7 @@ export function planRecordBatch(
       const wanted = recordIds.flatMap((entry) => (entry ? [entry.id] : []));
       const text = `${select} WHERE ${whereSql({ ...shared, id: { in: wanted } }, scope.table, sql)}`;
       const rows = await query(text, [...plan.parametersFor(viewer), ...sql.values], context);
-      const request = { appBaseUrl: context.appBaseUrl };
+      const request = requestValues(context);
       const written = new Map<string, string>();
       for (const row of rows) {
         const id = row[idKey];
@@ -97,14 +97,4 @@ function withoutId(where: object): Record<string, unknown> {
 /** The conditions other than the id: plain values of the viewer, compared as JSON. */
 function sameCondition(left: Record<string, unknown>, right: Record<string, unknown>): boolean {
   return JSON.stringify(left) === JSON.stringify(right);
-}
-
-/** Runs `build`; null when it refuses the record's id (a domain error), as its single read does. */
-function unlessRefused<Result>(build: () => Result): Result | null {
-  try {
-    return build();
-  } catch (error) {
-    if (error instanceof DomainError) return null;
-    throw error;
-  }
 }
