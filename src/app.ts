@@ -197,6 +197,16 @@ function createRoutes(
   );
 }
 
+/** What the startup log says of planned reads: the names compiled, and why each other one is executed. */
+function planSummary(plans: readonly (readonly [name: string, reason: string | null])[]) {
+  return {
+    compiled: plans.flatMap(([name, reason]) => (reason === null ? [name] : [])),
+    executed: Object.fromEntries(
+      plans.flatMap(([name, reason]) => (reason === null ? [] : [[name, reason]])),
+    ),
+  };
+}
+
 /** Compiled reads over the database; every plan is logged once and counted in /metrics, as is each failure. */
 function compiledReads(database: Database, metrics: Metrics, logger: Logger): CompiledReads {
   return {
@@ -209,12 +219,8 @@ function compiledReads(database: Database, metrics: Metrics, logger: Logger): Co
     }),
     planned(plans) {
       metrics.observeReadPlans(plans);
-      const executed = plans.filter((plan) => plan.reason !== null);
       logger.info(
-        {
-          compiled: plans.filter((plan) => plan.reason === null).map((plan) => plan.operationId),
-          executed: Object.fromEntries(executed.map((plan) => [plan.operationId, plan.reason])),
-        },
+        planSummary(plans.map((plan) => [plan.operationId, plan.reason])),
         "REST reads: compiled from rows, or executed",
       );
     },
@@ -238,12 +244,7 @@ function compiledDocuments(
       metrics.observeDocumentPlans(plans);
       if (plans.length === 0) return;
       logger.info(
-        {
-          compiled: plans.filter((plan) => plan.reason === null).map((plan) => plan.operation),
-          executed: Object.fromEntries(
-            plans.flatMap((plan) => (plan.reason === null ? [] : [[plan.operation, plan.reason]])),
-          ),
-        },
+        planSummary(plans.map((plan) => [plan.operation, plan.reason])),
         "persisted GraphQL documents: compiled from rows, or executed",
       );
     },
@@ -309,12 +310,7 @@ export function createEventRenderer({
     }),
     planned(plans) {
       logger?.info(
-        {
-          compiled: plans.filter((plan) => plan.reason === null).map((plan) => plan.recordType),
-          executed: Object.fromEntries(
-            plans.flatMap((plan) => (plan.reason === null ? [] : [[plan.recordType, plan.reason]])),
-          ),
-        },
+        planSummary(plans.map((plan) => [plan.recordType, plan.reason])),
         "event records: compiled from rows, or executed",
       );
     },

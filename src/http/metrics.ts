@@ -245,6 +245,11 @@ function webhookMetrics(
   };
 }
 
+/** The labels of a planned read: compiled (no reason), or executed and why. */
+function executionLabels(reason: string | null): { execution: "compiled" | "executed"; reason: string } {
+  return reason === null ? { execution: "compiled", reason: "" } : { execution: "executed", reason };
+}
+
 /** How each REST read runs: compiled from rows, or executed (docs/performance.md, "Compiled reads"). */
 function compiledReadMetrics(
   registry: Registry,
@@ -282,24 +287,14 @@ function compiledReadMetrics(
   return {
     observeDocumentPlans(planned) {
       for (const { document, operation, reason } of planned)
-        documentPlans.set(
-          { document, operation, execution: reason === null ? "compiled" : "executed", reason: reason ?? "" },
-          1,
-        );
+        documentPlans.set({ document, operation, ...executionLabels(reason) }, 1);
     },
     countCompiledDocumentFailure(operation) {
       documentFailures.inc({ operation });
     },
     observeReadPlans(planned) {
       for (const { operationId, reason } of planned)
-        plans.set(
-          {
-            operation: operationId,
-            execution: reason === null ? "compiled" : "executed",
-            reason: reason ?? "",
-          },
-          1,
-        );
+        plans.set({ operation: operationId, ...executionLabels(reason) }, 1);
     },
     countCompiledReadFailure(operationId) {
       failures.inc({ operation: operationId });
