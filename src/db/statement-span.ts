@@ -3,6 +3,11 @@ import { context, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 // The tracer the SDK registers when tracing is on; without it the API hands out no-ops.
 const tracer = trace.getTracer("buyer-public-api");
 
+/** Whether a statement sent now would be a span of a recorded trace. */
+export function statementTraced(): boolean {
+  return trace.getSpan(context.active())?.isRecording() === true;
+}
+
 /**
  * Runs a statement sent straight to a `pg` pool as a client span of the
  * request that sent it, as Prisma's instrumentation does for its own
@@ -15,7 +20,7 @@ export function inStatementSpan<Result>(
   name: string | undefined,
   run: () => Promise<Result>,
 ): Promise<Result> {
-  if (!trace.getSpan(context.active())?.isRecording()) return run();
+  if (!statementTraced()) return run();
   return tracer.startActiveSpan(
     name ? `postgresql ${name}` : "postgresql",
     {

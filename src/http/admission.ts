@@ -1,8 +1,10 @@
+import DataLoader from "dataloader";
 import { LRUCache } from "lru-cache";
 import { lookupHash, refreshLastUsed } from "../auth/api-key-lookup.js";
 import type { Viewer } from "../auth/viewer.js";
 import type { Database } from "../db/database.js";
 import type { ReadPosition } from "../db/replicas.js";
+import { statementTraced } from "../db/statement-span.js";
 import {
   decideRateLimit,
   type RateLimitDecision,
@@ -62,26 +64,43 @@ const REFUSED_ADDRESSES = 10_000;
 const REMEMBERED_KEYS = 10_000;
 const REMEMBERED_FOR_MS = 15 * 60_000;
 
-// $1 the key's hash, $2 the rate-limit window, $3 the versions the request's tags claim.
+// One statement admits the requests that arrive together: $1 their keys'
+// hashes, $2 the rate-limit window, $3 for each request the versions its tags
+// claim (comma-separated). A key's requests are counted by one row update,
+// numbered in arrival order; keys' rows are locked in one order, so that two
+// statements never wait on each other.
 const ADMISSION_STATEMENT = `
-  WITH api_key AS (
-    SELECT k.id, k.buyer_id, k.last_used_at, coalesce(v.version, 0) AS version
-    FROM api_keys AS k LEFT JOIN buyer_versions AS v ON v.buyer_id = k.buyer_id
-    WHERE k.hash = $1 AND k.revoked_at IS NULL
+  WITH request AS (
+    SELECT r.position, r.hash, string_to_array(r.claimed, ',')::bigint[] AS claimed
+    FROM unnest($1::text[], $3::text[]) WITH ORDINALITY AS r(hash, claimed, position)
+  ), api_key AS (
+    SELECT request.position, k.id, k.buyer_id, k.last_used_at, coalesce(v.version, 0) AS version,
+           NOT (coalesce(v.version, 0) = ANY (request.claimed)) AS counts
+    FROM request
+    JOIN api_keys AS k ON k.hash = request.hash AND k.revoked_at IS NULL
+    LEFT JOIN buyer_versions AS v ON v.buyer_id = k.buyer_id
   ), counted AS (
     INSERT INTO rate_limit_windows (subject, window_start, count)
-    SELECT 'key:' || api_key.id, $2, 1 FROM api_key
-    WHERE NOT (api_key.version = ANY ($3::bigint[]))
-    ON CONFLICT (subject, window_start) DO UPDATE SET count = rate_limit_windows.count + 1
-    RETURNING count
+    SELECT 'key:' || api_key.id, $2, count(*) FROM api_key WHERE api_key.counts GROUP BY api_key.id ORDER BY 1
+    ON CONFLICT (subject, window_start) DO UPDATE SET count = rate_limit_windows.count + excluded.count
+    RETURNING subject, count
+  ), admitted AS (
+    SELECT a.*, c.count AS after_all,
+           -- A counted request's count: the key's count after the statement, less the key's requests counted after it.
+           CASE WHEN a.counts THEN c.count - coalesce(sum(a.counts::int) OVER (PARTITION BY a.id ORDER BY a.position DESC
+             ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) END AS counted
+    FROM api_key AS a LEFT JOIN counted AS c ON c.subject = 'key:' || a.id
   )
-  SELECT api_key.id::text AS id, api_key.buyer_id::text AS buyer_id, api_key.last_used_at,
-         api_key.version::text AS version, pg_current_wal_insert_lsn()::text AS wal_position,
-         counted.count AS counted,
-         -- Read only for a request that was not counted (COALESCE stops at the first value).
-         coalesce(counted.count, (SELECT w.count FROM rate_limit_windows AS w
-           WHERE w.subject = 'key:' || api_key.id AND w.window_start = $2)) AS standing
-  FROM api_key LEFT JOIN counted ON true`;
+  SELECT position::int AS position, id::text AS id, buyer_id::text AS buyer_id, last_used_at,
+         version::text AS version, pg_current_wal_insert_lsn()::text AS wal_position,
+         counted::int AS counted,
+         -- Read only for a key none of whose requests was counted (COALESCE stops at the first value).
+         coalesce(counted, after_all, (SELECT w.count FROM rate_limit_windows AS w
+           WHERE w.subject = 'key:' || admitted.id AND w.window_start = $2))::int AS standing
+  FROM admitted`;
+
+/** Requests one admission statement admits at most. */
+const ADMISSIONS_PER_STATEMENT = 256;
 
 // One more request of `subject` ($1) in the window starting at $2; the window's count after it.
 const COUNT_IN_WINDOW = `
@@ -103,6 +122,8 @@ async function countInWindow(
 }
 
 interface AdmissionRow {
+  /** The request's place in the statement's list, from 1. */
+  position: number;
   id: string;
   buyer_id: string;
   last_used_at: Date | null;
@@ -110,17 +131,44 @@ interface AdmissionRow {
   wal_position: string;
   /** After this request, when it was counted; null when it was not. */
   counted: number | null;
-  /** The window's count with this request when counted, before it otherwise. */
+  /** The window's count with this request when counted, without it otherwise. */
   standing: number | null;
+}
+
+/** A request to admit: its key's hash and the versions its tags claim. */
+interface Claim {
+  hash: string;
+  claimed: readonly bigint[];
+}
+
+/** A request's row (null: no such key, or revoked), and the window and time the statement counted it in. */
+interface Lookup {
+  row: AdmissionRow | null;
+  windowStart: Date;
+  now: number;
+}
+
+/** Admits `claims` with one statement; a lookup for each, in their order. */
+async function lookUp(database: Pick<Database, "query">, claims: readonly Claim[]): Promise<Lookup[]> {
+  const now = Date.now();
+  const windowStart = rateLimitWindow(now);
+  const rows = await database.query<AdmissionRow>(
+    ADMISSION_STATEMENT,
+    [claims.map((claim) => claim.hash), windowStart, claims.map((claim) => claim.claimed.join(","))],
+    "admission",
+  );
+  const byPosition = new Map(rows.map((row) => [row.position, row]));
+  return claims.map((_, index) => ({ row: byPosition.get(index + 1) ?? null, windowStart, now }));
 }
 
 /**
  * Looks the API key up, reads the buyer's data version and counts the request
  * in its fixed one-minute window, in one SQL statement. Every request pays this
- * step, so it is one round trip rather than two; the count lives in PostgreSQL
- * so that every server process shares it, and a revoked key stops working at
- * once. A request that claims the current version (a conditional GET about to
- * be answered 304) is not counted.
+ * step, so it is one round trip rather than two, and requests that arrive
+ * together (in one turn of the event loop) share it; the count lives in
+ * PostgreSQL so that every server process shares it, and a revoked key stops
+ * working at once. A request that claims the current version (a conditional
+ * GET about to be answered 304) is not counted.
  */
 export function createAdmission(
   database: Pick<Database, "prisma" | "query">,
@@ -129,6 +177,12 @@ export function createAdmission(
 ): Gate {
   const { prisma } = database;
   const admitted = new LRUCache<string, true>({ max: REMEMBERED_KEYS, ttl: REMEMBERED_FOR_MS });
+  // The requests that reach admission before the event loop next checks for I/O go in one statement.
+  const together = new DataLoader<Claim, Lookup>((claims) => lookUp(database, claims), {
+    cache: false,
+    maxBatchSize: ADMISSIONS_PER_STATEMENT,
+    batchScheduleFn: (send) => setImmediate(send),
+  });
   return {
     admittedLately(key) {
       const hash = lookupHash(key);
@@ -137,14 +191,12 @@ export function createAdmission(
     async admit(key, claimedVersions = []) {
       const hash = lookupHash(key);
       if (hash === null) return null;
-      const now = Date.now();
-      const windowStart = rateLimitWindow(now);
-      const claimed = claimedVersions.map(String);
-      const [row] = await database.query<AdmissionRow>(
-        ADMISSION_STATEMENT,
-        [hash, windowStart, claimed],
-        "admission",
-      );
+      const claim = { hash, claimed: claimedVersions };
+      // A traced request's statement is its own, so that its trace shows it (src/db/statement-span.ts).
+      const lookup = statementTraced()
+        ? ((await lookUp(database, [claim]))[0] as Lookup)
+        : await together.load(claim);
+      const { row, windowStart, now } = lookup;
       if (!row) {
         admitted.delete(hash);
         return null;

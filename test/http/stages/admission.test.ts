@@ -91,6 +91,47 @@ describe("the admission stages", () => {
       expect(exchange.admission).toBeNull();
       expect(response.headers.get("ratelimit-limit")).toBeNull();
     });
+
+    it("admits requests that arrive together with one statement, counting each once in arrival order", async () => {
+      const sent: string[] = [];
+      const counting = await createTestDatabase({ onQuery: (sql) => sent.push(sql) });
+      try {
+        const together = await seedBuyer(counting, "Together");
+        const gateOf100 = createAdmission(counting, 100, unexpected);
+        await withinOneWindow();
+        const first = await gateOf100.admit(together.apiKey);
+        const current = first?.version ?? -1n;
+        sent.length = 0;
+        const admissions = await Promise.all([
+          ...Array.from({ length: 10 }, () => gateOf100.admit(together.apiKey)),
+          gateOf100.admit("bpk_not_a_real_key_000000000000000000"),
+          gateOf100.admit(together.apiKey, [current]),
+        ]);
+        expect(sent.filter((sql) => /api_keys AS k\b/.test(sql))).toHaveLength(1);
+        // Counted 2 to 11 after the first request; the wrong key admitted nobody; the claim was not counted.
+        expect(admissions.map((admitted) => admitted?.limit.remaining ?? null)).toEqual([
+          98,
+          97,
+          96,
+          95,
+          94,
+          93,
+          92,
+          91,
+          90,
+          89,
+          null,
+          89,
+        ]);
+        expect(admissions.map((admitted) => admitted?.counted ?? null)).toEqual([
+          ...Array.from({ length: 10 }, () => true),
+          null,
+          false,
+        ]);
+      } finally {
+        await counting.close();
+      }
+    });
   });
 
   describe("the rate limit", () => {
