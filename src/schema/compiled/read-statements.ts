@@ -184,15 +184,26 @@ export function planRootList(
           throw new PlanError(`${table.model.name} cannot be sorted by ${page.order.key.field}`);
         const conditions = whereSql({ AND: [where, ...window.bounds] }, table, sql);
         const order = orderBySql(window.orderBy, table).join(", ");
+        // A cursor's sort value and id: columns the selection reads already, or two more.
+        const extra: string[] = [];
+        const readAs = (expression: string, name: string) => {
+          const known = scope.keyOf(expression);
+          if (known !== undefined) return known;
+          extra.push(`${expression} AS "${name}"`);
+          return name;
+        };
+        const keys = {
+          value: readAs(textOf(sortColumn, columnSql(table, sortColumn)), "sort_value"),
+          id: readAs(textOf(idColumn, columnSql(table, idColumn)), "sort_id"),
+        };
         const text =
-          `SELECT ${selectList}, ${textOf(sortColumn, columnSql(table, sortColumn))} AS "sort_value", ` +
-          `${columnSql(table, idColumn)}::text AS "sort_id" FROM ${from} WHERE ${conditions} ` +
+          `SELECT ${[selectList, ...extra].join(", ")} FROM ${from} WHERE ${conditions} ` +
           `ORDER BY ${order} LIMIT ${sql.bind(String(window.take))}`;
         const rows = await query(text, [...plan.parametersFor(viewer), ...sql.values], context);
         const { nodes, more } = pageNodes(rows, page);
         const values = requestValues(context);
         const pageInfo = pageInfoOf(nodes, more, page, (row) =>
-          encodeCursor(positionOf(row, page), page.order),
+          encodeCursor(positionOf(row, keys, page), page.order),
         );
         return { kind: "page", nodes: nodes.map((row) => write(row, values)), pageInfo };
       };
@@ -221,9 +232,13 @@ function nodeSelectionOf(connection: GraphQLObjectType, node: FieldNode): NodeSe
   return nodeSelection;
 }
 
-/** The cursor position of a row: its sort value and id, as `encodeCursor` reads them. */
-function positionOf(row: Row, page: PageRequest): Record<string, unknown> {
-  const value = row.sort_value;
+/** The cursor position of a row: its sort value and id (read at `keys`), as `encodeCursor` reads them. */
+function positionOf(
+  row: Row,
+  keys: { value: string; id: string },
+  page: PageRequest,
+): Record<string, unknown> {
+  const value = row[keys.value];
   const { key } = page.order;
   const text = typeof value === "string" ? value : null;
   const position =
@@ -234,7 +249,7 @@ function positionOf(row: Row, page: PageRequest): Record<string, unknown> {
         : key.kind === "decimal"
           ? decimalDigits(text)
           : text;
-  return { id: row.sort_id, [key.field]: position };
+  return { id: row[keys.id], [key.field]: position };
 }
 
 export function requestValues(context: GraphQLContext): RequestValues {

@@ -30,6 +30,11 @@ export class Scope {
     return key;
   }
 
+  /** The key of a column already read as `expression`, if any. */
+  keyOf(expression: string): string | undefined {
+    return this.columns.get(expression);
+  }
+
   /** The table a to-one relation of `from` reaches, joined once (LEFT JOIN: a nullable relation may be absent). */
   join(from: TableRef, relation: RelationJoin): TableRef {
     const name = `${from.alias}.${relation.name}`;

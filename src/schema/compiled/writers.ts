@@ -39,25 +39,28 @@ export class PlanError extends Error {
   override readonly name = "PlanError";
 }
 
-// `AD` marks the era, so that a time outside the years 1 to 9999, which
-// `Date#toISOString()` writes with a sign, is told apart (see `isoTime`).
-const TIMESTAMP_FORMAT = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"AD'`;
+// A timestamp's text as PostgreSQL writes it in UTC, in DateStyle ISO (its
+// default): "2025-06-01 12:34:56.7", the fraction without trailing zeros. A
+// year outside 1 to 9999 is written otherwise (5 digits, " BC"), and so is
+// every time under another DateStyle: such a text is refused, and the request
+// runs normally.
+const ISO_TIME_TEXT = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d{1,3})?$/;
 
 /** A timestamp's text (`textOf`) as `Date#toISOString()` writes it; a time it would write otherwise throws. */
 export function isoTime(text: string): string {
-  if (text.length !== 26 || !text.endsWith("ZAD"))
-    throw new RowValueError(`${text} is outside the years 1 to 9999`);
-  return text.slice(0, 24);
+  if (!ISO_TIME_TEXT.test(text)) throw new RowValueError(`${text} is no time of the years 1 to 9999`);
+  const fraction = text.length === 19 ? ".000" : text.slice(19).padEnd(4, "0");
+  return `${text.slice(0, 10)}T${text.slice(11, 19)}${fraction}Z`;
 }
 
 /**
- * The SQL text of a column's value, as every writer reads it: timestamps as
- * `Date#toISOString()` writes them, lists as JSON arrays, everything else as
+ * The SQL text of a column's value, as every writer reads it: timestamps in
+ * UTC (`isoTime` reads them; cheaper for PostgreSQL than `to_char`), lists as JSON arrays, everything else as
  * PostgreSQL writes it as text. Texts arrive alike from PGlite and pg.
  */
 export function textOf(column: ScalarColumn, sql: string): string {
   if (column.isList) return `array_to_json(${sql})::text`;
-  if (column.type === "DateTime") return `to_char(${sql} AT TIME ZONE 'UTC', ${TIMESTAMP_FORMAT})`;
+  if (column.type === "DateTime") return `(${sql} AT TIME ZONE 'UTC')::text`;
   return `${sql}::text`;
 }
 
