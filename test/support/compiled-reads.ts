@@ -127,7 +127,9 @@ export interface GeneratedBuyer extends SeededBuyer {
   orderIds: string[];
   approvalIds: string[];
   buyerProductIds: string[];
-  /** Ids of every row of this buyer's (orders, approvals, buyer products, sites), to look for in answers. */
+  /** Supplier users this buyer created, of its connected supplier and of another. */
+  supplierUserIds: string[];
+  /** Ids of every row of this buyer's (orders, approvals, buyer products, supplier users, sites), to look for in answers. */
   ownIds: string[];
 }
 
@@ -135,8 +137,8 @@ const sample = <Value>(arbitrary: fc.Arbitrary<Value>, seed: number, count: numb
   fc.sample(arbitrary, { seed, numRuns: count });
 
 /**
- * A buyer with 12 buyer products, 30 approvals and 90 orders of generated
- * values, referring to each other and to suppliers connected or not.
+ * A buyer with 12 buyer products, 30 approvals, 8 supplier users and 90
+ * orders of generated values, referring to each other and to suppliers connected or not.
  */
 export async function generateBuyer(database: Database, name: string, seed: number): Promise<GeneratedBuyer> {
   const buyer = await seedBuyer(database, name);
@@ -229,6 +231,22 @@ export async function generateBuyer(database: Database, name: string, seed: numb
   await prisma.buyerProductApproval.createMany({ data: approvals });
   const approvalIds = [buyer.approvalId, ...approvals.map((approval) => approval.id)];
 
+  const supplierUsers = sample(
+    fc.record({ firstName: nullable(text), lastName: nullable(text), contactEmail: text, createdAt: time }),
+    seed + 3,
+    8,
+  ).map((user, index) => ({
+    ...user,
+    id: randomUUID(),
+    supplierId: index % 2 === 0 ? buyer.supplierId : buyer.unconnectedSupplierId,
+    // Unique per supplier, whatever the generated address.
+    contactEmailKey: `user-${index}@${name}`,
+    createdByBuyerId: buyer.buyerId,
+    updatedAt: user.createdAt,
+  }));
+  await prisma.supplierUser.createMany({ data: supplierUsers });
+  const supplierUserIds = supplierUsers.map((user) => user.id);
+
   const orders = sample(
     fc.record({
       approval: fc.nat({ max: approvalIds.length - 1 }),
@@ -287,10 +305,12 @@ export async function generateBuyer(database: Database, name: string, seed: numb
     orderIds,
     approvalIds,
     buyerProductIds,
+    supplierUserIds,
     ownIds: [
       ...orderIds,
       ...approvalIds,
       ...buyerProductIds,
+      ...supplierUserIds,
       siteId,
       buyer.deliverySiteId,
       buyer.orderTypeId,

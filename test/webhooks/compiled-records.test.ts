@@ -43,6 +43,7 @@ function recordsOf(owner: GeneratedBuyer, asBuyer: GeneratedBuyer): BatchRecord[
   return [
     ...of("order", owner.orderIds),
     ...of("buyer_product_approval", owner.approvalIds),
+    ...of("supplier_user", owner.supplierUserIds),
     ...of("buyer_product", owner.buyerProductIds.slice(0, 3)),
   ];
 }
@@ -100,7 +101,9 @@ describe("events' records read from rows", { timeout: 120_000 }, () => {
     const [planned] = logLines.filter(
       (line) => line.msg === "event records: compiled from rows, or executed",
     );
-    expect(planned?.compiled).toEqual(expect.arrayContaining(["order", "buyer_product_approval"]));
+    expect(planned?.compiled).toEqual(
+      expect.arrayContaining(["order", "buyer_product_approval", "supplier_user"]),
+    );
     // Every record type once, each way with its reason.
     expect([...(planned?.compiled ?? []), ...Object.keys(planned?.executed ?? {})].sort()).toEqual([
       "buyer_product",
@@ -121,8 +124,8 @@ describe("events' records read from rows", { timeout: 120_000 }, () => {
     ];
     const [compiled, compiledStatements] = await compiledStatementsOf(() => renderCompiled(records));
     const executed = await renderExecuted(records);
-    // Orders and approvals, for each of the two buyers.
-    expect(compiledStatements).toHaveLength(4);
+    // Orders, approvals and supplier users, for each of the two buyers.
+    expect(compiledStatements).toHaveLength(6);
     expect(compiledStatements.every((sql) => sql.includes("= ANY("))).toBe(true);
     expect(compiled).toHaveLength(records.length);
     for (const [index, record] of records.entries())
@@ -137,7 +140,7 @@ describe("events' records read from rows", { timeout: 120_000 }, () => {
   it("never render another buyer's record, nor anything of another buyer's", async () => {
     const asOther = [...recordsOf(second, first), ...recordsOf(first, second)];
     const [compiled, compiledStatements] = await compiledStatementsOf(() => renderCompiled(asOther));
-    expect(compiledStatements).toHaveLength(4);
+    expect(compiledStatements).toHaveLength(6);
     expect(compiled.every((text) => text === null)).toBe(true);
     expect(await renderExecuted(asOther)).toEqual(compiled);
 

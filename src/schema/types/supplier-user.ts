@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { Viewer } from "../../auth/viewer.js";
 import { Prisma } from "../../db/generated/prisma/client.js";
 import { alreadyExists, notFound, validationFailed } from "../../domain/errors.js";
 import { InputChecks } from "../../domain/input-checks.js";
@@ -7,6 +8,7 @@ import { connectionType } from "../connection-types.js";
 import type { GraphQLContext } from "../context.js";
 import { takesIdsOf } from "../global-ids.js";
 import { recordMutationPair } from "../mutation-pair.js";
+import { recordByIdExtension } from "../read-metadata.js";
 import { requireViewer } from "../require-viewer.js";
 import { NodeRef, nodeIdFields } from "./node.js";
 
@@ -130,6 +132,9 @@ recordMutationPair({
   },
 });
 
+/** A supplier user the viewer's buyer created. */
+const createdBy = (id: string, viewer: Viewer) => ({ id, createdByBuyerId: viewer.buyerId });
+
 builder.queryField("supplierUser", (t) =>
   t.prismaField({
     type: "SupplierUser",
@@ -137,10 +142,8 @@ builder.queryField("supplierUser", (t) =>
     description:
       "A supplier user the buyer created; null for any other id. Events (supplier_user.created) show it this way.",
     args: { id: t.arg({ type: "UUID", required: true, description: "The user's id." }) },
+    extensions: recordByIdExtension("SupplierUser", createdBy),
     resolve: (query, _root, { id }, context) =>
-      context.prisma.supplierUser.findFirst({
-        ...query,
-        where: { id, createdByBuyerId: requireViewer(context).buyerId },
-      }),
+      context.prisma.supplierUser.findFirst({ ...query, where: createdBy(id, requireViewer(context)) }),
   }),
 );
