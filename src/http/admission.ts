@@ -68,7 +68,7 @@ const REMEMBERED_FOR_MS = 15 * 60_000;
 // hashes, $2 the rate-limit window, $3 for each request the versions its tags
 // claim (comma-separated). A key's requests are counted by one row update,
 // numbered in arrival order; keys' rows are locked in one order, so that two
-// statements never wait on each other.
+// statements never deadlock.
 const ADMISSION_STATEMENT = `
   WITH request AS (
     SELECT r.position, r.hash, string_to_array(r.claimed, ',')::bigint[] AS claimed
@@ -193,14 +193,12 @@ export function createAdmission(
       if (hash === null) return null;
       const claim = { hash, claimed: claimedVersions };
       // A traced request's statement is its own, so that its trace shows it (src/db/statement-span.ts).
-      const lookup = statementTraced()
-        ? ((await lookUp(database, [claim]))[0] as Lookup)
-        : await together.load(claim);
-      const { row, windowStart, now } = lookup;
-      if (!row) {
+      const lookup = statementTraced() ? (await lookUp(database, [claim]))[0] : await together.load(claim);
+      if (!lookup?.row) {
         admitted.delete(hash);
         return null;
       }
+      const { row, windowStart, now } = lookup;
       admitted.set(hash, true);
       refreshLastUsed(prisma, row.id, row.last_used_at, onError);
       sweepRateLimitWindows(prisma, now, onError);
