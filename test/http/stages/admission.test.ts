@@ -132,6 +132,38 @@ describe("the admission stages", () => {
         await counting.close();
       }
     });
+
+    it("counts each of many requests once when two processes admit the same keys at once", async () => {
+      const shared = await createTestDatabase({ poolSize: 4 });
+      try {
+        const [one, two] = [await seedBuyer(shared, "One"), await seedBuyer(shared, "Two")];
+        // Two gates, as two processes have: their statements run side by side, the keys in opposite orders.
+        const [first, second] = [
+          createAdmission(shared, 1000, unexpected),
+          createAdmission(shared, 1000, unexpected),
+        ];
+        const keys = Array.from({ length: 100 }, (_, index) => (index % 3 === 0 ? one.apiKey : two.apiKey));
+        await withinOneWindow();
+        const admissions = await Promise.all([
+          ...keys.map((key) => first.admit(key)),
+          ...[...keys].reverse().map((key) => second.admit(key)),
+        ]);
+        const countsOf = (key: string) =>
+          admissions
+            .filter(
+              (admitted) => admitted?.viewer.apiKeyId === (key === one.apiKey ? one.apiKeyId : two.apiKeyId),
+            )
+            .map((admitted) => 1000 - (admitted?.limit.remaining ?? 0))
+            .sort((a, b) => a - b);
+        for (const key of [one.apiKey, two.apiKey]) {
+          const counts = countsOf(key);
+          expect(counts).toEqual(Array.from({ length: counts.length }, (_, index) => index + 1));
+        }
+        expect(countsOf(one.apiKey).length + countsOf(two.apiKey).length).toBe(200);
+      } finally {
+        await shared.close();
+      }
+    });
   });
 
   describe("the rate limit", () => {
