@@ -127,8 +127,18 @@ export function itemEncoder(
     case "DateTime":
       return (text) => `"${isoTime(text)}"`;
     default:
-      return (text) => JSON.stringify(text);
+      return jsonString;
   }
+}
+
+// What `JSON.stringify` escapes in a string: quotes, backslashes, controls, and
+// surrogates (a lone one is escaped; a pair goes through unchanged).
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what JSON escapes.
+const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/** A string's JSON text, as `JSON.stringify` writes it; most texts need no escape, and are only quoted. */
+export function jsonString(text: string): string {
+  return ESCAPED.test(text) ? JSON.stringify(text) : `"${text}"`;
 }
 
 /** A scalar value (or a list of them) at `key`; a null where GraphQL allows none makes the request run normally. */
@@ -226,6 +236,6 @@ export function textWriter(parts: readonly TextSource[], nullable: boolean): Wri
         text += value;
       }
     }
-    return JSON.stringify(text);
+    return jsonString(text);
   };
 }
