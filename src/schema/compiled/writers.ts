@@ -55,8 +55,9 @@ export function isoTime(text: string): string {
 
 /**
  * The SQL text of a column's value, as every writer reads it: timestamps in
- * UTC (`isoTime` reads them; cheaper for PostgreSQL than `to_char`), lists as JSON arrays, everything else as
- * PostgreSQL writes it as text. Texts arrive alike from PGlite and pg.
+ * UTC (`isoTime` reads them; cheaper for PostgreSQL than `to_char`), lists as
+ * JSON arrays, everything else as PostgreSQL writes it as text. Texts arrive
+ * alike from PGlite and pg.
  */
 export function textOf(column: ScalarColumn, sql: string): string {
   if (column.isList) return `array_to_json(${sql})::text`;
