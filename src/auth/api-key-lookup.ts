@@ -14,7 +14,10 @@ export function lookupHash(key: string | null): string | null {
   return hashApiKey(key);
 }
 
-/** Stamps `last_used_at` beside the response, never in its way. */
+/** Keys whose `last_used_at` this process is stamping now: requests admitted together all saw it stale. */
+const stamping = new Set<string>();
+
+/** Stamps `last_used_at` beside the response, never in its way, once at a time per key. */
 export function refreshLastUsed(
   prisma: PrismaClient,
   apiKeyId: string,
@@ -23,7 +26,10 @@ export function refreshLastUsed(
 ): void {
   const now = Date.now();
   if (lastUsedAt && now - lastUsedAt.getTime() <= LAST_USED_RESOLUTION_MS) return;
+  if (stamping.has(apiKeyId)) return;
+  stamping.add(apiKeyId);
   prisma.apiKey
     .update({ where: { id: apiKeyId }, data: { lastUsedAt: new Date(now) }, select: { id: true } })
-    .catch(onError);
+    .catch(onError)
+    .finally(() => stamping.delete(apiKeyId));
 }

@@ -133,6 +133,24 @@ describe("the admission stages", () => {
       }
     });
 
+    it("stamps a key's last use once for requests admitted together", async () => {
+      const sent: string[] = [];
+      const counting = await createTestDatabase({ onQuery: (sql) => sent.push(sql) });
+      try {
+        const stale = await seedBuyer(counting, "Stale");
+        const gateOf100 = createAdmission(counting, 100, unexpected);
+        await Promise.all(Array.from({ length: 20 }, () => gateOf100.admit(stale.apiKey)));
+        const stamped = () =>
+          counting.prisma.apiKey
+            .findUniqueOrThrow({ where: { id: stale.apiKeyId } })
+            .then((key) => key.lastUsedAt);
+        await expect.poll(stamped).not.toBeNull();
+        expect(sent.filter((sql) => /UPDATE\s+"public"\."api_keys"/i.test(sql))).toHaveLength(1);
+      } finally {
+        await counting.close();
+      }
+    });
+
     it("counts each of many requests once when two processes admit the same keys at once", async () => {
       const shared = await createTestDatabase({ poolSize: 4 });
       try {
