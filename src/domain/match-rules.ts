@@ -7,6 +7,9 @@ import { similarityVeto } from "./similarity-guard.js";
 
 export type MatchStrategy = "cas_number" | "code" | "name" | "synonym" | "similar_name";
 
+/** The strategy recorded when no catalogue product matched, and one was created. */
+export const NO_MATCH = "none";
+
 export interface ProductDescription {
   rawMaterialName: string;
   rawMaterialCode?: string | null | undefined;

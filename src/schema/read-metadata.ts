@@ -32,12 +32,19 @@ export type RowPath = readonly (string | number)[];
 /** One part of a text a field writes: literal text, a value of the request's context, or a row value. */
 export type TextPart = string | { context: "appBaseUrl" } | { path: RowPath };
 
+/** A property of an object made of a row: the value at a path, or whether that value differs from a text. */
+export type ObjectProperty = RowPath | { differs: RowPath; from: string };
+
 /** How a field with its own resolver reads its value from its parent's row. */
 export type RowRead =
   /** The value at the path; null when a list relation on the way has no row at the index. */
   | { kind: "path"; path: RowPath }
-  /** A plain object whose properties are the values at these paths. */
-  | { kind: "object"; properties: Readonly<Record<string, RowPath>> }
+  /** A plain object of these properties; null when the value at one of `presentWhen` is null. */
+  | {
+      kind: "object";
+      properties: Readonly<Record<string, ObjectProperty>>;
+      presentWhen: readonly RowPath[];
+    }
   /** The parts' texts joined. */
   | { kind: "text"; parts: readonly TextPart[] }
   /** The global ID of the row, a record of `type` (`encodeGlobalId`). */
@@ -76,9 +83,15 @@ export function readsPath(...path: RowPath): { rowRead: RowRead } {
   return rowReadExtension({ kind: "path", path });
 }
 
-/** The field's value is an object of the values at these paths of its parent's row. */
-export function readsObject(properties: Record<string, RowPath>): { rowRead: RowRead } {
-  return rowReadExtension({ kind: "object", properties });
+/**
+ * The field's value is an object of these properties of its parent's row, or
+ * null when a value at one of `presentWhen` is null.
+ */
+export function readsObject(
+  properties: Record<string, ObjectProperty>,
+  presentWhen: readonly RowPath[] = [],
+): { rowRead: RowRead } {
+  return rowReadExtension({ kind: "object", properties, presentWhen });
 }
 
 /** The field's value is a text joined from literal parts, context values and row values. */

@@ -5,6 +5,7 @@ import {
   type MatchKeys,
   type MatchStrategy,
   matchKeys,
+  NO_MATCH,
   type ProductDescription,
 } from "../domain/match-rules.js";
 import { contradictsCatalogue, findCandidates } from "./match-rules.js";
@@ -12,7 +13,7 @@ import { contradictsCatalogue, findCandidates } from "./match-rules.js";
 export interface AutoMatchResult {
   productId: string;
   matched: boolean;
-  strategy: MatchStrategy | "none";
+  strategy: MatchStrategy | typeof NO_MATCH;
   /** 1 for exact rules, the trigram similarity for `similar_name`, 0 when a new product was created. */
   score: number;
 }
@@ -61,7 +62,7 @@ export async function matchOrCreateProduct(
     },
     select: { id: true },
   });
-  return { productId: product.id, matched: false, strategy: "none", score: 0 };
+  return { productId: product.id, matched: false, strategy: NO_MATCH, score: 0 };
 }
 
 function matched(candidate: MatchCandidate): AutoMatchResult {

@@ -177,11 +177,23 @@ export async function generateBuyer(database: Database, name: string, seed: numb
         fc.uniqueArray(fc.constantFrom(...DOCUMENT_TYPES)),
       ),
       createdAt: time,
+      // Null for a product from before the outcome was stored; the score a double with every digit.
+      autoMatch: nullable(
+        fc.record({
+          strategy: fc.constantFrom("cas_number", "similar_name", "none"),
+          score: fc.oneof(fc.constantFrom(0, 1, 0.1, 1e-7), fc.double({ min: 0, max: 1, noNaN: true })),
+        }),
+      ),
       resourceValues,
     }),
     seed + 1,
     12,
-  ).map((product) => ({ ...product, id: randomUUID() }));
+  ).map(({ autoMatch, ...product }) => ({
+    ...product,
+    id: randomUUID(),
+    autoMatchStrategy: autoMatch?.strategy ?? null,
+    autoMatchScore: autoMatch?.score ?? null,
+  }));
   await prisma.buyerProduct.createMany({
     data: products.map(({ resourceValues: _values, ...product }) => ({
       ...product,

@@ -44,7 +44,7 @@ function recordsOf(owner: GeneratedBuyer, asBuyer: GeneratedBuyer): BatchRecord[
     ...of("order", owner.orderIds),
     ...of("buyer_product_approval", owner.approvalIds),
     ...of("supplier_user", owner.supplierUserIds),
-    ...of("buyer_product", owner.buyerProductIds.slice(0, 3)),
+    ...of("buyer_product", owner.buyerProductIds),
   ];
 }
 
@@ -102,7 +102,7 @@ describe("events' records read from rows", { timeout: 120_000 }, () => {
       (line) => line.msg === "event records: compiled from rows, or executed",
     );
     expect(planned?.compiled).toEqual(
-      expect.arrayContaining(["order", "buyer_product_approval", "supplier_user"]),
+      expect.arrayContaining(["order", "buyer_product", "buyer_product_approval", "supplier_user"]),
     );
     // Every record type once, each way with its reason.
     expect([...(planned?.compiled ?? []), ...Object.keys(planned?.executed ?? {})].sort()).toEqual([
@@ -120,12 +120,12 @@ describe("events' records read from rows", { timeout: 120_000 }, () => {
       ...recordsOf(second, second),
       // Missing records, of a type compiled and of one executed.
       { recordType: "order", recordId: randomUUID(), buyerId: first.buyerId, changedAt: new Date() },
-      { recordType: "buyer_product", recordId: randomUUID(), buyerId: second.buyerId, changedAt: new Date() },
+      { recordType: "tagging", recordId: randomUUID(), buyerId: second.buyerId, changedAt: new Date() },
     ];
     const [compiled, compiledStatements] = await compiledStatementsOf(() => renderCompiled(records));
     const executed = await renderExecuted(records);
-    // Orders, approvals and supplier users, for each of the two buyers.
-    expect(compiledStatements).toHaveLength(6);
+    // Orders, approvals, supplier users and buyer products, for each of the two buyers.
+    expect(compiledStatements).toHaveLength(8);
     expect(compiledStatements.every((sql) => sql.includes("= ANY("))).toBe(true);
     expect(compiled).toHaveLength(records.length);
     for (const [index, record] of records.entries())
@@ -135,12 +135,15 @@ describe("events' records read from rows", { timeout: 120_000 }, () => {
     // The edge values are there to compare: 20 significant digits, and escapes.
     expect(compiled.some((text) => /\d{14}\.\d{6}/.test(text ?? ""))).toBe(true);
     expect(compiled.some((text) => (text ?? "").includes("\\n"))).toBe(true);
+    // Buyer products matched, not matched, and from before the outcome was stored.
+    for (const autoMatch of ['"auto_match":null', '"matched":true', '"matched":false'])
+      expect(compiled.some((text) => (text ?? "").includes(autoMatch))).toBe(true);
   });
 
   it("never render another buyer's record, nor anything of another buyer's", async () => {
     const asOther = [...recordsOf(second, first), ...recordsOf(first, second)];
     const [compiled, compiledStatements] = await compiledStatementsOf(() => renderCompiled(asOther));
-    expect(compiledStatements).toHaveLength(6);
+    expect(compiledStatements).toHaveLength(8);
     expect(compiled.every((text) => text === null)).toBe(true);
     expect(await renderExecuted(asOther)).toEqual(compiled);
 

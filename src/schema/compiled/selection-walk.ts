@@ -20,10 +20,11 @@ import type { Viewer } from "../../auth/viewer.js";
 import type { DataModel } from "../../db/data-model.js";
 import { contractSpelling } from "../../domain/contract-vocabulary.js";
 import { encodeGlobalId, type NodeTypeName } from "../global-ids.js";
-import { type RowPath, type RowRead, rowReadOf } from "../read-metadata.js";
+import { type ObjectProperty, type RowPath, type RowRead, rowReadOf } from "../read-metadata.js";
 import { quoted, SqlWriter, type TableRef } from "./prisma-sql.js";
 import { followPath, listColumn, type PathValue, Scope } from "./statement.js";
 import {
+  differsWriter,
   itemEncoder,
   type OutputSpelling,
   objectWriter,
@@ -47,9 +48,11 @@ const enumLabel = (value: string) => contractSpelling(value);
 /** What a field's value is read from. */
 type FieldValue =
   | PathValue
-  | { kind: "object"; source: Source }
+  /** An object of `source`, null when a column at `presence` is null. */
+  | { kind: "object"; source: Source; presence: readonly string[] }
   | { kind: "text"; parts: TextSource[] }
-  | { kind: "globalId"; type: NodeTypeName; key: string };
+  | { kind: "globalId"; type: NodeTypeName; key: string }
+  | { kind: "differs"; key: string; from: string };
 
 /** A place of a selection: a row of the statement, or an object a field made of a row's values. */
 type Source =
@@ -58,7 +61,7 @@ type Source =
       kind: "object";
       scope: Scope;
       table: TableRef;
-      properties: Readonly<Record<string, RowPath>>;
+      properties: Readonly<Record<string, ObjectProperty>>;
       select: unknown;
     };
 
@@ -140,18 +143,23 @@ export class PlanContext {
     return this.writerOf(field.type, node.selectionSet, value, source.scope, where);
   }
 
-  /** The value of a property of `source`: a field of its row, or one of the paths its object was made of. */
-  private property(source: Source, name: string): PathValue {
+  /** The value of a property of `source`: a field of its row, or one of the properties its object was made of. */
+  private property(source: Source, name: string): FieldValue {
     if (source.kind === "row") return followPath(source.scope, source.table, [name], undefined);
-    const path = source.properties[name];
-    if (!path) throw new PlanError(`its object has no property ${name}`);
-    return followPath(source.scope, source.table, path, source.select);
+    const property = source.properties[name];
+    if (!property) throw new PlanError(`its object has no property ${name}`);
+    const follow = (path: RowPath) => followPath(source.scope, source.table, path, source.select);
+    if (isPath(property)) return follow(property);
+    const compared = follow(property.differs);
+    if (compared.kind !== "column" || compared.column.isList)
+      throw new PlanError(`its property ${name} compares what is not a column`);
+    return { kind: "differs", key: compared.key, from: property.from };
   }
 
   private readRow(read: RowRead, field: GraphQLField<unknown, unknown>, source: Source): FieldValue {
     // On an object a field made of a row, a field can only hand that object on.
     if (source.kind === "object") {
-      if (read.kind === "path" && read.path.length === 0) return { kind: "object", source };
+      if (read.kind === "path" && read.path.length === 0) return { kind: "object", source, presence: [] };
       throw new PlanError("it reads a path of an object that is not a row");
     }
     const select = prismaSelectOf(field);
@@ -162,6 +170,11 @@ export class PlanContext {
         return {
           kind: "object",
           source: { kind: "object", scope, table, properties: read.properties, select },
+          presence: read.presentWhen.map((path) => {
+            const value = follow(path);
+            if (value.kind !== "column") throw new PlanError("its object is present by what is not a column");
+            return value.key;
+          }),
         };
       case "path":
         return follow(read.path);
@@ -227,11 +240,17 @@ export class PlanContext {
         const [matched] = value.relation?.on ?? [];
         if (!matched) return write;
         const presence = scope.column(`${quoted(value.table.alias)}.${quoted(matched.to)}::text`);
-        return presentWriter(presence, write, nullable);
+        return presentWriter([presence], write, nullable);
       }
-      case "object":
+      case "object": {
         if (list) return fail("a list read from one object");
-        return this.objectOf(named, selectionSet, value.source);
+        const write = this.objectOf(named, selectionSet, value.source);
+        return value.presence.length > 0 ? presentWriter(value.presence, write, nullable) : write;
+      }
+      case "differs":
+        if (named.name !== "Boolean" || list)
+          return fail("a comparison read as something else than a Boolean");
+        return differsWriter(value.key, value.from, nullable);
       case "rows": {
         if (!list || itemsNullable) return fail("a list relation read as something else than a list of rows");
         const item = this.objectOf(named, selectionSet, {
@@ -244,6 +263,8 @@ export class PlanContext {
     }
   }
 }
+
+const isPath = (property: ObjectProperty): property is RowPath => Array.isArray(property);
 
 function guarded<Result>(make: () => Result, where: string): Result {
   try {

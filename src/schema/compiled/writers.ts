@@ -188,11 +188,21 @@ export function objectWriter(fields: readonly { key: string; write: Writer }[]):
   };
 }
 
-/** Null when the row joined at `presence` is absent (its id is null), else `write`. */
-export function presentWriter(presence: string, write: Writer, nullable: boolean): Writer {
+/** Null when a column at `presence` is null (a joined row's id: the row is absent), else `write`. */
+export function presentWriter(presence: readonly string[], write: Writer, nullable: boolean): Writer {
   return (row, request) => {
-    if (row[presence] !== null && row[presence] !== undefined) return write(row, request);
-    if (!nullable) throw new RowValueError(`a required row is absent (${presence})`);
+    if (presence.every((key) => row[key] !== null && row[key] !== undefined)) return write(row, request);
+    if (!nullable) throw new RowValueError(`a required value is absent (${presence.join(", ")})`);
+    return "null";
+  };
+}
+
+/** A Boolean: whether the text at `key` differs from `text`. */
+export function differsWriter(key: string, text: string, nullable: boolean): Writer {
+  return (row) => {
+    const value = row[key];
+    if (typeof value === "string") return value === text ? "false" : "true";
+    if (!nullable) throw new RowValueError(`${key} is null`);
     return "null";
   };
 }

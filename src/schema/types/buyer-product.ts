@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { ProductType } from "../../db/generated/prisma/enums.js";
 import { validationFailed } from "../../domain/errors.js";
 import { InputChecks } from "../../domain/input-checks.js";
+import { NO_MATCH } from "../../domain/match-rules.js";
 import { matchOrCreateProduct } from "../../services/auto-match.js";
 import { builder } from "../builder.js";
 import { connectionType } from "../connection-types.js";
@@ -15,7 +16,7 @@ import {
 } from "../enums.js";
 import { containsWord, enumWhere, type QueryGrammar, textWhere, yesNo } from "../list-query.js";
 import { mutationPair, payloadType, type RecordLoader, recordOrNull, valueOrNull } from "../mutation-pair.js";
-import { readsPath } from "../read-metadata.js";
+import { readsObject, readsPath } from "../read-metadata.js";
 import { buyerRecordField } from "../record-field.js";
 import { requireViewer } from "../require-viewer.js";
 import { searchableRootConnection } from "../searchable-list.js";
@@ -105,8 +106,16 @@ export const BuyerProductRef = builder.prismaObject("BuyerProduct", {
         "How it was matched to the catalogue when it was created, as createBuyerProduct answered then. Null " +
         "for products created before the outcome was stored, and for products imported with their catalogue product.",
       select: { autoMatchStrategy: true, autoMatchScore: true },
+      extensions: readsObject(
+        {
+          matched: { differs: ["autoMatchStrategy"], from: NO_MATCH },
+          strategy: ["autoMatchStrategy"],
+          score: ["autoMatchScore"],
+        },
+        [["autoMatchStrategy"], ["autoMatchScore"]],
+      ),
       resolve: ({ autoMatchStrategy: strategy, autoMatchScore: score }) =>
-        strategy === null || score === null ? null : { matched: strategy !== "none", strategy, score },
+        strategy === null || score === null ? null : { matched: strategy !== NO_MATCH, strategy, score },
     }),
     createdAt: t.expose("createdAt", { type: "DateTime", description: "When it was created." }),
     updatedAt: t.expose("updatedAt", { type: "DateTime", description: "When it last changed." }),
