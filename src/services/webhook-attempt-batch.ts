@@ -2,12 +2,8 @@
 // new work in the room they give back, in one statement.
 import { randomUUID } from "node:crypto";
 import type { Database } from "../db/database.js";
-import {
-  type AttemptOutcome,
-  type AttemptRecord,
-  isSuccess,
-  recordAttempt,
-} from "./webhook-attempt-record.js";
+import { retryDelayMs } from "../domain/webhook-retries.js";
+import { type AttemptOutcome, type AttemptRecord, isSuccess } from "./webhook-attempt-record.js";
 import {
   type ClaimedDelivery,
   type ClaimedRow,
@@ -34,9 +30,9 @@ export interface RecordedAttempts {
  * deliveries, as `claimDeliveries` does, in the room the successes give back.
  * Successes are written, and the claim made, by one statement, which is one
  * transaction: each delivery's row, its attempt, its endpoint no longer
- * failing, and the claim, which counts the leases written as given back. A
- * failure goes through `recordAttempt` afterwards, on its own, since what it
- * does to its endpoint depends on the endpoint's state at that moment.
+ * failing, and the claim, which counts the leases written as given back.
+ * Failures are written afterwards by one statement of their own, which moves
+ * each endpoint from the state it is in when the statement writes it.
  */
 export async function recordAttempts(
   database: Pick<Database, "prisma" | "query">,
@@ -46,6 +42,7 @@ export async function recordAttempts(
 ): Promise<RecordedAttempts> {
   const records = new Map<FinishedAttempt, AttemptRecord>();
   const successes = finished.filter((attempt) => isSuccess(attempt.outcome));
+  const failures = finished.filter((attempt) => !isSuccess(attempt.outcome));
   let claims: ClaimedDelivery[] = [];
   if (successes.length > 0) {
     const written = await recordSuccessesAndClaim(database, successes, settings, claimLimit);
@@ -54,17 +51,123 @@ export async function recordAttempts(
       records.set(attempt, written.records[index] ?? "delivery gone");
     });
   }
-  for (const attempt of finished) {
-    if (!records.has(attempt)) {
-      records.set(attempt, await recordAttempt(database.prisma, attempt.claim, attempt.outcome, settings));
-    }
+  if (failures.length > 0) {
+    const written = await recordFailures(database, failures, settings);
+    failures.forEach((attempt, index) => {
+      records.set(attempt, written[index] ?? "delivery gone");
+    });
   }
   return { records: finished.map((attempt) => records.get(attempt) ?? "delivery gone"), claims };
 }
 
-type RecordedOrClaimedRow =
-  | { kind: "recorded"; id: string; written: boolean; present: boolean }
-  | ({ kind: "claimed" } & ClaimedRow);
+/** What became of each outcome a statement wrote: whether it was written, and whether its delivery exists. */
+interface RecordedRow {
+  id: string;
+  written: boolean;
+  present: boolean;
+}
+
+function attemptRecordOf(row: RecordedRow | undefined): AttemptRecord {
+  if (row?.written) return "written";
+  return row?.present ? "lease lost" : "delivery gone";
+}
+
+async function recordFailures(
+  database: Pick<Database, "query">,
+  failures: readonly FinishedAttempt[],
+  settings: QueueSettings,
+  random: () => number = Math.random,
+): Promise<AttemptRecord[]> {
+  const now = new Date();
+  const outcomes = failures.map(({ claim, outcome }) => {
+    const attempt = claim.attempts + 1;
+    const delay = retryDelayMs(settings.retryScheduleMs, attempt, settings.retryJitter, random);
+    return {
+      delivery_id: claim.id,
+      claim_token: claim.claimToken,
+      attempt,
+      status_code: outcome.statusCode,
+      duration_ms: Math.round(outcome.durationMs),
+      error: outcome.error,
+      next_retry_at: delay === null ? null : new Date(now.getTime() + delay).toISOString(),
+      attempt_id: randomUUID(),
+    };
+  });
+  const rows = await database.query<RecordedRow>(
+    RECORD_FAILURES,
+    [JSON.stringify(outcomes), now, new Date(now.getTime() - settings.disableFailingAfterMs)],
+    "webhook_record_failures",
+  );
+  const recorded = new Map(rows.map((row) => [row.id, row]));
+  return failures.map(({ claim }) => attemptRecordOf(recorded.get(claim.id)));
+}
+
+// An endpoint one of the failures gave up on, while it is enabled: it becomes failing.
+const GIVES_UP = `endpoint.status = 'enabled' AND failed.gave_up`;
+// An endpoint failing (or made failing now) since the threshold ($3): it is disabled.
+const DISABLES = `((${GIVES_UP} AND $2::timestamptz <= $3::timestamptz)
+    OR (endpoint.status = 'failing' AND endpoint.failing_since <= $3::timestamptz))`;
+
+/**
+ * $1 the outcomes (a JSON array, each with its next retry, none when it gives
+ * up), $2 now, $3 the time before which an endpoint failing since is
+ * disabled. For each failure, in one statement: a delivery is written only
+ * while its claim still holds it, pending its retry or failed; its attempt is
+ * inserted; its endpoint becomes failing when a delivery gives up on it while
+ * it is enabled, and disabled once it has been failing since the threshold.
+ * The endpoint's own row, as the statement writes it, decides, so a
+ * concurrent change (disabled on request) is never undone. Each outcome comes
+ * back with whether it was written and whether its delivery still exists.
+ */
+const RECORD_FAILURES = `
+  WITH outcome AS (
+    SELECT * FROM jsonb_to_recordset($1::jsonb) AS o(
+      delivery_id uuid, claim_token uuid, attempt int, status_code int, duration_ms int, error text,
+      next_retry_at timestamptz, attempt_id uuid)
+  ),
+  written AS (
+    UPDATE webhook_deliveries delivery
+    SET status = (CASE WHEN outcome.next_retry_at IS NULL THEN 'failed' ELSE 'pending' END)::"WebhookDeliveryStatus",
+        attempts = outcome.attempt, claim_token = NULL,
+        available_at = coalesce(outcome.next_retry_at, $2::timestamptz),
+        last_status_code = outcome.status_code, last_error = outcome.error, updated_at = $2::timestamptz
+    FROM outcome
+    WHERE delivery.id = outcome.delivery_id AND delivery.claim_token = outcome.claim_token
+      AND delivery.status = 'delivering'
+    RETURNING delivery.id, delivery.endpoint_id, outcome.next_retry_at IS NULL AS gave_up
+  ),
+  tried AS (
+    INSERT INTO webhook_delivery_attempts
+      (id, delivery_id, attempt, status_code, duration_ms, error, next_retry_at, created_at)
+    SELECT outcome.attempt_id, outcome.delivery_id, outcome.attempt, outcome.status_code, outcome.duration_ms,
+           outcome.error, outcome.next_retry_at, $2::timestamptz
+    FROM outcome JOIN written ON written.id = outcome.delivery_id
+  ),
+  failed AS (
+    SELECT endpoint_id, bool_or(gave_up) AS gave_up FROM written GROUP BY endpoint_id
+  ),
+  -- The endpoints' rows locked in one order, so that two workers' statements never deadlock.
+  locked AS MATERIALIZED (
+    SELECT id FROM webhook_endpoints WHERE id IN (SELECT endpoint_id FROM failed) ORDER BY id FOR UPDATE
+  ),
+  moved AS (
+    UPDATE webhook_endpoints endpoint
+    SET status = (CASE WHEN ${DISABLES} THEN 'disabled' WHEN ${GIVES_UP} THEN 'failing'
+                  ELSE endpoint.status::text END)::"WebhookEndpointStatus",
+        failing_since = CASE WHEN ${GIVES_UP} THEN $2::timestamptz ELSE endpoint.failing_since END,
+        disabled_at = CASE WHEN ${DISABLES} THEN $2::timestamptz ELSE endpoint.disabled_at END,
+        disabled_reason = CASE WHEN ${DISABLES} THEN 'failing' ELSE endpoint.disabled_reason END,
+        updated_at = $2::timestamptz
+    FROM failed JOIN locked ON locked.id = failed.endpoint_id
+    WHERE endpoint.id = failed.endpoint_id AND (${GIVES_UP} OR ${DISABLES})
+  )
+  SELECT outcome.delivery_id AS id, written.id IS NOT NULL AS written,
+         -- A count rather than EXISTS, which the planner may answer by hashing the whole table.
+         written.id IS NOT NULL
+           OR (SELECT count(*) FROM webhook_deliveries kept WHERE kept.id = outcome.delivery_id) > 0 AS present
+  FROM outcome LEFT JOIN written ON written.id = outcome.delivery_id`;
+
+type RecordedOrClaimedRow = ({ kind: "recorded" } & RecordedRow) | ({ kind: "claimed" } & ClaimedRow);
 
 async function recordSuccessesAndClaim(
   database: Pick<Database, "query">,
@@ -94,26 +197,20 @@ async function recordSuccessesAndClaim(
     ],
     "webhook_record_successes_and_claim",
   );
-  const recorded = new Map<string, { written: boolean; present: boolean }>();
+  const recorded = new Map<string, RecordedRow>();
   const claims: ClaimedDelivery[] = [];
   for (const row of rows) {
     if (row.kind === "recorded") recorded.set(row.id, row);
     else claims.push(claimedDelivery(row, claimToken));
   }
-  const records = successes.map(({ claim }): AttemptRecord => {
-    const row = recorded.get(claim.id);
-    if (row?.written) return "written";
-    return row?.present ? "lease lost" : "delivery gone";
-  });
-  return { records, claims };
+  return { records: successes.map(({ claim }) => attemptRecordOf(recorded.get(claim.id))), claims };
 }
 
 /**
  * $1 to $5 as for CLAIM_DUE_DELIVERIES, $6 the outcomes (a JSON array), $7 now.
- * What `recordAttempt` does for one success, for each of them, in one
- * statement: a delivery is written only while its claim still holds it; its
- * attempt is inserted and its endpoint, if failing, enabled, only when it
- * was. Each outcome comes back (kind `recorded`) with whether it was written
+ * For each success, in one statement: a delivery is written only while its
+ * claim still holds it; its attempt is inserted and its endpoint, if failing,
+ * enabled, only when it was. Each outcome comes back (kind `recorded`) with whether it was written
  * and whether its delivery still exists. The claim sees the rows as they were
  * when the statement began, so it leaves the leases written here out of its
  * count: they are given back by the same transaction (kind `claimed`).

@@ -161,6 +161,48 @@ describe("the cost of a delivery", { timeout: 60_000 }, () => {
     ).toBe(true);
   });
 
+  it("writes failed attempts without a transaction each, and gives up as the schedule says", async () => {
+    const secret = generateSigningSecret();
+    receiver.setSecret(secret);
+    receiver.answerAlways(500);
+    try {
+      const endpointId = await createEndpoint(secret);
+      const deliveries = 30;
+      statements.length = 0;
+      counting = true;
+      await queueEvents(endpointId, deliveries);
+      // One retry in the schedule: two failed attempts each, then the delivery gives up.
+      await vi.waitFor(
+        async () =>
+          expect(
+            await database.prisma.webhookDelivery.count({ where: { endpointId, status: "failed" } }),
+          ).toBe(deliveries),
+        { timeout: 30_000, interval: 100 },
+      );
+      counting = false;
+      const attempts = await database.prisma.webhookDeliveryAttempt.findMany({
+        where: { delivery: { endpointId } },
+        select: { attempt: true, statusCode: true, nextRetryAt: true },
+      });
+      expect(attempts).toHaveLength(2 * deliveries);
+      expect(attempts.every((attempt) => attempt.statusCode === 500)).toBe(true);
+      expect(attempts.filter((attempt) => attempt.nextRetryAt === null)).toHaveLength(deliveries);
+      const endpoint = await database.prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: endpointId } });
+      expect(endpoint.status).toBe("failing");
+      // The worker's statements: claims, writes of outcomes, no transaction of its own per failure.
+      const worker = statements.filter(
+        (sql) =>
+          !sql.includes("pg_notify") &&
+          !/^\s*INSERT INTO "public"\."webhook_(events|deliveries)"/.test(sql) &&
+          !/SELECT COUNT\(\*\)/.test(sql),
+      );
+      expect(worker.filter((sql) => /^\s*BEGIN\s*$/i.test(sql)).length).toBeLessThanOrEqual(2);
+      expect(worker.length).toBeLessThanOrEqual(2 * (2 * deliveries) + 10);
+    } finally {
+      receiver.answerAlways(200);
+    }
+  });
+
   it("signs with both secrets from the first claim after a rotation, and a failing endpoint's success enables it", async () => {
     const first = generateSigningSecret();
     receiver.setSecret(first);
