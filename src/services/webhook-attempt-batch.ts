@@ -76,12 +76,11 @@ async function recordFailures(
   database: Pick<Database, "query">,
   failures: readonly FinishedAttempt[],
   settings: QueueSettings,
-  random: () => number = Math.random,
 ): Promise<AttemptRecord[]> {
   const now = new Date();
   const outcomes = failures.map(({ claim, outcome }) => {
     const attempt = claim.attempts + 1;
-    const delay = retryDelayMs(settings.retryScheduleMs, attempt, settings.retryJitter, random);
+    const delay = retryDelayMs(settings.retryScheduleMs, attempt, settings.retryJitter);
     return {
       delivery_id: claim.id,
       claim_token: claim.claimToken,
