@@ -1,5 +1,6 @@
 // Conditional and cached reads (docs/decisions.md §9); If-Match on PATCH is if-match.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { withinOneWindow } from "../support/rate-limit-window.js";
 import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
 import { callApi, createTestApp, type TestApp } from "../support/test-app.js";
 
@@ -45,6 +46,7 @@ describe("conditional requests", () => {
   });
 
   it("answers a current If-None-Match with 304: no body, one statement, not counted", async () => {
+    await withinOneWindow();
     const first = await get("/orders?limit=2");
     const etag = first.headers.get("etag") ?? "";
     let again: Awaited<ReturnType<typeof get>> | undefined;
@@ -65,6 +67,7 @@ describe("conditional requests", () => {
   });
 
   it("answers 200 with a new tag once the buyer's data changed, and counts it", async () => {
+    await withinOneWindow();
     const first = await get("/orders?limit=2");
     const etag = first.headers.get("etag") ?? "";
     expect((await patch(orderId, { supplier_order_reference: "SO-air" })).status).toBe(200);
@@ -84,6 +87,7 @@ describe("conditional requests", () => {
   });
 
   it("answers 200, counted, for another URL's tag, a foreign or malformed one", async () => {
+    await withinOneWindow();
     const etag = (await get("/orders?limit=2")).headers.get("etag") ?? "";
     for (const header of [
       (await get("/orders?limit=3")).headers.get("etag") ?? "",
