@@ -72,29 +72,63 @@ function attemptRecordOf(row: RecordedRow | undefined): AttemptRecord {
   return row?.present ? "lease lost" : "delivery gone";
 }
 
+/** The outcomes as both statements read them (`outcomeCte`): a JSON array, each with its retry's time (null: none). */
+function outcomeRecords(
+  attempts: readonly FinishedAttempt[],
+  retryAt: (attempt: number) => Date | null,
+): string {
+  return JSON.stringify(
+    attempts.map(({ claim, outcome }) => {
+      const attempt = claim.attempts + 1;
+      return {
+        delivery_id: claim.id,
+        claim_token: claim.claimToken,
+        attempt,
+        status_code: outcome.statusCode,
+        duration_ms: Math.round(outcome.durationMs),
+        error: outcome.error,
+        next_retry_at: retryAt(attempt)?.toISOString() ?? null,
+        attempt_id: randomUUID(),
+      };
+    }),
+  );
+}
+
+/** `outcome`: the outcomes given as parameter `outcomes` (`outcomeRecords`). */
+const outcomeCte = (outcomes: string) => `outcome AS (
+    SELECT * FROM jsonb_to_recordset(${outcomes}::jsonb) AS o(
+      delivery_id uuid, claim_token uuid, attempt int, status_code int, duration_ms int, error text,
+      next_retry_at timestamptz, attempt_id uuid)
+  )`;
+
+/** `tried`: the attempt of each outcome whose delivery was `written`, made at parameter `now`. */
+const triedCte = (now: string) => `tried AS (
+    INSERT INTO webhook_delivery_attempts
+      (id, delivery_id, attempt, status_code, duration_ms, error, next_retry_at, created_at)
+    SELECT outcome.attempt_id, outcome.delivery_id, outcome.attempt, outcome.status_code, outcome.duration_ms,
+           outcome.error, outcome.next_retry_at, ${now}::timestamptz
+    FROM outcome JOIN written ON written.id = outcome.delivery_id
+  )`;
+
+// Whether an outcome was written, and whether its delivery still exists (a count
+// rather than EXISTS, which the planner may answer by hashing the whole table).
+const OUTCOME_RECORDED = `outcome.delivery_id AS id, written.id IS NOT NULL AS written,
+         written.id IS NOT NULL
+           OR (SELECT count(*) FROM webhook_deliveries kept WHERE kept.id = outcome.delivery_id) > 0 AS present`;
+
 async function recordFailures(
   database: Pick<Database, "query">,
   failures: readonly FinishedAttempt[],
   settings: QueueSettings,
 ): Promise<AttemptRecord[]> {
   const now = new Date();
-  const outcomes = failures.map(({ claim, outcome }) => {
-    const attempt = claim.attempts + 1;
+  const outcomes = outcomeRecords(failures, (attempt) => {
     const delay = retryDelayMs(settings.retryScheduleMs, attempt, settings.retryJitter);
-    return {
-      delivery_id: claim.id,
-      claim_token: claim.claimToken,
-      attempt,
-      status_code: outcome.statusCode,
-      duration_ms: Math.round(outcome.durationMs),
-      error: outcome.error,
-      next_retry_at: delay === null ? null : new Date(now.getTime() + delay).toISOString(),
-      attempt_id: randomUUID(),
-    };
+    return delay === null ? null : new Date(now.getTime() + delay);
   });
   const rows = await database.query<RecordedRow>(
     RECORD_FAILURES,
-    [JSON.stringify(outcomes), now, new Date(now.getTime() - settings.disableFailingAfterMs)],
+    [outcomes, now, new Date(now.getTime() - settings.disableFailingAfterMs)],
     "webhook_record_failures",
   );
   const recorded = new Map(rows.map((row) => [row.id, row]));
@@ -119,11 +153,7 @@ const DISABLES = `((${GIVES_UP} AND $2::timestamptz <= $3::timestamptz)
  * back with whether it was written and whether its delivery still exists.
  */
 const RECORD_FAILURES = `
-  WITH outcome AS (
-    SELECT * FROM jsonb_to_recordset($1::jsonb) AS o(
-      delivery_id uuid, claim_token uuid, attempt int, status_code int, duration_ms int, error text,
-      next_retry_at timestamptz, attempt_id uuid)
-  ),
+  WITH ${outcomeCte("$1")},
   written AS (
     UPDATE webhook_deliveries delivery
     SET status = (CASE WHEN outcome.next_retry_at IS NULL THEN 'failed' ELSE 'pending' END)::"WebhookDeliveryStatus",
@@ -135,13 +165,7 @@ const RECORD_FAILURES = `
       AND delivery.status = 'delivering'
     RETURNING delivery.id, delivery.endpoint_id, outcome.next_retry_at IS NULL AS gave_up
   ),
-  tried AS (
-    INSERT INTO webhook_delivery_attempts
-      (id, delivery_id, attempt, status_code, duration_ms, error, next_retry_at, created_at)
-    SELECT outcome.attempt_id, outcome.delivery_id, outcome.attempt, outcome.status_code, outcome.duration_ms,
-           outcome.error, outcome.next_retry_at, $2::timestamptz
-    FROM outcome JOIN written ON written.id = outcome.delivery_id
-  ),
+  ${triedCte("$2")},
   failed AS (
     SELECT endpoint_id, bool_or(gave_up) AS gave_up FROM written GROUP BY endpoint_id
   ),
@@ -160,10 +184,7 @@ const RECORD_FAILURES = `
     FROM failed JOIN locked ON locked.id = failed.endpoint_id
     WHERE endpoint.id = failed.endpoint_id AND (${GIVES_UP} OR ${DISABLES})
   )
-  SELECT outcome.delivery_id AS id, written.id IS NOT NULL AS written,
-         -- A count rather than EXISTS, which the planner may answer by hashing the whole table.
-         written.id IS NOT NULL
-           OR (SELECT count(*) FROM webhook_deliveries kept WHERE kept.id = outcome.delivery_id) > 0 AS present
+  SELECT ${OUTCOME_RECORDED}
   FROM outcome LEFT JOIN written ON written.id = outcome.delivery_id`;
 
 type RecordedOrClaimedRow = ({ kind: "recorded" } & RecordedRow) | ({ kind: "claimed" } & ClaimedRow);
@@ -174,14 +195,7 @@ async function recordSuccessesAndClaim(
   settings: ClaimSettings,
   claimLimit: number,
 ): Promise<RecordedAttempts> {
-  const outcomes = successes.map(({ claim, outcome }) => ({
-    delivery_id: claim.id,
-    claim_token: claim.claimToken,
-    attempt: claim.attempts + 1,
-    status_code: outcome.statusCode,
-    duration_ms: Math.round(outcome.durationMs),
-    attempt_id: randomUUID(),
-  }));
+  const outcomes = outcomeRecords(successes, () => null);
   const claimToken = randomUUID();
   const rows = await database.query<RecordedOrClaimedRow>(
     RECORD_SUCCESSES_AND_CLAIM,
@@ -191,7 +205,7 @@ async function recordSuccessesAndClaim(
       settings.endpointConcurrency,
       settings.buyerConcurrency,
       claimLimit,
-      JSON.stringify(outcomes),
+      outcomes,
       new Date(),
     ],
     "webhook_record_successes_and_claim",
@@ -209,16 +223,13 @@ async function recordSuccessesAndClaim(
  * $1 to $5 as for CLAIM_DUE_DELIVERIES, $6 the outcomes (a JSON array), $7 now.
  * For each success, in one statement: a delivery is written only while its
  * claim still holds it; its attempt is inserted and its endpoint, if failing,
- * enabled, only when it was. Each outcome comes back (kind `recorded`) with whether it was written
- * and whether its delivery still exists. The claim sees the rows as they were
+ * enabled, only when it was. Each outcome comes back (kind `recorded`) with
+ * whether it was written and whether its delivery still exists. The claim sees the rows as they were
  * when the statement began, so it leaves the leases written here out of its
  * count: they are given back by the same transaction (kind `claimed`).
  */
 const RECORD_SUCCESSES_AND_CLAIM = `
-  WITH outcome AS (
-    SELECT * FROM jsonb_to_recordset($6::jsonb) AS o(
-      delivery_id uuid, claim_token uuid, attempt int, status_code int, duration_ms int, attempt_id uuid)
-  ),
+  WITH ${outcomeCte("$6")},
   written AS (
     UPDATE webhook_deliveries delivery
     SET status = 'succeeded', attempts = outcome.attempt, claim_token = NULL, available_at = $7::timestamptz,
@@ -229,13 +240,7 @@ const RECORD_SUCCESSES_AND_CLAIM = `
       AND delivery.status = 'delivering'
     RETURNING delivery.id, delivery.endpoint_id
   ),
-  tried AS (
-    INSERT INTO webhook_delivery_attempts
-      (id, delivery_id, attempt, status_code, duration_ms, error, next_retry_at, created_at)
-    SELECT outcome.attempt_id, outcome.delivery_id, outcome.attempt, outcome.status_code, outcome.duration_ms,
-           NULL, NULL, $7::timestamptz
-    FROM outcome JOIN written ON written.id = outcome.delivery_id
-  ),
+  ${triedCte("$7")},
   recovered AS (
     UPDATE webhook_endpoints
     SET status = 'enabled', failing_since = NULL, updated_at = $7::timestamptz
@@ -243,10 +248,7 @@ const RECORD_SUCCESSES_AND_CLAIM = `
   ),
   ${claimedCte(`
             AND (leased.id, leased.claim_token) NOT IN (SELECT delivery_id, claim_token FROM outcome)`)}
-  SELECT 'recorded' AS kind, outcome.delivery_id AS id, written.id IS NOT NULL AS written,
-         -- A count rather than EXISTS, which the planner may answer by hashing the whole table.
-         written.id IS NOT NULL
-           OR (SELECT count(*) FROM webhook_deliveries kept WHERE kept.id = outcome.delivery_id) > 0 AS present,
+  SELECT 'recorded' AS kind, ${OUTCOME_RECORDED},
          NULL::uuid AS endpoint_id, NULL::uuid AS event_id, NULL::int AS attempts, NULL::text AS event_type,
          NULL::timestamptz AS event_created_at, NULL::text AS event_data, NULL::text AS endpoint_url,
          NULL::text AS endpoint_status, NULL::text AS secret_ciphertext, NULL::text AS previous_secret_ciphertext,
