@@ -188,7 +188,8 @@ async function executeRecords(
   rendered: (string | null)[],
 ): Promise<void> {
   if (!nodes) {
-    // Taggings have no read by id (each lists the tags added at its own time): one read each.
+    // Taggings have no read by id (each lists the tags added at its own time): one execution each,
+    // side by side, so that their taggings and tags are loaded together (src/schema/batch.ts).
     await Promise.all(
       indexes.map(async (index) => {
         const record = records[index];

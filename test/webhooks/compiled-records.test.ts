@@ -156,6 +156,64 @@ describe("events' records read from rows", { timeout: 120_000 }, () => {
     }
   });
 
+  it("render a batch's taggings with the same three reads, whatever their number", async () => {
+    const { prisma } = database;
+    const tagGroupId = randomUUID();
+    await prisma.tagGroup.create({ data: { id: tagGroupId, buyerId: first.buyerId, name: "Compliance" } });
+    const tagIds = [randomUUID(), randomUUID(), randomUUID()].sort();
+    for (const [index, id] of tagIds.entries())
+      await prisma.tag.create({
+        data: { id, buyerId: first.buyerId, tagGroupId, name: `Tag "${index}"`, category: "compliance" },
+      });
+    const earlier = new Date("2025-06-01T08:00:00.000Z");
+    const later = new Date("2025-06-02T08:00:00.500Z");
+    const tagged = first.orderIds.slice(0, 6);
+    for (const [index, taggableId] of tagged.entries())
+      await prisma.tagging.createMany({
+        data: tagIds.slice(0, 1 + (index % 3)).map((tagId, position) => ({
+          tagId,
+          taggableId,
+          taggableType: "Order" as const,
+          buyerId: first.buyerId,
+          createdAt: position === 0 ? earlier : later,
+        })),
+      });
+    const records: BatchRecord[] = tagged.map((recordId, index) => ({
+      recordType: "tagging",
+      recordId,
+      buyerId: first.buyerId,
+      changedAt: index % 2 === 0 ? earlier : later,
+    }));
+    // An untagged record, and a tagged record asked for as the other buyer's.
+    records.push({ ...(records[0] as BatchRecord), recordId: first.orderIds[10] ?? "" });
+    records.push({ ...(records[1] as BatchRecord), buyerId: second.buyerId });
+
+    const tagReadsOf = async (batch: BatchRecord[]) => {
+      const before = statements.length;
+      const rendered = await renderCompiled(batch);
+      const sent = statements.slice(before).filter((sql) => /FROM "public"\."(taggings|tags)"/.test(sql));
+      return { rendered, sent };
+    };
+    // The same reads for two taggings as for seven: the taggings, their tags, the tags' groups.
+    const [firstTwo, firstAll] = [
+      await tagReadsOf(records.slice(0, 2)),
+      await tagReadsOf(records.slice(0, -1)),
+    ];
+    expect(firstAll.sent).toHaveLength(firstTwo.sent.length);
+    expect(firstAll.sent.length).toBeLessThanOrEqual(3);
+    const { rendered } = await tagReadsOf(records);
+    const alone = [];
+    for (const record of records) alone.push(...(await renderExecuted([record])));
+    expect(rendered).toEqual(alone);
+    expect(rendered.slice(-2)).toEqual([null, null]);
+    const objects = rendered.slice(0, tagged.length).map((text) => JSON.parse(text ?? "null"));
+    for (const [index, object] of objects.entries()) {
+      const onRecord = tagIds.slice(0, 1 + (index % 3));
+      expect(object.tags.map((tag: { id: string }) => tag.id)).toEqual(onRecord);
+      expect(object.added_tag_ids).toEqual(index % 2 === 0 ? onRecord.slice(0, 1) : onRecord.slice(1));
+    }
+  });
+
   it("read inside the worker's transaction, seeing its own writes", async () => {
     const [orderId = ""] = first.orderIds;
     const quantity = "12345678901234.567890";

@@ -10,6 +10,7 @@ import {
 } from "../../domain/tagging.js";
 import { orList } from "../../domain/word-lists.js";
 import { attachTags, detachTags, type TaggingCall } from "../../services/tagging.js";
+import { batchLoad } from "../batch.js";
 import { builder, type SchemaTypes } from "../builder.js";
 import { relationConnection } from "../connection-fields.js";
 import { connectionType } from "../connection-types.js";
@@ -74,18 +75,31 @@ const TaggingResultRef = builder
         // Read by the OpenAPI generator: what the String type cannot say.
         extensions: { jsonSchema: { items: { type: "string", format: "uuid" } } },
       }),
-      tags: t.prismaField({
-        type: ["Tag"],
-        description: "Every tag now on the record.",
-        resolve: (query, result, _args, context) =>
-          context.prisma.tag.findMany({
-            ...query,
-            where: { taggings: { some: { taggableId: result.taggableId } } },
-            orderBy: [{ name: "asc" }, { id: "asc" }],
-          }),
+      tags: t.field({
+        type: [TagRef],
+        description: "Every tag now on the record, by name.",
+        resolve: (result, _args, context) => tagsOf(context, result.taggableId),
       }),
     }),
   });
+
+/**
+ * The buyer's taggings of a record, by tag id. Loaded together for the
+ * records asked for side by side, as the events of one batch are.
+ */
+function taggingsOf(context: GraphQLContext, taggableId: string) {
+  const buyerId = requireViewer(context).buyerId;
+  return batchLoad(context, "taggings", taggableId, async (ids) => {
+    const rows = await context.prisma.tagging.findMany({
+      where: { taggableId: { in: ids }, buyerId },
+      select: { tagId: true, taggableType: true, taggableId: true, createdAt: true },
+      orderBy: { tagId: "asc" },
+    });
+    const byRecord = new Map<string, typeof rows>();
+    for (const row of rows) byRecord.set(row.taggableId, [...(byRecord.get(row.taggableId) ?? []), row]);
+    return byRecord;
+  });
+}
 
 builder.queryField("taggedRecord", (t) =>
   t.field({
@@ -100,12 +114,7 @@ builder.queryField("taggedRecord", (t) =>
       attachedAt: t.arg({ type: "DateTime", description: "When the tags to list as added were attached." }),
     },
     resolve: async (_root, { taggableId, attachedAt }, context) => {
-      const buyerId = requireViewer(context).buyerId;
-      const taggings = await context.prisma.tagging.findMany({
-        where: { taggableId, buyerId },
-        select: { tagId: true, taggableType: true, createdAt: true },
-        orderBy: { tagId: "asc" },
-      });
+      const taggings = (await taggingsOf(context, taggableId)) ?? [];
       const [first] = taggings;
       if (!first) return null;
       return {
