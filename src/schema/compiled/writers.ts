@@ -57,11 +57,13 @@ export function isoTime(text: string): string {
  * The SQL text of a column's value, as every writer reads it: timestamps in
  * UTC (`isoTime` reads them; cheaper for PostgreSQL than `to_char`), lists as
  * JSON arrays, everything else as PostgreSQL writes it as text. Texts arrive
- * alike from PGlite and pg.
+ * alike from PGlite and pg: both hand over strings, UUIDs and enums as they
+ * are, so only other types are cast (a cast is a copy of every value).
  */
 export function textOf(column: ScalarColumn, sql: string): string {
   if (column.isList) return `array_to_json(${sql})::text`;
   if (column.type === "DateTime") return `(${sql} AT TIME ZONE 'UTC')::text`;
+  if (column.type === "String" || column.isEnum) return sql;
   return `${sql}::text`;
 }
 
