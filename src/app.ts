@@ -215,7 +215,7 @@ function compiledReads(database: Database, metrics: Metrics, logger: Logger): Co
       dataModel: readDataModel(database.prisma),
       // They read the buyer's versioned records: where the request's versioned reads run.
       query: (text, values, context, name) =>
-        (context.reads?.reader(true) ?? database).query(text, values, name),
+        (context.reads?.reader(true) ?? database.reads).selectRows(text, values, name),
     }),
     planned(plans) {
       metrics.observeReadPlans(plans);

@@ -117,7 +117,12 @@ async function openPglite(
   const query = <Row extends object>(text: string, values: readonly unknown[]) =>
     prisma.$queryRawUnsafe<Row[]>(text, ...values);
   // One process, one connection: no replica, and nothing to gain from a second client.
-  const reads: Reader = { source: "primary", prisma, query };
+  const reads: Reader = {
+    source: "primary",
+    prisma,
+    query,
+    selectRows: (text, values) => prisma.$queryRawUnsafe<Record<string, unknown>[]>(text, ...values),
+  };
   return {
     target,
     prisma,

@@ -1,5 +1,6 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
+import { type PositionalRow, queryArrayRows } from "./array-rows.js";
 import { PrismaClient } from "./generated/prisma/client.js";
 import { inStatementSpan } from "./statement-span.js";
 
@@ -17,6 +18,13 @@ export interface Reader {
   readonly prisma: PrismaClient;
   /** One statement with `$1`… parameters, as `Database.query` sends it. */
   query<Row extends object>(text: string, values: readonly unknown[], name?: string): Promise<Row[]>;
+  /**
+   * One select whose columns are named by position (`AS "0"`, …), its rows
+   * read by position: on PostgreSQL each row the array of its texts, named
+   * statements kept per connection as `query` keeps them; on PGlite, through
+   * Prisma, objects of the columns so named.
+   */
+  selectRows(text: string, values: readonly (string | null)[], name?: string): Promise<PositionalRow[]>;
 }
 
 export interface PostgresReader extends Reader {
@@ -147,6 +155,12 @@ export async function openPostgresReader(
         text,
         name,
         async () => (await statements.query<Row & pg.QueryResultRow>(statement)).rows,
+      );
+    },
+    async selectRows(text: string, values: readonly (string | null)[], name?: string) {
+      options.onQuery?.(text, JSON.stringify(values));
+      return inStatementSpan(text, name, () =>
+        queryArrayRows(statements, text, values, options.namedStatements ? name : undefined),
       );
     },
     async probe<Row extends object>(text: string) {

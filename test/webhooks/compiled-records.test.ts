@@ -81,11 +81,11 @@ function renderExecuted(records: readonly BatchRecord[]): Promise<(string | null
   );
 }
 
-/** The compiled statements sent while `run` ran: their select lists name columns `c0`, …. */
+/** The compiled statements sent while `run` ran: their select lists name columns by position, `"0"`, …. */
 async function compiledStatementsOf<Result>(run: () => Promise<Result>): Promise<[Result, string[]]> {
   const before = statements.length;
   const result = await run();
-  return [result, statements.slice(before).filter((sql) => sql.includes('AS "c0"'))];
+  return [result, statements.slice(before).filter((sql) => sql.includes('AS "0"'))];
 }
 
 describe("events' records read from rows", { timeout: 120_000 }, () => {

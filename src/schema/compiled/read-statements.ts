@@ -184,17 +184,18 @@ export function planRootList(
           throw new PlanError(`${table.model.name} cannot be sorted by ${page.order.key.field}`);
         const conditions = whereSql({ AND: [where, ...window.bounds] }, table, sql);
         const order = orderBySql(window.orderBy, table).join(", ");
-        // A cursor's sort value and id: columns the selection reads already, or two more.
+        // A cursor's sort value and id: columns the selection reads already, or one or two more after them.
         const extra: string[] = [];
-        const readAs = (expression: string, name: string) => {
+        const readAs = (expression: string) => {
           const known = scope.keyOf(expression);
           if (known !== undefined) return known;
-          extra.push(`${expression} AS "${name}"`);
-          return name;
+          const key = scope.size + extra.length;
+          extra.push(`${expression} AS "${key}"`);
+          return key;
         };
         const keys = {
-          value: readAs(textOf(sortColumn, columnSql(table, sortColumn)), "sort_value"),
-          id: readAs(textOf(idColumn, columnSql(table, idColumn)), "sort_id"),
+          value: readAs(textOf(sortColumn, columnSql(table, sortColumn))),
+          id: readAs(textOf(idColumn, columnSql(table, idColumn))),
         };
         const text =
           `SELECT ${[selectList, ...extra].join(", ")} FROM ${from} WHERE ${conditions} ` +
@@ -235,7 +236,7 @@ function nodeSelectionOf(connection: GraphQLObjectType, node: FieldNode): NodeSe
 /** The cursor position of a row: its sort value and id (read at `keys`), as `encodeCursor` reads them. */
 function positionOf(
   row: Row,
-  keys: { value: string; id: string },
+  keys: { value: number; id: number },
   page: PageRequest,
 ): Record<string, unknown> {
   const value = row[keys.value];

@@ -49,10 +49,10 @@ const enumLabel = (value: string) => contractSpelling(value);
 type FieldValue =
   | PathValue
   /** An object of `source`, null when a column at `presence` is null. */
-  | { kind: "object"; source: Source; presence: readonly string[] }
+  | { kind: "object"; source: Source; presence: readonly number[] }
   | { kind: "text"; parts: TextSource[] }
-  | { kind: "globalId"; type: NodeTypeName; key: string }
-  | { kind: "differs"; key: string; from: string };
+  | { kind: "globalId"; type: NodeTypeName; key: number }
+  | { kind: "differs"; key: number; from: string };
 
 /** A place of a selection: a row of the statement, or an object a field made of a row's values. */
 type Source =

@@ -9,10 +9,12 @@ import { PlanError, textOf } from "./writers.js";
 
 /**
  * One FROM of the statement: the main one, or a list's subquery. Columns are
- * named by key (`c0`, …), which rows are read by.
+ * named by their position (`"0"`, `"1"`, …), the key rows are read by, so
+ * that a row is read alike as an object of named columns and as the array of
+ * its values.
  */
 export class Scope {
-  private readonly columns = new Map<string, string>();
+  private readonly columns = new Map<string, number>();
   private readonly joins: string[] = [];
   private readonly joined = new Map<string, TableRef>();
 
@@ -21,18 +23,23 @@ export class Scope {
     readonly table: TableRef,
   ) {}
 
-  /** The key of a column reading `expression`; the same expression is read once. */
-  column(expression: string): string {
+  /** The position of a column reading `expression`; the same expression is read once. */
+  column(expression: string): number {
     const known = this.columns.get(expression);
     if (known !== undefined) return known;
-    const key = `c${this.columns.size}`;
+    const key = this.columns.size;
     this.columns.set(expression, key);
     return key;
   }
 
-  /** The key of a column already read as `expression`, if any. */
-  keyOf(expression: string): string | undefined {
+  /** The position of a column already read as `expression`, if any. */
+  keyOf(expression: string): number | undefined {
     return this.columns.get(expression);
+  }
+
+  /** How many columns the select list reads: the position of a column selected after them. */
+  get size(): number {
+    return this.columns.size;
   }
 
   /** The table a to-one relation of `from` reaches, joined once (LEFT JOIN: a nullable relation may be absent). */
@@ -51,9 +58,9 @@ export class Scope {
     return table;
   }
 
-  /** `expr AS "key", …` */
+  /** `expr AS "0", …` */
   selectList(): string {
-    return [...this.columns].map(([expression, key]) => `${expression} AS ${quoted(key)}`).join(", ");
+    return [...this.columns].map(([expression, key]) => `${expression} AS ${quoted(String(key))}`).join(", ");
   }
 
   /** `json_build_object('key', expr, …)`: one row of a list built in SQL. */
@@ -70,7 +77,7 @@ export class Scope {
 
 /** Where a path of a row leads: a column's text, a joined row, or the rows of a list relation. */
 export type PathValue =
-  | { kind: "column"; column: ScalarColumn; key: string }
+  | { kind: "column"; column: ScalarColumn; key: number }
   | { kind: "row"; table: TableRef; relation: RelationJoin | null }
   | { kind: "rows"; scope: Scope; from: TableRef; relation: RelationJoin; args: RelationArgs };
 
@@ -164,7 +171,7 @@ function rowAt(
   args: RelationArgs,
   position: number,
   columnName: string,
-): { column: ScalarColumn; key: string } {
+): { column: ScalarColumn; key: number } {
   const { sql } = scope;
   const table: TableRef = { model: sql.model(relation.target), alias: sql.alias() };
   const column = fieldOf(table.model, columnName);
@@ -195,7 +202,7 @@ function joinConditions(from: TableRef, relation: RelationJoin, to: TableRef): s
  * a JSON array of `list`'s columns, in the select's order (as text; null
  * when there are none).
  */
-export function listColumn(scope: Scope, value: Extract<PathValue, { kind: "rows" }>): string {
+export function listColumn(scope: Scope, value: Extract<PathValue, { kind: "rows" }>): number {
   const { sql } = scope;
   const { scope: list, from, relation, args } = value;
   if (args.take !== undefined || args.skip !== undefined)

@@ -10,8 +10,12 @@ import {
 import type { ScalarColumn } from "../../db/data-model.js";
 import { contractSpelling } from "../../domain/contract-vocabulary.js";
 
-/** A row as the database hands it over, or a row of a list built in SQL as a JSON object: column key → text. */
-export type Row = Readonly<Record<string, unknown>>;
+/**
+ * A row's column texts by position: an array as the database hands a row
+ * over, or an object whose columns are named by position (a row of a list
+ * built in SQL as a JSON object, a row read through Prisma).
+ */
+export type Row = { readonly [position: number]: unknown };
 
 /** What a request adds to the rows: values fields read from the context. */
 export interface RequestValues {
@@ -146,7 +150,7 @@ export function jsonString(text: string): string {
 
 /** A scalar value (or a list of them) at `key`; a null where GraphQL allows none makes the request run normally. */
 export function scalarWriter(
-  key: string,
+  key: number,
   encode: (text: string) => string,
   shape: { list: boolean; nullable: boolean; itemsNullable: boolean },
 ): Writer {
@@ -157,7 +161,7 @@ export function scalarWriter(
   if (!shape.list)
     return (row) => {
       const text = row[key];
-      return typeof text === "string" ? encode(text) : absent(key);
+      return typeof text === "string" ? encode(text) : absent(`column ${key}`);
     };
   return (row) => {
     const text = row[key];
@@ -191,7 +195,7 @@ export function objectWriter(fields: readonly { key: string; write: Writer }[]):
 }
 
 /** Null when a column at `presence` is null (a joined row's id: the row is absent), else `write`. */
-export function presentWriter(presence: readonly string[], write: Writer, nullable: boolean): Writer {
+export function presentWriter(presence: readonly number[], write: Writer, nullable: boolean): Writer {
   return (row, request) => {
     if (presence.every((key) => row[key] !== null && row[key] !== undefined)) return write(row, request);
     if (!nullable) throw new RowValueError(`a required value is absent (${presence.join(", ")})`);
@@ -200,7 +204,7 @@ export function presentWriter(presence: readonly string[], write: Writer, nullab
 }
 
 /** A Boolean: whether the text at `key` differs from `text`. */
-export function differsWriter(key: string, text: string, nullable: boolean): Writer {
+export function differsWriter(key: number, text: string, nullable: boolean): Writer {
   return (row) => {
     const value = row[key];
     if (typeof value === "string") return value === text ? "false" : "true";
@@ -214,7 +218,7 @@ function isRowList(value: unknown): value is Row[] {
 }
 
 /** A list of rows built in SQL as a JSON array of objects at `key` (null: no rows), each written by `write`. */
-export function rowListWriter(key: string, write: Writer): Writer {
+export function rowListWriter(key: number, write: Writer): Writer {
   return (row, request) => {
     const text = row[key];
     if (typeof text !== "string") return "[]";
@@ -231,7 +235,7 @@ export function rowListWriter(key: string, write: Writer): Writer {
 }
 
 /** One part of a text value: literal, the request's base URL, or a column's text. */
-export type TextSource = { literal: string } | { context: "appBaseUrl" } | { key: string };
+export type TextSource = { literal: string } | { context: "appBaseUrl" } | { key: number };
 
 /** A String joined from parts; null when a column part is null. */
 export function textWriter(parts: readonly TextSource[], nullable: boolean): Writer {

@@ -1,0 +1,85 @@
+// The compiled reads' statements on PostgreSQL (src/db/array-rows.ts): rows
+// as arrays of PostgreSQL's texts, a named statement parsed once per
+// connection, and every failure a rejected read that leaves the pool usable.
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { queryArrayRows } from "../../src/db/array-rows.js";
+import { onPostgres } from "../support/test-database.js";
+
+// These statements read no table: the server DATABASE_URL names will do.
+const url = process.env.DATABASE_URL ?? "";
+
+describe.runIf(onPostgres)("statements read as arrays of texts", () => {
+  let pool: pg.Pool;
+  let admin: pg.Client;
+
+  beforeAll(async () => {
+    // One connection: every statement meets what the ones before it left there.
+    pool = new pg.Pool({ connectionString: url, max: 1 });
+    pool.on("error", () => {});
+    admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+  });
+
+  afterAll(async () => {
+    await pool?.end();
+    await admin?.end();
+  });
+
+  const backend = async () =>
+    (await queryArrayRows(pool, "SELECT pg_backend_pid()::text", [], undefined))[0]?.[0];
+
+  it("answer each row's texts in the select list's order, NULL as null, parameters bound", async () => {
+    const rows = await queryArrayRows(
+      pool,
+      `SELECT x::text, NULL::text, $1::text || '"\\' FROM generate_series(1, 3) AS x`,
+      ["é ✓"],
+      undefined,
+    );
+    expect(rows).toEqual([
+      ["1", null, 'é ✓"\\'],
+      ["2", null, 'é ✓"\\'],
+      ["3", null, 'é ✓"\\'],
+    ]);
+  });
+
+  it("parse a named statement once per connection, and run it again from there", async () => {
+    const text = "SELECT $1::int + 1";
+    for (const value of ["1", "2", "3"])
+      expect(await queryArrayRows(pool, text, [value], "array_rows_plus_one")).toEqual([
+        [String(Number(value) + 1)],
+      ]);
+    const prepared = await queryArrayRows(
+      pool,
+      "SELECT name, generic_plans + custom_plans FROM pg_prepared_statements WHERE name = 'array_rows_plus_one'",
+      [],
+      undefined,
+    );
+    expect(prepared).toEqual([["array_rows_plus_one", "3"]]);
+  });
+
+  it("refuse a named statement that does not parse every time, not as a statement that was never made", async () => {
+    for (let attempt = 0; attempt < 2; attempt += 1)
+      await expect(queryArrayRows(pool, "SELEC 1", [], "array_rows_typo")).rejects.toThrow(/syntax error/);
+    expect(await backend()).toMatch(/^\d+$/);
+  });
+
+  it("reject a statement that fails, and run the next on a fresh connection", async () => {
+    const before = await backend();
+    await expect(queryArrayRows(pool, "SELECT (1 / $1::int)::text", ["0"], undefined)).rejects.toThrow(
+      /division by zero/,
+    );
+    const after = await backend();
+    expect(after).toMatch(/^\d+$/);
+    expect(after).not.toBe(before);
+  });
+
+  it("reject a statement whose connection is terminated while it runs, and go on", async () => {
+    const pid = await backend();
+    const sleeping = queryArrayRows(pool, "SELECT pg_sleep(5)::text", [], undefined);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await admin.query("SELECT pg_terminate_backend($1::int)", [pid]);
+    await expect(sleeping).rejects.toThrow();
+    expect(await queryArrayRows(pool, "SELECT 'still here'", [], undefined)).toEqual([["still here"]]);
+  });
+});
