@@ -168,14 +168,14 @@ export function scalarWriter(
     // Prisma reads a list column that is null as an empty list.
     if (typeof text !== "string") return "[]";
     const items: unknown = JSON.parse(text);
-    if (!Array.isArray(items)) throw new RowValueError(`${key} is no list`);
+    if (!Array.isArray(items)) throw new RowValueError(`column ${key} is no list`);
     let out = "[";
     for (let index = 0; index < items.length; index += 1) {
       const item: unknown = items[index];
       if (index > 0) out += ",";
       if (typeof item === "string") out += encode(item);
       else if (item === null && shape.itemsNullable) out += "null";
-      else throw new RowValueError(`an item of ${key} is ${item === null ? "null" : "no text"}`);
+      else throw new RowValueError(`an item of column ${key} is ${item === null ? "null" : "no text"}`);
     }
     return `${out}]`;
   };
@@ -198,7 +198,7 @@ export function objectWriter(fields: readonly { key: string; write: Writer }[]):
 export function presentWriter(presence: readonly number[], write: Writer, nullable: boolean): Writer {
   return (row, request) => {
     if (presence.every((key) => row[key] !== null && row[key] !== undefined)) return write(row, request);
-    if (!nullable) throw new RowValueError(`a required value is absent (${presence.join(", ")})`);
+    if (!nullable) throw new RowValueError(`a required value is absent (columns ${presence.join(", ")})`);
     return "null";
   };
 }
@@ -208,7 +208,7 @@ export function differsWriter(key: number, text: string, nullable: boolean): Wri
   return (row) => {
     const value = row[key];
     if (typeof value === "string") return value === text ? "false" : "true";
-    if (!nullable) throw new RowValueError(`${key} is null`);
+    if (!nullable) throw new RowValueError(`column ${key} is null`);
     return "null";
   };
 }
@@ -223,7 +223,7 @@ export function rowListWriter(key: number, write: Writer): Writer {
     const text = row[key];
     if (typeof text !== "string") return "[]";
     const rows: unknown = JSON.parse(text);
-    if (!isRowList(rows)) throw new RowValueError(`${key} is no list of rows`);
+    if (!isRowList(rows)) throw new RowValueError(`column ${key} is no list of rows`);
     let out = "[";
     for (let index = 0; index < rows.length; index += 1) {
       const item = rows[index];
@@ -247,7 +247,7 @@ export function textWriter(parts: readonly TextSource[], nullable: boolean): Wri
       else {
         const value = row[part.key];
         if (typeof value !== "string") {
-          if (!nullable) throw new RowValueError(`${part.key} is null`);
+          if (!nullable) throw new RowValueError(`column ${part.key} is null`);
           return "null";
         }
         text += value;
