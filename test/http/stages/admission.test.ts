@@ -24,6 +24,26 @@ const unexpected = (error: unknown) => {
   throw error;
 };
 
+/** A database of its own whose statements are recorded in `sent`, with one buyer and a gate of 100 a minute. */
+async function withRecordedStatements(
+  name: string,
+  run: (setup: {
+    sent: string[];
+    database: TestDatabase;
+    buyer: SeededBuyer;
+    gateOf100: Gate;
+  }) => Promise<void>,
+): Promise<void> {
+  const sent: string[] = [];
+  const recorded = await createTestDatabase({ onQuery: (sql) => sent.push(sql) });
+  try {
+    const buyer = await seedBuyer(recorded, name);
+    await run({ sent, database: recorded, buyer, gateOf100: createAdmission(recorded, 100, unexpected) });
+  } finally {
+    await recorded.close();
+  }
+}
+
 describe("the admission stages", () => {
   let database: TestDatabase;
   let buyer: SeededBuyer;
@@ -93,11 +113,7 @@ describe("the admission stages", () => {
     });
 
     it("admits requests that arrive together with one statement, counting each once in arrival order", async () => {
-      const sent: string[] = [];
-      const counting = await createTestDatabase({ onQuery: (sql) => sent.push(sql) });
-      try {
-        const together = await seedBuyer(counting, "Together");
-        const gateOf100 = createAdmission(counting, 100, unexpected);
+      await withRecordedStatements("Together", async ({ sent, buyer: together, gateOf100 }) => {
         await withinOneWindow();
         const first = await gateOf100.admit(together.apiKey);
         const current = first?.version ?? -1n;
@@ -128,17 +144,11 @@ describe("the admission stages", () => {
           null,
           false,
         ]);
-      } finally {
-        await counting.close();
-      }
+      });
     });
 
     it("stamps a key's last use once for requests admitted together", async () => {
-      const sent: string[] = [];
-      const counting = await createTestDatabase({ onQuery: (sql) => sent.push(sql) });
-      try {
-        const stale = await seedBuyer(counting, "Stale");
-        const gateOf100 = createAdmission(counting, 100, unexpected);
+      await withRecordedStatements("Stale", async ({ sent, buyer: stale, gateOf100, database: counting }) => {
         await Promise.all(Array.from({ length: 20 }, () => gateOf100.admit(stale.apiKey)));
         const stamped = () =>
           counting.prisma.apiKey
@@ -146,9 +156,7 @@ describe("the admission stages", () => {
             .then((key) => key.lastUsedAt);
         await expect.poll(stamped).not.toBeNull();
         expect(sent.filter((sql) => /UPDATE\s+"public"\."api_keys"/i.test(sql))).toHaveLength(1);
-      } finally {
-        await counting.close();
-      }
+      });
     });
 
     it("counts each of many requests once when two processes admit the same keys at once", async () => {
