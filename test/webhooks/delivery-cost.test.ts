@@ -89,6 +89,15 @@ describe("the cost of a delivery", { timeout: 60_000 }, () => {
     return eventIds;
   }
 
+  /** Waits until `count` of the endpoint's deliveries have come to `status`. */
+  async function deliveriesReach(endpointId: string, status: "succeeded" | "failed", count: number) {
+    await vi.waitFor(
+      async () =>
+        expect(await database.prisma.webhookDelivery.count({ where: { endpointId, status } })).toBe(count),
+      { timeout: 30_000, interval: 100 },
+    );
+  }
+
   it("drains a backlog with about one statement per delivery, each delivered once and recorded", async () => {
     const secret = generateSigningSecret();
     receiver.setSecret(secret);
@@ -102,13 +111,7 @@ describe("the cost of a delivery", { timeout: 60_000 }, () => {
       interval: 25,
     });
     // The last outcomes are written after their answers arrived.
-    await vi.waitFor(
-      async () =>
-        expect(
-          await database.prisma.webhookDelivery.count({ where: { endpointId, status: "succeeded" } }),
-        ).toBe(deliveries),
-      { timeout: 10_000, interval: 100 },
-    );
+    await deliveriesReach(endpointId, "succeeded", deliveries);
     counting = false;
 
     // Leaving out the test's own statements (the events' insert, the queueing transaction and the
@@ -172,13 +175,7 @@ describe("the cost of a delivery", { timeout: 60_000 }, () => {
       counting = true;
       await queueEvents(endpointId, deliveries);
       // One retry in the schedule: two failed attempts each, then the delivery gives up.
-      await vi.waitFor(
-        async () =>
-          expect(
-            await database.prisma.webhookDelivery.count({ where: { endpointId, status: "failed" } }),
-          ).toBe(deliveries),
-        { timeout: 30_000, interval: 100 },
-      );
+      await deliveriesReach(endpointId, "failed", deliveries);
       counting = false;
       const attempts = await database.prisma.webhookDeliveryAttempt.findMany({
         where: { delivery: { endpointId } },
