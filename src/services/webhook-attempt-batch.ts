@@ -1,5 +1,6 @@
-// Writing several attempts' outcomes at once: the successes, and a claim of
-// new work in the room they give back, in one statement.
+// Writing several attempts' outcomes at once: the successes with a claim of
+// new work in the room they give back, in one statement; the failures in
+// another.
 import { randomUUID } from "node:crypto";
 import type { Database } from "../db/database.js";
 import { retryDelayMs } from "../domain/webhook-retries.js";
