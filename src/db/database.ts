@@ -121,7 +121,7 @@ async function openPglite(
     source: "primary",
     prisma,
     query,
-    selectRows: (text, values) => prisma.$queryRawUnsafe<Record<string, unknown>[]>(text, ...values),
+    selectRows: (text, values) => query<Record<string, unknown>>(text, values),
   };
   return {
     target,
