@@ -2,6 +2,24 @@ import { batchLoad } from "./batch.js";
 import type { GraphQLContext } from "./context.js";
 import { requireViewer } from "./require-viewer.js";
 
+// Taggings point at records by id and type only, with no foreign key Prisma
+// could join through, so what the records of a list (or of a batch of events)
+// need of their taggings is loaded for all of them together, in one query.
+
+/** Each tagged record's values, in the rows' order. */
+function byRecord<Row extends { taggableId: string }, Value>(
+  rows: readonly Row[],
+  value: (row: Row) => Value,
+): Map<string, Value[]> {
+  const grouped = new Map<string, Value[]>();
+  for (const row of rows) {
+    const values = grouped.get(row.taggableId);
+    if (values) values.push(value(row));
+    else grouped.set(row.taggableId, [value(row)]);
+  }
+  return grouped;
+}
+
 function loadTags(context: GraphQLContext, ids: string[]) {
   return context.prisma.tagging.findMany({
     where: { buyerId: requireViewer(context).buyerId, taggableId: { in: ids } },
@@ -13,18 +31,28 @@ function loadTags(context: GraphQLContext, ids: string[]) {
 
 type TagRow = Awaited<ReturnType<typeof loadTags>>[number]["tag"];
 
-/**
- * The buyer's tags on one of its records, by name. Taggings point at records
- * by id and type only, with no foreign key Prisma could join through, so the
- * tags of all the records of a list are loaded together in one query.
- */
+/** The buyer's tags on one of its records, by name. */
 export async function tagsOf(context: GraphQLContext, taggableId: string): Promise<TagRow[]> {
-  const tags = await batchLoad(context, "tags", taggableId, async (ids) => {
-    const byRecord = new Map<string, TagRow[]>();
-    for (const row of await loadTags(context, ids)) {
-      byRecord.set(row.taggableId, [...(byRecord.get(row.taggableId) ?? []), row.tag]);
-    }
-    return byRecord;
-  });
+  const tags = await batchLoad(context, "tags", taggableId, async (ids) =>
+    byRecord(await loadTags(context, ids), (row) => row.tag),
+  );
   return tags ?? [];
+}
+
+function loadTaggings(context: GraphQLContext, ids: string[]) {
+  return context.prisma.tagging.findMany({
+    where: { buyerId: requireViewer(context).buyerId, taggableId: { in: ids } },
+    select: { tagId: true, taggableType: true, taggableId: true, createdAt: true },
+    orderBy: { tagId: "asc" },
+  });
+}
+
+type TaggingRow = Awaited<ReturnType<typeof loadTaggings>>[number];
+
+/** The buyer's taggings of one of its records, by tag id. */
+export async function taggingsOf(context: GraphQLContext, taggableId: string): Promise<TaggingRow[]> {
+  const taggings = await batchLoad(context, "taggings", taggableId, async (ids) =>
+    byRecord(await loadTaggings(context, ids), (row) => row),
+  );
+  return taggings ?? [];
 }

@@ -10,7 +10,6 @@ import {
 } from "../../domain/tagging.js";
 import { orList } from "../../domain/word-lists.js";
 import { attachTags, detachTags, type TaggingCall } from "../../services/tagging.js";
-import { batchLoad } from "../batch.js";
 import { builder, type SchemaTypes } from "../builder.js";
 import { relationConnection } from "../connection-fields.js";
 import { connectionType } from "../connection-types.js";
@@ -19,7 +18,7 @@ import { NODE_TYPES, type NodeTypeName, takesIdsOf } from "../global-ids.js";
 import { mutationPair, payloadType, valueOrNull } from "../mutation-pair.js";
 import { namedRootConnection } from "../named-list.js";
 import { requireViewer } from "../require-viewer.js";
-import { tagsOf } from "../tag-loader.js";
+import { taggingsOf, tagsOf } from "../tag-loader.js";
 
 const TagGroupRef = builder.prismaObject("TagGroup", {
   description: "A named group of the buyer's tags.",
@@ -83,24 +82,6 @@ const TaggingResultRef = builder
     }),
   });
 
-/**
- * The buyer's taggings of a record, by tag id. Loaded together for the
- * records asked for side by side, as the events of one batch are.
- */
-function taggingsOf(context: GraphQLContext, taggableId: string) {
-  const buyerId = requireViewer(context).buyerId;
-  return batchLoad(context, "taggings", taggableId, async (ids) => {
-    const rows = await context.prisma.tagging.findMany({
-      where: { taggableId: { in: ids }, buyerId },
-      select: { tagId: true, taggableType: true, taggableId: true, createdAt: true },
-      orderBy: { tagId: "asc" },
-    });
-    const byRecord = new Map<string, typeof rows>();
-    for (const row of rows) byRecord.set(row.taggableId, [...(byRecord.get(row.taggableId) ?? []), row]);
-    return byRecord;
-  });
-}
-
 builder.queryField("taggedRecord", (t) =>
   t.field({
     type: TaggingResultRef,
@@ -114,7 +95,7 @@ builder.queryField("taggedRecord", (t) =>
       attachedAt: t.arg({ type: "DateTime", description: "When the tags to list as added were attached." }),
     },
     resolve: async (_root, { taggableId, attachedAt }, context) => {
-      const taggings = (await taggingsOf(context, taggableId)) ?? [];
+      const taggings = await taggingsOf(context, taggableId);
       const [first] = taggings;
       if (!first) return null;
       return {
