@@ -15,6 +15,7 @@ import {
   type ReplicaOptions,
   type ReplicaStatus,
 } from "./replicas.js";
+import { RowTextClient } from "./row-text-client.js";
 import { pgliteConnection, postgresConnection, type SqlConnection } from "./sql-connection.js";
 import { inStatementSpan } from "./statement-span.js";
 
@@ -205,7 +206,11 @@ async function openPostgres(
   options: DatabaseOptions,
 ): Promise<Database> {
   const poolSize = options.poolSize ?? 10;
-  const pool = new pg.Pool({ connectionString: target.connectionString, max: poolSize });
+  const pool = new pg.Pool({
+    connectionString: target.connectionString,
+    max: poolSize,
+    Client: RowTextClient,
+  });
   const namedStatements = options.namedStatements ?? true;
   // An idle connection the server dropped: the next statement on it fails and reports it.
   pool.on("error", () => {});

@@ -2,6 +2,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { type PositionalRow, queryArrayRows } from "./array-rows.js";
 import { PrismaClient } from "./generated/prisma/client.js";
+import { RowTextClient } from "./row-text-client.js";
 import { inStatementSpan } from "./statement-span.js";
 
 /** Called with every SQL statement sent and its parameters as JSON (DatabaseOptions.onQuery). */
@@ -110,6 +111,7 @@ export async function openPostgresReader(
         ? readConnectionConfig(options.connectionString, options.statementTimeoutMs, genericPlans)
         : { connectionString: options.connectionString }),
       max: options.poolSize,
+      Client: RowTextClient,
       ...(options.connectionTimeoutMs === undefined
         ? {}
         : { connectionTimeoutMillis: options.connectionTimeoutMs }),

@@ -4,6 +4,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryArrayRows } from "../../src/db/array-rows.js";
+import { RowTextClient } from "../../src/db/row-text-client.js";
 import { onPostgres } from "../support/test-database.js";
 
 // These statements read no table: the server DATABASE_URL names will do.
@@ -14,8 +15,8 @@ describe.runIf(onPostgres)("statements read as arrays of texts", () => {
   let admin: pg.Client;
 
   beforeAll(async () => {
-    // One connection: every statement meets what the ones before it left there.
-    pool = new pg.Pool({ connectionString: url, max: 1 });
+    // One connection, of the kind the service's pools make: every statement meets what the ones before it left there.
+    pool = new pg.Pool({ connectionString: url, max: 1, Client: RowTextClient });
     pool.on("error", () => {});
     admin = new pg.Client({ connectionString: url });
     await admin.connect();
