@@ -140,9 +140,13 @@ export function codedHeaders(headers: Iterable<[string, string]>, coding: Conten
   return coded;
 }
 
-/** Whether a response's body is one this step codes: a whole body of a compressible type. */
+/**
+ * Whether a response is of a kind this step codes: a whole answer of a
+ * compressible type. Its body is looked at only when it is to be coded:
+ * @whatwg-node makes a stream, and a copy of a text, for whoever reads `body`.
+ */
 function compressible(response: Response): boolean {
-  if (response.body === null || response.status === 204 || response.status === 206) return false;
+  if (response.status === 204 || response.status === 206) return false;
   return COMPRESSIBLE_TYPE.test(response.headers.get("content-type") ?? "");
 }
 
@@ -188,6 +192,7 @@ export function createCompression(enabled: boolean): Compression {
         return response;
       const coding = codingOf(request);
       if (coding === "identity") return response;
+      if (response.body === null) return response;
       const declaredLength = response.headers.get("content-length");
       if (declaredLength !== null && Number(declaredLength) < MIN_COMPRESSED_BYTES) return response;
       const body = new Uint8Array(await response.arrayBuffer());
