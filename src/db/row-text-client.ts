@@ -59,9 +59,20 @@ export function createMessageReader(onMessage: (message: Message) => void): (chu
   // pg-protocol's parser reads a stream's "data"; it is given one whole message at a time.
   const others = new EventEmitter();
   void parse(others as unknown as NodeJS.ReadableStream, onMessage);
+  // The bytes of a message cut by the chunk's end wait in a buffer kept for that, grown as a
+  // message needs: a page comes in many chunks, and a buffer made for each would be garbage.
+  let held: Buffer | null = null;
   let rest: Buffer | null = null;
   return (chunk) => {
-    const bytes = rest ? Buffer.concat([rest, chunk]) : chunk;
+    let bytes = chunk;
+    if (rest) {
+      const size = rest.length + chunk.length;
+      if (!held || held.length < size) held = Buffer.allocUnsafe(Math.max(size, 2 * (held?.length ?? 0)));
+      // `rest` may lie in `held` itself: copy moves overlapping bytes as they were.
+      rest.copy(held, 0);
+      chunk.copy(held, rest.length);
+      bytes = held.subarray(0, size);
+    }
     rest = null;
     let offset = 0;
     while (offset + HEADER_BYTES <= bytes.length) {
