@@ -139,6 +139,18 @@ describe.runIf(onPostgres)("a pool of row-text clients, against PostgreSQL", () 
     expect(rows[299]).toEqual(["é\u0080 😀", null, `é\u0080 😀${"✓".repeat(200)}`]);
   });
 
+  it("take the place of the reader pg's connections use", async () => {
+    // A pg that no longer reads through attachListeners would leave its own parser in place, unseen.
+    const method = (pg.Connection.prototype as unknown as { attachListeners?: unknown }).attachListeners;
+    expect(typeof method).toBe("function");
+    const client = new RowTextClient({ connectionString: url });
+    const connection = client.connection as unknown as { attachListeners: unknown };
+    expect(connection.attachListeners).not.toBe(method);
+    await client.connect();
+    expect((await client.query("SELECT 'à' AS word")).rows).toEqual([{ word: "à" }]);
+    await client.end();
+  });
+
   it("report PostgreSQL's errors as pg does, and go on", async () => {
     await expect(ours.query("SELECT 1 / 0")).rejects.toThrow(/division by zero/);
     expect((await ours.query("SELECT 'après' AS word")).rows).toEqual([{ word: "après" }]);
