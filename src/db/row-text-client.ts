@@ -21,7 +21,7 @@ interface Message {
 }
 
 /** A DataRow as pg-protocol reads it: `fields`, each a text or null for SQL NULL. */
-export function readDataRow(bytes: Buffer, start: number, end: number) {
+function readDataRow(bytes: Buffer, start: number, end: number) {
   const text = bytes.toString("latin1", start, end);
   const count = bytes.readInt16BE(start + HEADER_BYTES);
   const fields = new Array<string | null>(count);
