@@ -102,9 +102,9 @@ function windowBitsFor(size: number): number {
 }
 
 /**
- * Bodies up to this size are coded on the spot. Handing one to the thread
- * pool costs more CPU than coding it (a third more for a page of 100
- * orders); a bigger body goes there, so that the event loop is not held long.
+ * Bodies up to this size are coded on the spot: handing one to the thread
+ * pool costs more CPU than coding it. A bigger body goes there, so that the
+ * event loop is not held long.
  */
 const CODED_IN_LINE_BYTES = 256 * 1024;
 
