@@ -7,7 +7,7 @@ import { lockDataDirectory } from "./data-directory-lock.js";
 import { type DatabaseTarget, parseDatabaseUrl } from "./database-url.js";
 import { PrismaClient } from "./generated/prisma/client.js";
 import { createNotificationListener } from "./notification-listener.js";
-import { observeQueries, openPostgresReader, prismaOverPool, type Reader } from "./readers.js";
+import { observeQueries, openPostgresReader, prismaOverPool, type Reader, sendStatement } from "./readers.js";
 import {
   openReplicaSet,
   type ReadChoice,
@@ -17,7 +17,6 @@ import {
 } from "./replicas.js";
 import { RowTextClient } from "./row-text-client.js";
 import { pgliteConnection, postgresConnection, type SqlConnection } from "./sql-connection.js";
-import { inStatementSpan } from "./statement-span.js";
 
 export interface DatabaseOptions {
   /** Called with every SQL statement sent (through Prisma or `query`) and its parameters as JSON; tests count queries with it. */
@@ -215,15 +214,15 @@ async function openPostgres(
   // An idle connection the server dropped: the next statement on it fails and reports it.
   pool.on("error", () => {});
   const prisma = prismaOverPool(pool, options.onQuery);
-  const query = async <Row extends object>(text: string, values: readonly unknown[], name?: string) => {
-    options.onQuery?.(text, JSON.stringify(values));
-    const statement = { text, values: [...values], name: namedStatements ? name : undefined };
-    return inStatementSpan(
+  const query = <Row extends object>(text: string, values: readonly unknown[], name?: string) =>
+    sendStatement(
+      { onQuery: options.onQuery, namedStatements },
       text,
+      values,
       name,
-      async () => (await pool.query<Row & pg.QueryResultRow>(statement)).rows,
+      async (named) =>
+        (await pool.query<Row & pg.QueryResultRow>({ text, values: [...values], name: named })).rows,
     );
-  };
   const reads = await openPostgresReader({
     source: "primary",
     connectionString: target.connectionString,

@@ -46,6 +46,22 @@ export interface PostgresReaderOptions {
   onQuery?: QueryObserver;
 }
 
+/**
+ * How this service's pools send a statement of their own: reported to
+ * `onQuery`, as a span of the request, and named only where named
+ * statements are on (`send` gets the name to use, or none).
+ */
+export function sendStatement<Result>(
+  options: { onQuery?: QueryObserver | undefined; namedStatements: boolean },
+  text: string,
+  values: readonly unknown[],
+  name: string | undefined,
+  send: (name: string | undefined) => Promise<Result>,
+): Promise<Result> {
+  options.onQuery?.(text, JSON.stringify(values));
+  return inStatementSpan(text, name, () => send(options.namedStatements ? name : undefined));
+}
+
 /** A Prisma client over `pool` that reports its statements to `onQuery`. */
 export function prismaOverPool(pool: pg.Pool, onQuery: QueryObserver | undefined): PrismaClient {
   const prisma = new PrismaClient({
@@ -150,21 +166,17 @@ export async function openPostgresReader(
   return {
     source: options.source,
     prisma,
-    async query<Row extends object>(text: string, values: readonly unknown[], name?: string) {
-      options.onQuery?.(text, JSON.stringify(values));
-      const statement = { text, values: [...values], name: options.namedStatements ? name : undefined };
-      return inStatementSpan(
+    query: <Row extends object>(text: string, values: readonly unknown[], name?: string) =>
+      sendStatement(
+        options,
         text,
+        values,
         name,
-        async () => (await statements.query<Row & pg.QueryResultRow>(statement)).rows,
-      );
-    },
-    async selectRows(text: string, values: readonly (string | null)[], name?: string) {
-      options.onQuery?.(text, JSON.stringify(values));
-      return inStatementSpan(text, name, () =>
-        queryArrayRows(statements, text, values, options.namedStatements ? name : undefined),
-      );
-    },
+        async (named) =>
+          (await statements.query<Row & pg.QueryResultRow>({ text, values: [...values], name: named })).rows,
+      ),
+    selectRows: (text: string, values: readonly (string | null)[], name?: string) =>
+      sendStatement(options, text, values, name, (named) => queryArrayRows(statements, text, values, named)),
     async probe<Row extends object>(text: string) {
       return (await pool.query<Row & pg.QueryResultRow>(text)).rows;
     },
