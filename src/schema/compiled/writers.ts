@@ -7,15 +7,15 @@ import {
   type GraphQLNamedOutputType,
   isEnumType,
 } from "graphql";
+import type { PositionalRow } from "../../db/array-rows.js";
 import type { ScalarColumn } from "../../db/data-model.js";
 import { contractSpelling } from "../../domain/contract-vocabulary.js";
 
 /**
- * A row's column texts by position: an array as the database hands a row
- * over, or an object whose columns are named by position (a row of a list
- * built in SQL as a JSON object, a row read through Prisma).
+ * A row's column texts by position, as the database's readers hand it over
+ * (`Reader.selectRows`), or a row of a list built in SQL as a JSON object.
  */
-export type Row = { readonly [position: number]: unknown };
+export type Row = PositionalRow;
 
 /** What a request adds to the rows: values fields read from the context. */
 export interface RequestValues {
