@@ -160,8 +160,8 @@ export function codedHeaders(headers: Iterable<[string, string]>, coding: Conten
 
 /**
  * Whether a response is of a kind this step codes: a whole answer of a
- * compressible type. Its body is looked at only when it is to be coded:
- * @whatwg-node makes a stream, and a copy of a text, for whoever reads `body`.
+ * compressible type. Its body is not looked at: @whatwg-node makes a stream,
+ * and a copy of a text, for whoever reads `body`.
  */
 function compressible(response: Response): boolean {
   if (response.status === 204 || response.status === 206) return false;
@@ -210,9 +210,10 @@ export function createCompression(enabled: boolean): Compression {
         return response;
       const coding = codingOf(request);
       if (coding === "identity") return response;
-      if (response.body === null) return response;
+      // A body with a declared length is there; only one without is looked at (reading `body` copies it).
       const declaredLength = response.headers.get("content-length");
-      if (declaredLength !== null && Number(declaredLength) < MIN_COMPRESSED_BYTES) return response;
+      if (declaredLength === null ? response.body === null : Number(declaredLength) < MIN_COMPRESSED_BYTES)
+        return response;
       const body = new Uint8Array(await response.arrayBuffer());
       const shared = !/(?:^|,)\s*(?:private|no-store)\b/i.test(response.headers.get("cache-control") ?? "");
       const sent =
