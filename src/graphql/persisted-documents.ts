@@ -4,6 +4,7 @@ import { usePersistedOperations } from "@graphql-yoga/plugin-persisted-operation
 import { GraphQLError, parse } from "graphql";
 import type { GraphQLParams, Plugin } from "graphql-yoga";
 import { LRUCache } from "lru-cache";
+import type { Viewer } from "../auth/viewer.js";
 import type { PersistedDocumentsConfig } from "../config.js";
 import { stringBytes } from "./document-cache.js";
 
@@ -47,6 +48,34 @@ function persistedDocumentId(params: GraphQLParams): string | null {
   return typeof documentId === "string" ? hashOf(documentId) : null;
 }
 
+/**
+ * Yoga reads `query`, `variables`, `operationName` and `extensions` from a
+ * GET's query string, not `documentId`: taken here, so that a GET names a
+ * manifest document as a POST does.
+ */
+const documentIdFromQueryString: Plugin = {
+  onParams({ params, request, setParams }) {
+    if (request.method !== "GET" || (params as { documentId?: unknown }).documentId !== undefined) return;
+    const documentId = new URL(request.url).searchParams.get("documentId");
+    if (documentId !== null) setParams({ ...params, documentId } as GraphQLParams);
+  },
+};
+
+/** What the server knows of a request before its document: who sends it (app.ts's RequestScope). */
+interface RequestScope {
+  viewer?: Viewer | null;
+}
+
+/**
+ * Where a document registered by automatic persisted queries is kept: under
+ * the sending buyer, so that another buyer sending the same hash is asked for
+ * the document, and learns nothing of what this buyer sends. Requests without
+ * an API key share one scope; they can read nothing of any buyer's.
+ */
+function registrationKey(context: RequestScope, hash: string): string {
+  return `${context.viewer?.buyerId ?? "anonymous"}:${hash}`;
+}
+
 // Requests that name a persisted document. Yoga drops `documentId` once it
 // has the document, so they are told apart here, before it does.
 const persistedRequests = new WeakSet<Request>();
@@ -63,7 +92,8 @@ export function isPersistedRequest(request: Request): boolean {
  *   by their hash as `documentId` or Apollo's `extensions.persistedQuery`;
  * - automatic persisted queries (Apollo's persisted-query link): a hash
  *   unknown here answers `PERSISTED_QUERY_NOT_FOUND`, the client sends the
- *   document with its hash once, and this process keeps it;
+ *   document with its hash once, and this process keeps it for the buyer
+ *   who sent it;
  * - with `GRAPHQL_PERSISTED_ONLY`, nothing else: a document sent in full is
  *   refused unless it is in the manifest (its text, or its text normalised
  *   as the client preset normalises before hashing, is a manifest
@@ -82,22 +112,25 @@ export function persistedDocumentsPlugins(
   },
 ): Plugin[] {
   const manifestIdOf = manifestIdFinder(manifest, only, bounds.maxTokens);
+  // One bound for every buyer's registrations: a buyer asked again resends the document.
   const registered = new LRUCache<string, string>({
     max: bounds.maxDocuments,
     maxSize: bounds.maxBytes,
     sizeCalculation: (document, hash) => Math.max(1, stringBytes(document) + stringBytes(hash)),
   });
   return [
+    documentIdFromQueryString,
     registrationPlugin(manifest, only, manifestIdOf, registered),
     {
       onParams({ params, request }) {
         if (persistedDocumentId(params) !== null) persistedRequests.add(request);
       },
     },
-    usePersistedOperations({
+    usePersistedOperations<RequestScope>({
       allowArbitraryOperations: !only,
       extractPersistedOperationId: persistedDocumentId,
-      getPersistedOperation: (id) => manifest.get(id) ?? registered.get(id) ?? null,
+      getPersistedOperation: (id, _request, context) =>
+        manifest.get(id) ?? registered.get(registrationKey(context, id)) ?? null,
       customErrors: {
         // Apollo's persisted-query link recognises this message and resends with the document.
         notFound: {
@@ -155,9 +188,9 @@ function registrationPlugin(
   only: boolean,
   manifestIdOf: (document: string) => string | null,
   registered: LRUCache<string, string>,
-): Plugin {
+): Plugin<RequestScope> {
   return {
-    onParams({ params, setParams }) {
+    onParams({ params, setParams, context }) {
       const id = persistedDocumentId(params);
       if (params.query === undefined || params.query === null) return;
       if (id === null) {
@@ -189,7 +222,7 @@ function registrationPlugin(
           "Only persisted documents are accepted: this one is not in the manifest",
           "PERSISTED_QUERY_ONLY",
         );
-      registered.set(id, params.query);
+      registered.set(registrationKey(context, id), params.query);
     },
   };
 }

@@ -1,7 +1,7 @@
 // Persisted documents as front-end clients send them: Apollo Client's
 // persisted-query link (automatic persisted queries), trusted documents from a
 // manifest by `documentId`, and a production server that accepts only those.
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,6 +9,7 @@ import { ApolloClient, gql, HttpLink, InMemoryCache } from "@apollo/client";
 import { PersistedQueryLink } from "@apollo/client/link/persisted-queries";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../src/app.js";
+import { generateApiKey, hashApiKey, visibleKeyPrefix } from "../../src/auth/api-key-format.js";
 import { ConfigError, DEFAULT_GRAPHQL_CONFIG, loadConfig } from "../../src/config.js";
 import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
 import { createTestApp, type TestApp } from "../support/test-app.js";
@@ -55,7 +56,7 @@ async function post(app: App, key: string, body: unknown) {
     headers: {
       "content-type": "application/json",
       accept: "application/graphql-response+json",
-      "x-api-key": key,
+      ...(key ? { "x-api-key": key } : {}),
     },
     body: JSON.stringify(body),
   });
@@ -112,6 +113,39 @@ describe("automatic persisted queries (Apollo's persisted-query link)", () => {
     expect(byHash.body.errors?.[0]?.extensions?.code).toBe("PERSISTED_QUERY_NOT_FOUND");
   });
 
+  it("keeps a buyer's registrations from other buyers: another buyer sending the hash is asked for the document", async () => {
+    // A search literal written into the document: what the hash alone would betray.
+    const searching = 'query { orders(first: 1, query: "reference:ORD-SECRET") { edges { node { id } } } }';
+    const byHash = { extensions: { persistedQuery: { version: 1, sha256Hash: sha256(searching) } } };
+    const registered = await post(harness.app, buyer.apiKey, { query: searching, ...byHash });
+    expect(registered.status).toBe(200);
+    expect((await post(harness.app, buyer.apiKey, byHash)).status).toBe(200);
+
+    // The buyer's other key shares the buyer's registrations.
+    const otherKey = generateApiKey();
+    await harness.database.prisma.apiKey.create({
+      data: {
+        id: randomUUID(),
+        buyerId: buyer.buyerId,
+        hash: hashApiKey(otherKey),
+        prefix: visibleKeyPrefix(otherKey),
+        name: "second",
+      },
+    });
+    expect((await post(harness.app, otherKey, byHash)).status).toBe(200);
+
+    const stranger = await seedBuyer(harness.database, "apq-stranger");
+    const oracle = await post(harness.app, stranger.apiKey, byHash);
+    expect(oracle.status).toBe(400);
+    expect(oracle.body.errors?.[0]?.extensions?.code).toBe("PERSISTED_QUERY_NOT_FOUND");
+    const anonymous = await post(harness.app, "", byHash);
+    expect(anonymous.body.errors?.[0]?.extensions?.code).toBe("PERSISTED_QUERY_NOT_FOUND");
+
+    // Once the other buyer registers it too, it runs for them, on their own data.
+    expect((await post(harness.app, stranger.apiKey, { query: searching, ...byHash })).status).toBe(200);
+    expect((await post(harness.app, stranger.apiKey, byHash)).status).toBe(200);
+  });
+
   it("says what is missing when a request has neither a document nor an id", async () => {
     const { status, body } = await post(harness.app, buyer.apiKey, { variables: {} });
     expect(status).toBe(400);
@@ -141,6 +175,24 @@ describe("trusted documents from a manifest, and a server that accepts only thos
     });
     expect(status).toBe(200);
     expect(body.data).toMatchObject({ orders: { edges: [{ node: {} }, { node: {} }] } });
+  });
+
+  it("runs a manifest document by GET with documentId in the query string", async () => {
+    const response = await harness.app.fetch(
+      `${GRAPHQL}?documentId=${encodeURIComponent(`sha256:${sha256(ORDERS)}`)}`,
+      { headers: { accept: "application/graphql-response+json", "x-api-key": buyer.apiKey } },
+    );
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({
+      data: { orders: { edges: [{ node: {} }, { node: {} }] } },
+    });
+    const unknown = await harness.app.fetch(`${GRAPHQL}?documentId=sha256:${sha256("query { x }")}`, {
+      headers: { accept: "application/graphql-response+json", "x-api-key": buyer.apiKey },
+    });
+    expect(unknown.status).toBe(400);
+    expect(await unknown.json()).toMatchObject({
+      errors: [{ extensions: { code: "PERSISTED_QUERY_NOT_FOUND" } }],
+    });
   });
 
   it("runs a manifest document sent in full with its hash (the APQ link's retry)", async () => {
