@@ -27,9 +27,12 @@ const COMPRESSIBLE_TYPE =
   /^\s*(?:application\/(?:[\w.-]+\+)?json|application\/javascript|text\/(?:html|javascript|css|plain))\s*(?:;|$)/i;
 
 // An executed read is coded on every request: brotli at the lowest quality
-// whose bytes still meet the bytes goal (docs/performance.md). A large page
-// coded once and kept (GraphiQL, the reference bundle) earns a higher one.
-const BROTLI_QUALITY = 2;
+// whose bytes are smaller than gzip 6's on JSON pages (docs/performance.md).
+// Under 16 KiB that takes quality 5, which costs little on a small body. A
+// large page coded once and kept (GraphiQL, the reference bundle) earns more.
+const BROTLI_QUALITY = 3;
+const SMALL_BODY_BROTLI_QUALITY = 5;
+const SMALL_BODY_BYTES = 16 * 1024;
 const KEPT_BROTLI_QUALITY = 6;
 const GZIP_LEVEL = 6;
 
@@ -59,28 +62,45 @@ function parseElement(element: string): [coding: string, quality: number] | null
   return [name.trim().toLowerCase(), quality];
 }
 
+/** What a request's Accept-Encoding allows: the coding it prefers, and whether a body may go out as it is. */
+export interface AcceptedCoding {
+  preferred: ContentCoding;
+  /** False when the request refuses identity (`identity;q=0`, or `*;q=0` not naming it) and accepts a coding. */
+  identity: boolean;
+}
+
 /**
- * The coding to answer in (RFC 9110 §12.5.3): the highest weight among br,
- * gzip and identity, br first and identity last on a tie; `*` weighs the
- * codings not named. Identity outweighs a coding only when named with a
+ * What the request accepts (RFC 9110 §12.5.3): it prefers the highest weight
+ * among br, gzip and identity, br first and identity last on a tie; `*` weighs
+ * the codings not named. Identity outweighs a coding only when named with a
  * higher weight. No header, or a header refusing every coding, gets identity:
  * the body as it is is always sent.
  */
-export function negotiateCoding(acceptEncoding: string | null): ContentCoding {
-  if (acceptEncoding === null) return "identity";
+export function negotiateCoding(acceptEncoding: string | null): AcceptedCoding {
+  if (acceptEncoding === null) return { preferred: "identity", identity: true };
   const weights = new Map<string, number>();
   for (const element of acceptEncoding.split(",")) {
     if (element.trim() === "") continue;
     const parsed = parseElement(element);
     if (parsed) weights.set(parsed[0] === "x-gzip" ? "gzip" : parsed[0], parsed[1]);
   }
-  const any = weights.get("*") ?? 0;
-  const br = weights.get("br") ?? any;
-  const gzip = weights.get("gzip") ?? any;
-  if (br <= 0 && gzip <= 0) return "identity";
+  const any = weights.get("*");
+  const br = weights.get("br") ?? any ?? 0;
+  const gzip = weights.get("gzip") ?? any ?? 0;
+  if (br <= 0 && gzip <= 0) return { preferred: "identity", identity: true };
   const identity = weights.get("identity");
-  if (identity !== undefined && identity > Math.max(br, gzip)) return "identity";
-  return br >= gzip ? "br" : "gzip";
+  const identityRefused = (identity ?? any) === 0;
+  if (identity !== undefined && identity > Math.max(br, gzip))
+    return { preferred: "identity", identity: true };
+  return { preferred: br >= gzip ? "br" : "gzip", identity: !identityRefused };
+}
+
+/**
+ * The coding a body of `plainBytes` goes out in: the preferred one, except
+ * that a body under 1 KiB goes as it is where the request allows it.
+ */
+export function codingFor(accepted: AcceptedCoding, plainBytes: number): ContentCoding {
+  return plainBytes < MIN_COMPRESSED_BYTES && accepted.identity ? "identity" : accepted.preferred;
 }
 
 /** Bytes of their own, so that the response cache can free them without touching a shared pool. */
@@ -112,9 +132,11 @@ const CODED_IN_LINE_BYTES = 256 * 1024;
 export async function encodeBody(
   body: string | Uint8Array,
   coding: Exclude<ContentCoding, "identity">,
-  brotliQuality = BROTLI_QUALITY,
+  keptBrotliQuality?: number,
 ): Promise<Uint8Array<ArrayBuffer>> {
   const size = typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
+  const brotliQuality =
+    keptBrotliQuality ?? (size < SMALL_BODY_BYTES ? SMALL_BODY_BROTLI_QUALITY : BROTLI_QUALITY);
   const inLine = size <= CODED_IN_LINE_BYTES;
   if (coding === "gzip") {
     const options = { level: GZIP_LEVEL };
@@ -169,8 +191,8 @@ function compressible(response: Response): boolean {
 }
 
 export interface Compression {
-  /** The coding a request gets when its body is big enough; identity when compression is off. */
-  codingOf(request: Request): ContentCoding;
+  /** What the request accepts; identity alone when compression is off. */
+  acceptedBy(request: Request): AcceptedCoding;
   /**
    * The answer to `request` in the coding it prefers. Event streams, 204s
    * and 304s, small bodies and bodies already coded go out as they are.
@@ -180,8 +202,12 @@ export interface Compression {
 
 /** Off (COMPRESSION=false): a proxy in front compresses, and answers go out as they are. */
 export function createCompression(enabled: boolean): Compression {
-  if (!enabled) return { codingOf: () => "identity", compress: async (_request, response) => response };
-  const codingOf = (request: Request) => negotiateCoding(request.headers.get("accept-encoding"));
+  if (!enabled)
+    return {
+      acceptedBy: () => ({ preferred: "identity", identity: true }),
+      compress: async (_request, response) => response,
+    };
+  const acceptedBy = (request: Request) => negotiateCoding(request.headers.get("accept-encoding"));
   const largeBodies = new LRUCache<string, Uint8Array<ArrayBuffer>>({
     maxSize: LARGE_BODIES_KEPT_BYTES,
     sizeCalculation: (coded) => coded.byteLength,
@@ -196,7 +222,7 @@ export function createCompression(enabled: boolean): Compression {
     return coded;
   };
   return {
-    codingOf,
+    acceptedBy,
     async compress(request, response) {
       // A 304 stands for a conditional read's JSON, whose coding followed Accept-Encoding.
       if (response.status === 304) {
@@ -208,16 +234,21 @@ export function createCompression(enabled: boolean): Compression {
       if (response.headers.has("content-encoding")) return response;
       if (/(?:^|,)\s*no-transform\s*(?:,|$)/i.test(response.headers.get("cache-control") ?? ""))
         return response;
-      const coding = codingOf(request);
-      if (coding === "identity") return response;
+      const accepted = acceptedBy(request);
+      if (accepted.preferred === "identity") return response;
       // A body with a declared length is there; only one without is looked at (reading `body` copies it).
       const declaredLength = response.headers.get("content-length");
-      if (declaredLength === null ? response.body === null : Number(declaredLength) < MIN_COMPRESSED_BYTES)
+      if (
+        declaredLength === null
+          ? response.body === null
+          : codingFor(accepted, Number(declaredLength)) === "identity"
+      )
         return response;
       const body = new Uint8Array(await response.arrayBuffer());
+      const coding = codingFor(accepted, body.byteLength);
       const shared = !/(?:^|,)\s*(?:private|no-store)\b/i.test(response.headers.get("cache-control") ?? "");
       const sent =
-        body.byteLength < MIN_COMPRESSED_BYTES
+        coding === "identity"
           ? body
           : shared && body.byteLength >= LARGE_BODY_BYTES
             ? await encodeLarge(body, coding)
@@ -225,7 +256,7 @@ export function createCompression(enabled: boolean): Compression {
       return new ServedResponse(sent, {
         status: response.status,
         statusText: response.statusText,
-        headers: codedHeaders(response.headers, sent === body ? "identity" : coding),
+        headers: codedHeaders(response.headers, coding),
       });
     },
   };

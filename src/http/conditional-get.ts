@@ -1,10 +1,11 @@
 import { Response as ServedResponse } from "@whatwg-node/server";
 import {
+  type AcceptedCoding,
   type ContentCoding,
   codedHeaders,
+  codingFor,
   decodeBody,
   encodeBody,
-  MIN_COMPRESSED_BYTES,
 } from "./compression.js";
 import {
   codedEntityTag,
@@ -15,6 +16,8 @@ import {
   versionOfTag,
 } from "./entity-tag.js";
 import type { CachedResponse, ResponseCache, WhenSent } from "./response-cache.js";
+
+const IDENTITY_ONLY: AcceptedCoding = { preferred: "identity", identity: true };
 
 /** Every successful GET says it may be stored by the client only, and revalidated before each use. */
 export const READ_CACHE_CONTROL = "private, no-cache";
@@ -58,14 +61,15 @@ export interface ConditionalGets {
    * was stored; otherwise runs `execute` and keeps a 200 for next time.
    * `whenSent` tells when the answer has gone out, so that the bytes it shares
    * with the cache can be freed once both are done with them. The answer is
-   * in `coding` when its body is big enough, coded once per entry and coding.
+   * in the coding `accepted` gets for its size (`codingFor`), coded once per
+   * entry and coding: never in one the request did not accept.
    */
   serve(
     url: URL,
     state: ReadState,
     execute: () => Promise<Response>,
     whenSent?: WhenSent,
-    coding?: ContentCoding,
+    accepted?: AcceptedCoding,
   ): Promise<Response>;
 }
 
@@ -123,14 +127,17 @@ export function createConditionalGets({ salt, cache, counters }: ConditionalGetO
       counters.notModified();
       return withReadHeaders(new Response(null, { status: 304 }), held);
     },
-    async serve(url, state, execute, whenSent, coding = "identity") {
+    async serve(url, state, execute, whenSent, accepted = IDENTITY_ONLY) {
       const etag = entityTag(url, state);
       const key = `${state.buyerId} ${state.version} ${url.origin}${url.pathname}${url.search}`;
-      const cached = cache.get(key, coding, whenSent);
+      const cached = cache.get(key, accepted.preferred, whenSent);
       if (cached) {
         counters.hit();
-        const asStored = cached.coding === coding || cached.body.byteLength < MIN_COMPRESSED_BYTES;
-        return replayed(asStored ? cached : await recode(key, cached, coding, whenSent), etag);
+        const coding = codingFor(accepted, cached.plainBytes);
+        return replayed(
+          cached.coding === coding ? cached : await recode(key, cached, coding, whenSent),
+          etag,
+        );
       }
       counters.miss();
       const response = await execute();
@@ -142,7 +149,9 @@ export function createConditionalGets({ salt, cache, counters }: ConditionalGetO
       const { status } = response;
       const text = await response.text();
       const headers = [...response.headers];
-      if (coding === "identity" || Buffer.byteLength(text) < MIN_COMPRESSED_BYTES) {
+      const plainBytes = Buffer.byteLength(text);
+      const coding = codingFor(accepted, plainBytes);
+      if (coding === "identity") {
         const stored = cache.set(key, { status, text, headers }, whenSent);
         // Not kept, the header list is this answer's alone.
         return stored
@@ -150,8 +159,8 @@ export function createConditionalGets({ salt, cache, counters }: ConditionalGetO
           : withReadHeaders(new ServedResponse(text, { status, headers }), etag);
       }
       const body = await encodeBody(text, coding);
-      const stored = cache.set(key, { status, headers, coding, body }, whenSent);
-      return replayed(stored ?? { status, headers, coding, body }, etag);
+      const stored = cache.set(key, { status, headers, coding, body, plainBytes }, whenSent);
+      return replayed(stored ?? { status, headers, coding, body, plainBytes }, etag);
     },
   };
 }

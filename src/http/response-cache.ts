@@ -9,13 +9,18 @@ export interface CachedResponse {
   coding: ContentCoding;
   /** Without Content-Encoding: the same for every coding. */
   headers: [name: string, value: string][];
+  /** The size of the body as it is, which decides the codings it may go out in. */
+  plainBytes: number;
 }
 
 /** A response offered to the cache: its body still text, or bytes already in a coding. */
 export type ResponseToKeep = {
   status: number;
   headers: [name: string, value: string][];
-} & ({ text: string } | { coding: Exclude<ContentCoding, "identity">; body: Uint8Array<ArrayBuffer> });
+} & (
+  | { text: string }
+  | { coding: Exclude<ContentCoding, "identity">; body: Uint8Array<ArrayBuffer>; plainBytes: number }
+);
 
 /**
  * Calls `done` once the bytes of the response being answered have been
@@ -64,6 +69,7 @@ const utf8 = new TextEncoder();
 interface Entry {
   status: number;
   headers: [name: string, value: string][];
+  plainBytes: number;
   /** The page in each coding asked for so far: only those, so a page asked for in brotli costs its brotli bytes. */
   bodies: Map<ContentCoding, Uint8Array<ArrayBuffer>>;
   /** Counted against the bound: every coding's bytes, the headers, the key. */
@@ -108,7 +114,7 @@ function lend(
   } else {
     entry.pinned = true;
   }
-  return { status: entry.status, headers: entry.headers, body, coding };
+  return { status: entry.status, headers: entry.headers, plainBytes: entry.plainBytes, body, coding };
 }
 
 /** The coding asked for when the entry holds it; else identity, else any it holds. */
@@ -150,15 +156,18 @@ export function createResponseCache(maxBytes: number): ResponseCache {
       const { status, headers } = response;
       let coding: ContentCoding;
       let body: Uint8Array<ArrayBuffer>;
+      let plainBytes: number;
       if ("text" in response) {
         // UTF-8 takes at least a byte per UTF-16 unit, so a text too long to keep is refused unencoded;
         // one that only its encoding shows too big is given back at once.
         if (sizeOf(key, response.text.length, headers) > maxEntryBytes) return undefined;
         coding = "identity";
         body = utf8.encode(response.text);
+        plainBytes = body.byteLength;
       } else {
         coding = response.coding;
         body = response.body;
+        plainBytes = response.plainBytes;
       }
       const size = sizeOf(key, body.byteLength, headers);
       if (size > maxEntryBytes) {
@@ -168,6 +177,7 @@ export function createResponseCache(maxBytes: number): ResponseCache {
       const entry: Entry = {
         status,
         headers,
+        plainBytes,
         bodies: new Map([[coding, body]]),
         size,
         sending: 0,

@@ -101,6 +101,7 @@ describe("response cache, codings", () => {
     headers: [["content-type", "application/json"]],
     coding: "br",
     body: new Uint8Array(size).fill(7),
+    plainBytes: size * 8,
   });
 
   it("holds a page only in the coding it was asked in, and hands back those very bytes on every hit", () => {

@@ -24,7 +24,7 @@ export function responseCache({
       readState(admission),
       () => next(exchange),
       exchange.whenSent,
-      compression.codingOf(exchange.request),
+      compression.acceptedBy(exchange.request),
     );
   };
 }
