@@ -6,7 +6,7 @@
 // endpoints' secrets decrypted.
 import { randomUUID } from "node:crypto";
 import { Webhook } from "standardwebhooks";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { DEFAULT_WEBHOOK_CONFIG, type WebhookConfig } from "../../src/config.js";
 import {
   encryptSecret,
@@ -35,7 +35,7 @@ describe("the cost of a delivery", { timeout: 60_000 }, () => {
   let database: TestDatabase;
   let buyer: SeededBuyer;
   let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
-  let worker: WebhookWorker;
+  let worker: WebhookWorker | undefined;
   let counting = false;
   const statements: string[] = [];
 
@@ -47,13 +47,23 @@ describe("the cost of a delivery", { timeout: 60_000 }, () => {
     });
     buyer = await seedBuyer(database, "Delivery Cost");
     receiver = await startWebhookReceiver();
-    worker = await startWebhookWorker({ database, config, logger: createLogger("silent") });
+  });
+  afterEach(async () => {
+    await worker?.stop();
+    worker = undefined;
   });
   afterAll(async () => {
-    await worker?.stop();
     await receiver?.close();
     await database?.close();
   });
+
+  async function startWorker(settings: Partial<WebhookConfig> = {}): Promise<void> {
+    worker = await startWebhookWorker({
+      database,
+      config: { ...config, ...settings },
+      logger: createLogger("silent"),
+    });
+  }
 
   async function createEndpoint(secret: string): Promise<string> {
     const endpointId = randomUUID();
@@ -85,7 +95,7 @@ describe("the cost of a delivery", { timeout: 60_000 }, () => {
         eventIds.map((eventId) => ({ buyerId: buyer.buyerId, eventId, endpointIds: [endpointId] })),
       ),
     );
-    worker.wake();
+    worker?.wake();
     return eventIds;
   }
 
@@ -98,7 +108,9 @@ describe("the cost of a delivery", { timeout: 60_000 }, () => {
     );
   }
 
-  it("drains a backlog with about one statement per delivery, each delivered once and recorded", async () => {
+  it("drains a backlog with one statement per delivery, each delivered once and recorded", async () => {
+    // No idle poll within the test, however slow the machine: what is counted is per delivery.
+    await startWorker({ pollIntervalMs: 600_000 });
     const secret = generateSigningSecret();
     receiver.setSecret(secret);
     const endpointId = await createEndpoint(secret);
@@ -134,8 +146,14 @@ describe("the cost of a delivery", { timeout: 60_000 }, () => {
       });
     expect(kinds.filter((kind) => !["claim", "write", "release"].includes(kind))).toEqual([]);
     expect(kinds.filter((kind) => kind === "write").length).toBeLessThanOrEqual(deliveries);
-    // The write of a success also claims the next delivery: claims of their own are few.
-    expect(kinds.length).toBeLessThanOrEqual(deliveries + 10);
+    // The write of a success also claims the next delivery. Claims of their own come only from the
+    // worker's first look, the looks the queueing causes (its wake and its notification) and the
+    // last attempts to the endpoint, each finding nothing left to claim in its place.
+    // Ran-out leases are looked for at most once per poll interval: here, once at most.
+    expect(kinds.filter((kind) => kind === "release").length).toBeLessThanOrEqual(1);
+    expect(kinds.filter((kind) => kind === "claim").length).toBeLessThanOrEqual(
+      config.endpointConcurrency + 3,
+    );
     expect(receiver.received.every((message) => message.verified)).toBe(true);
     expect(new Set(receiver.received.map((message) => message.id))).toEqual(new Set(eventIds));
     const attempts = await database.prisma.webhookDeliveryAttempt.findMany({
@@ -165,6 +183,7 @@ describe("the cost of a delivery", { timeout: 60_000 }, () => {
   });
 
   it("writes failed attempts without a transaction each, and gives up as the schedule says", async () => {
+    await startWorker();
     const secret = generateSigningSecret();
     receiver.setSecret(secret);
     receiver.answerAlways(500);
@@ -194,13 +213,27 @@ describe("the cost of a delivery", { timeout: 60_000 }, () => {
           !/SELECT COUNT\(\*\)/.test(sql),
       );
       expect(worker.filter((sql) => /^\s*BEGIN\s*$/i.test(sql)).length).toBeLessThanOrEqual(2);
-      expect(worker.length).toBeLessThanOrEqual(2 * (2 * deliveries) + 10);
+      // At most one write per attempt; besides them only claims and lease releases, whose number
+      // follows the idle polls while retries wait, and so the time the test takes.
+      const writes = worker.filter((sql) => /^\s*WITH outcome AS \(/.test(sql));
+      expect(writes.length).toBeLessThanOrEqual(2 * deliveries);
+      expect(
+        worker.filter(
+          (sql) =>
+            !/^\s*WITH outcome AS \(/.test(sql) &&
+            !/^\s*WITH\s+claimed AS \(/.test(sql) &&
+            !/^\s*UPDATE webhook_deliveries SET status = 'pending'/.test(sql) &&
+            !/^\s*(BEGIN|COMMIT)\s*$/i.test(sql) &&
+            !/Implicit "COMMIT"/.test(sql),
+        ),
+      ).toEqual([]);
     } finally {
       receiver.answerAlways(200);
     }
   });
 
   it("signs with both secrets from the first claim after a rotation, and a failing endpoint's success enables it", async () => {
+    await startWorker();
     const first = generateSigningSecret();
     receiver.setSecret(first);
     const endpointId = await createEndpoint(first);
