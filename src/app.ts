@@ -187,7 +187,9 @@ function createRoutes(
     clusterMetrics,
     documentPath: OPENAPI_PATH,
     // Generated once at startup: a route the document cannot describe stops the app here.
-    documentJson: JSON.stringify(withCodeSamples(buildOpenApiDocument(schema))),
+    documentJson: JSON.stringify(
+      withCodeSamples(buildOpenApiDocument(schema, { origin: config.publicBaseUrl }), OPENAPI_PATH),
+    ),
     graphiql: config.graphql.graphiql,
     demoApiKey,
   });

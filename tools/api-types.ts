@@ -27,6 +27,8 @@ function withoutProse(value: unknown): unknown {
 
 /** TypeScript types of the v1 REST API, for openapi-fetch, from the generated document. */
 export async function renderApiTypes(): Promise<string> {
-  const document = JSON.stringify(withoutProse(buildOpenApiDocument(schema)));
+  const document = JSON.stringify(
+    withoutProse(buildOpenApiDocument(schema, { origin: "https://api.example.com" })),
+  );
   return `${HEADER}${astToString(await openapiTS(document))}`;
 }

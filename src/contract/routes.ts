@@ -101,6 +101,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   Events: "What changed in your organisation's records, kept 30 days (docs/webhooks.md).",
   "Webhook endpoints":
     "URLs your organisation's events are posted to, signed under the Standard Webhooks specification.",
+  Webhooks:
+    "The requests your webhook endpoints receive: one per event type, each a signed POST of the event.",
 };
 
 export const routes: RestRoute[] = [

@@ -65,16 +65,9 @@ function initScript(documentPath: string): string {
       },
     },
   };
-  // Redoc resolves a server URL against the document's own before it fills in
-  // the URL's variables, which makes `{base_url}/api/…` a path under the
-  // document's: the defaults are filled in first.
   return `fetch(${JSON.stringify(documentPath)})
   .then((response) => response.json())
-  .then((spec) => {
-    for (const server of spec.servers ?? [])
-      server.url = server.url.replace(/\\{(\\w+)\\}/g, (_, name) => server.variables?.[name]?.default ?? "");
-    Redoc.init(spec, ${JSON.stringify(options)}, document.getElementById("redoc"));
-  });
+  .then((spec) => Redoc.init(spec, ${JSON.stringify(options)}, document.getElementById("redoc")));
 `;
 }
 

@@ -27,6 +27,7 @@ interface SampledOperation {
 
 export interface SampledDocument {
   info: { description?: string };
+  servers?: { url: string }[];
   paths: Record<string, Partial<Record<string, SampledOperation>>>;
   components: { parameters?: Record<string, SampledParameter> };
 }
@@ -43,22 +44,34 @@ const OPAQUE_QUERY_PARAMETERS = new Set(["cursor"]);
 
 const METHODS = ["get", "post", "put", "patch", "delete"] as const;
 
-const HOW_TO_RUN = `## Request samples
+/** How to run the samples: the address is the document's server, the types are generated from the document at `documentPath`. */
+function howToRun(origin: string, documentPath: string): string {
+  return `## Request samples
 
-Every operation below has a curl and a TypeScript sample. Both read the API's address and your key from the environment:
+Every operation below has a curl and a TypeScript sample. Both read the API's address (this server's origin) and your key from the environment:
 
 \`\`\`sh
-export ${SAMPLE_URL_VARIABLE}=https://<this host>/api/public/buyer/v1
+export ${SAMPLE_URL_VARIABLE}=${origin}
 export ${SAMPLE_KEY_VARIABLE}=bpk_…
 \`\`\`
 
-The TypeScript samples use [openapi-fetch](https://openapi-ts.dev/openapi-fetch/) with types generated from this document: \`npx openapi-typescript "$${SAMPLE_URL_VARIABLE}/openapi.json" -o buyer-api.ts\`.`;
+The TypeScript samples use [openapi-fetch](https://openapi-ts.dev/openapi-fetch/) with types generated from this document: \`npx openapi-typescript "$${SAMPLE_URL_VARIABLE}${documentPath}" -o buyer-api.ts\`.`;
+}
 
-/** A copy of the document with a curl and a TypeScript sample on every operation. */
-export function withCodeSamples<Document extends SampledDocument>(document: Document): Document {
+/**
+ * A copy of the document, served at `documentPath`, with a curl and a
+ * TypeScript sample on every operation.
+ */
+export function withCodeSamples<Document extends SampledDocument>(
+  document: Document,
+  documentPath: string,
+): Document {
   const copy = structuredClone(document);
   const sampled: SampledDocument = copy;
-  sampled.info.description = [sampled.info.description, HOW_TO_RUN].filter(Boolean).join("\n\n");
+  const origin = sampled.servers?.[0]?.url ?? "https://<this host>";
+  sampled.info.description = [sampled.info.description, howToRun(origin, documentPath)]
+    .filter(Boolean)
+    .join("\n\n");
   for (const [path, item] of Object.entries(sampled.paths)) {
     for (const method of METHODS) {
       const operation = item[method];

@@ -14,7 +14,6 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app.js";
 import { DEFAULT_WEBHOOK_CONFIG } from "../../src/config.js";
-import { API_PREFIX } from "../../src/contract/route.js";
 import {
   attachTagsRequest,
   EVENT_ID,
@@ -130,7 +129,7 @@ describe("the request samples in the reference", { timeout: 240_000 }, () => {
     server = createServer(app);
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    apiUrl = `${origin}${API_PREFIX}`;
+    apiUrl = origin;
     document = (await (await fetch(`${origin}${OPENAPI_PATH}`)).json()) as OpenApiDocument;
     cases = Object.values(document.paths).flatMap((item) =>
       Object.values(item).map((operation: SampledOperation) => {

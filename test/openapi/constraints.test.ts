@@ -7,7 +7,7 @@
 // is also checked against the document by callApi.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RestRoute } from "../../src/contract/route.js";
+import { API_PREFIX, type RestRoute } from "../../src/contract/route.js";
 import { routes } from "../../src/contract/routes.js";
 import { OPENAPI_PATH } from "../../src/rest/openapi/document.js";
 import type { JsonSchema, OpenApiDocument, Operation, Parameter } from "../../src/rest/openapi/types.js";
@@ -335,7 +335,7 @@ describe("every constraint of the OpenAPI document holds on the server", { timeo
   it.each(routes.map((route) => [`${route.method} ${route.path}`, route] as const))(
     "%s",
     async (_name, route) => {
-      const operation = document.paths[route.path]?.[route.method.toLowerCase() as "get"];
+      const operation = document.paths[`${API_PREFIX}${route.path}`]?.[route.method.toLowerCase() as "get"];
       if (!operation) throw new Error(`the document has no ${route.method} ${route.path}`);
       const valid = fixtures.validBody(route);
       const baseline = await disagreement(route, {

@@ -54,11 +54,15 @@ describe("the contract check on REST responses", () => {
     expect(() =>
       assertMatchesContract(observed({ text: JSON.stringify({ ...notFound, status: 410 }) })),
     ).toThrow(/404 wrote the status 410 in its body/);
-    // A code of the API, but not one this operation documents for 404.
+    // A code of the API this operation never answers with: its problem schema does not admit it.
     expect(() =>
       assertMatchesContract(observed({ text: JSON.stringify({ ...notFound, code: "already_exists" }) })),
+    ).toThrow(/\/code must be equal to one of the allowed values/);
+    // A code of this operation, but not one it documents for 404.
+    expect(() =>
+      assertMatchesContract(observed({ text: JSON.stringify({ ...notFound, code: "invalid_transition" }) })),
     ).toThrow(
-      /answered the code "already_exists", which the OpenAPI document does not list for it \(listed: not_found\)/,
+      /answered the code "invalid_transition", which the OpenAPI document does not list for it \(listed: not_found\)/,
     );
   });
 

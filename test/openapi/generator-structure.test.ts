@@ -1,15 +1,19 @@
 // What a client generator (orval, @hey-api/openapi-ts, openapi-typescript)
 // needs from the document to write a usable SDK: errors as one shared Problem
-// schema rather than a type per operation and status, events typed per `type`
-// with the record's own schema as `data.object`, a base URL the integrator can
-// set, and the API key applied to every operation.
+// schema, narrowed per operation to the codes it answers with, events typed
+// per `type` with the record's own schema as `data.object`, a server URL
+// generators call as it is, a `webhooks` section for the receiving side, and
+// the API key applied to every operation.
 import { describe, expect, it } from "vitest";
+import { PROBLEMS } from "../../src/contract/problems.js";
+import { API_PREFIX } from "../../src/contract/route.js";
 import { WEBHOOK_EVENT_TYPES } from "../../src/domain/webhook-events.js";
 import { buildOpenApiDocument } from "../../src/rest/openapi/document.js";
 import type { JsonSchema, Operation } from "../../src/rest/openapi/types.js";
 import { schema } from "../../src/schema/index.js";
 
-const document = buildOpenApiDocument(schema);
+const ORIGIN = "https://api.example.com";
+const document = buildOpenApiDocument(schema, { origin: ORIGIN });
 const COMPONENT = "#/components/schemas/";
 
 function operations(): [string, Operation][] {
@@ -45,31 +49,37 @@ function successSchema(operationId: string): JsonSchema {
 }
 
 describe("the OpenAPI document, as a client generator reads it", () => {
-  it("answers every error of every operation with a $ref to the one Problem schema, never an inline schema", () => {
-    const inline: string[] = [];
-    for (const [label, { responses }] of operations()) {
+  it("answers every error of an operation with its problem: the one Problem, `code` narrowed to the operation's codes", () => {
+    const misfits: string[] = [];
+    for (const [label, { operationId, responses }] of operations()) {
+      const name = `${operationId.charAt(0).toUpperCase()}${operationId.slice(1)}Problem`;
+      const documented = new Set<string>();
       for (const [status, response] of Object.entries(responses)) {
         if (Number(status) < 400) continue;
         expect(Object.keys(response.content ?? {}), `${label} ${status}`).toEqual([
           "application/problem+json",
         ]);
-        const body = response.content?.["application/problem+json"]?.schema;
-        if (!body || Object.keys(body).join() !== "$ref" || body.$ref !== `${COMPONENT}Problem`)
-          inline.push(`${label} ${status}: ${JSON.stringify(body)}`);
+        const content = response.content?.["application/problem+json"];
+        if (content?.schema.$ref !== `${COMPONENT}${name}`)
+          misfits.push(`${label} ${status}: ${JSON.stringify(content?.schema)}`);
+        for (const code of Object.keys(content?.examples ?? {})) documented.add(code);
       }
-      if (JSON.stringify(responses).includes('"allOf"')) inline.push(`${label}: allOf in its responses`);
+      const problem = component(`${COMPONENT}${name}`);
+      expect(problem.allOf?.[0], label).toEqual({ $ref: `${COMPONENT}Problem` });
+      const narrowed = problem.allOf?.[1];
+      expect(narrowed?.required, label).toEqual(["code"]);
+      // Exactly the codes its responses give, each under its own status.
+      expect(new Set(narrowed?.properties?.code?.enum), label).toEqual(documented);
     }
-    expect(inline).toEqual([]);
+    expect(misfits).toEqual([]);
     // One type for every problem: its `code` names each reason the service gives.
-    expect(component(`${COMPONENT}Problem`).properties?.code?.enum).toEqual(
-      expect.arrayContaining([
-        "validation_failed",
-        "not_found",
-        "already_exists",
-        "rate_limited",
-        "internal",
-      ]),
-    );
+    expect(component(`${COMPONENT}Problem`).properties?.code?.enum).toEqual(Object.keys(PROBLEMS));
+    // A create answers `already_exists`; a list does not.
+    const createCodes = component(`${COMPONENT}CreateSupplierUserProblem`).allOf?.[1]?.properties?.code?.enum;
+    expect(createCodes).toContain("already_exists");
+    const listCodes = component(`${COMPONENT}ListOrdersProblem`).allOf?.[1]?.properties?.code?.enum;
+    expect(listCodes).not.toContain("already_exists");
+    expect(listCodes).not.toContain("not_found");
   });
 
   it("types events as a union on `type`, one member per event type the service sends", () => {
@@ -120,11 +130,27 @@ describe("the OpenAPI document, as a client generator reads it", () => {
     });
   });
 
-  it("has a server URL with a base_url variable the integrator sets", () => {
-    const [server, ...others] = document.servers ?? [];
-    expect(others).toEqual([]);
-    expect(server?.url).toBe("{base_url}/api/public/buyer/v1");
-    expect(server?.variables?.base_url).toMatchObject({ default: "", description: expect.any(String) });
+  it("has the public origin as its one server and every path whole, so a generator ignoring servers calls the right path", () => {
+    expect(document.servers).toEqual([{ url: ORIGIN, description: expect.any(String) }]);
+    const paths = Object.keys(document.paths);
+    expect(paths.filter((path) => !path.startsWith(`${API_PREFIX}/`))).toEqual([]);
+    expect(paths).toContain(`${API_PREFIX}/orders`);
+  });
+
+  it("describes each delivery the receiving side gets, one webhook per event type", () => {
+    const union = component(successSchema("getEvent").$ref);
+    const mapping = union.discriminator?.mapping ?? {};
+    expect(Object.keys(document.webhooks ?? {}).sort()).toEqual([...WEBHOOK_EVENT_TYPES].sort());
+    for (const [type, item] of Object.entries(document.webhooks ?? {})) {
+      const post = (item as { post?: Operation }).post;
+      expect(post?.requestBody?.content["application/json"]?.schema, type).toEqual({ $ref: mapping[type] });
+      expect(
+        post?.parameters.map((parameter) => ("name" in parameter ? parameter.name : parameter.$ref)),
+        type,
+      ).toEqual(["webhook-id", "webhook-timestamp", "webhook-signature"]);
+      // The service signs a delivery; it sends no API key.
+      expect(post?.security, type).toEqual([]);
+    }
   });
 
   it("applies the API key to every operation, as a header generators send", () => {
@@ -132,7 +158,7 @@ describe("the OpenAPI document, as a client generator reads it", () => {
       expect.objectContaining({ type: "apiKey", in: "header", name: "X-API-KEY" }),
     );
     expect(document.security).toEqual([{ ApiKey: [] }]);
-    // No operation of the document is answered without a key, so none overrides it.
+    // No operation of the API is answered without a key, so none overrides it (webhooks are sent, not called).
     expect(operations().filter(([, candidate]) => candidate.security !== undefined)).toEqual([]);
   });
 });

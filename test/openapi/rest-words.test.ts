@@ -11,7 +11,7 @@ import { buildOpenApiDocument } from "../../src/rest/openapi/document.js";
 import { enumSpelling } from "../../src/rest/rest-spelling.js";
 import { schema } from "../../src/schema/index.js";
 
-const document = buildOpenApiDocument(schema);
+const document = buildOpenApiDocument(schema, { origin: "https://api.example.com" });
 
 /** Every description and summary, with where it is; examples are data, not prose. */
 function texts(value: unknown, at: string, found: [string, string][] = []): [string, string][] {

@@ -2,6 +2,7 @@
 // or a body, is the record's UUID or, for a record with one, its global ID,
 // and the OpenAPI document says which.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { API_PREFIX } from "../../src/contract/route.js";
 import { routes } from "../../src/contract/routes.js";
 import { OPENAPI_PATH } from "../../src/rest/openapi/document.js";
 import type { JsonSchema, OpenApiDocument, Parameter } from "../../src/rest/openapi/types.js";
@@ -53,7 +54,7 @@ describe("global IDs in the REST API", { timeout: 60_000 }, () => {
         Object.keys(route.pathParameters ?? {}).map((name) => fixtures.pathRecord(route, name).nodeType);
 
       it("the document says whether the path id takes a global ID, as the service does", () => {
-        const operation = document.paths[route.path]?.[route.method.toLowerCase() as "get"];
+        const operation = document.paths[`${API_PREFIX}${route.path}`]?.[route.method.toLowerCase() as "get"];
         const pathParameters = (operation?.parameters ?? []).filter(
           (parameter): parameter is Parameter => "in" in parameter && parameter.in === "path",
         );

@@ -1,53 +1,64 @@
 import { type GraphQLSchema, getNamedType, isInputObjectType } from "graphql";
 import { PROBLEMS, type ProblemCode } from "../../contract/problems.js";
 import { HEADER_PARAMETERS, RESPONSE_HEADERS, referenceIntroduction } from "../../contract/reference.js";
-import { API_PREFIX, isVersionedRead } from "../../contract/route.js";
+import { API_PREFIX, isVersionedRead, type RestRoute } from "../../contract/route.js";
 import { routes as contractRoutes, TAG_DESCRIPTIONS } from "../../contract/routes.js";
 import { type CompiledRoute, compileRoute } from "../compiled-route.js";
 import { acceptsIfMatch } from "../conditional-write.js";
-import { typeWebhookEvents } from "./events.js";
-import { problemResponses, problemSchema, problemTable, requestProblems } from "./problems.js";
+import { typeWebhookEvents, WEBHOOKS_TAG, webhookOperations } from "./events.js";
+import {
+  operationProblemSchema,
+  problemResponses,
+  problemSchema,
+  problemTable,
+  requestProblems,
+} from "./problems.js";
 import { idSchema, inputObjectSchema, inputSchema, responseSchema, SchemaRegistry } from "./schemas.js";
 import type { JsonSchema, OpenApiDocument, Operation, Parameter, PathItem, Response } from "./types.js";
 
 export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
+
+export interface DocumentOptions {
+  /** The public origin the API is served at (`PUBLIC_BASE_URL`): the document's one server. */
+  origin: string;
+  routes?: readonly RestRoute[];
+}
 
 /**
  * The OpenAPI 3.1 description of the v1 REST API, generated from the route
  * table and the GraphQL schema the routes run against, so that it describes
  * what the service does rather than what someone remembered to write down.
  * It throws when a route and the schema disagree.
+ *
+ * Paths are whole (`/api/public/buyer/v1/orders`) and the server is the bare
+ * origin, as Stripe's and GitHub's documents are: generators that ignore
+ * `servers` still call the right path, and those that read it call the
+ * right origin (docs/decisions.md §6 "Limits").
  */
-export function buildOpenApiDocument(schema: GraphQLSchema, routes = contractRoutes): OpenApiDocument {
+export function buildOpenApiDocument(
+  schema: GraphQLSchema,
+  { origin, routes = contractRoutes }: DocumentOptions,
+): OpenApiDocument {
   const registry = new SchemaRegistry();
   const problemRef = problemSchema(schema, registry);
   const paths: Record<string, PathItem> = {};
   for (const route of routes) {
     const operation = buildOperation(compileRoute(schema, route), registry, problemRef);
-    paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operation };
+    const path = `${API_PREFIX}${route.path}`;
+    paths[path] = { ...paths[path], [route.method.toLowerCase()]: operation };
   }
   // After every route, so that every operation answering events refers to the union.
-  typeWebhookEvents(schema, registry);
-  const tags = [...new Set(routes.map((route) => route.tag))];
+  const eventTypes = typeWebhookEvents(schema, registry);
+  const tags = routes.map((route) => route.tag);
+  if (eventTypes.size > 0) tags.push(WEBHOOKS_TAG);
   return {
     openapi: "3.1.0",
     info: { title: "Buyer Public API", version: "v1", description: referenceIntroduction(problemTable()) },
-    servers: [
-      {
-        url: `{base_url}${API_PREFIX}`,
-        description: "This server",
-        variables: {
-          base_url: {
-            default: "",
-            description:
-              "The origin the API is served at, such as `https://api.example.com`. Empty (the default), paths are relative to where this document was read.",
-          },
-        },
-      },
-    ],
+    servers: [{ url: new URL(origin).origin, description: "This server" }],
     security: [{ ApiKey: [] }],
-    tags: tags.map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? "" })),
+    tags: [...new Set(tags)].map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? "" })),
     paths,
+    ...(eventTypes.size > 0 ? { webhooks: webhookOperations(eventTypes) } : {}),
     components: {
       schemas: registry.schemas,
       parameters: HEADER_PARAMETERS,
@@ -75,6 +86,10 @@ function buildOperation(
   const parameters = operationParameters(compiled, registry);
   const requestBody = requestBodyOf(compiled, registry);
   const success = successResponse(compiled, registry);
+  const problems = problemsOf(compiled);
+  // In the catalogue's order, whatever order the route lists them in.
+  const codes = (Object.keys(PROBLEMS) as ProblemCode[]).filter((code) => problems.has(code));
+  const operationProblem = operationProblemSchema(route.operationId, codes, problemRef, registry);
   return {
     operationId: route.operationId,
     summary: route.summary,
@@ -85,7 +100,7 @@ function buildOperation(
     responses: {
       [String(compiled.response.status)]: success,
       ...(isVersionedRead(route) ? { "304": notModified(compiled) } : {}),
-      ...problemResponses(problemsOf(compiled), route.problemExamples ?? {}, problemRef, (code) =>
+      ...problemResponses(problems, route.problemExamples ?? {}, operationProblem, (code) =>
         headersFor(PROBLEMS[code].status, compiled, PROBLEMS[code].beforeRouting),
       ),
     },

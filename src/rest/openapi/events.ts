@@ -2,7 +2,7 @@ import type { GraphQLSchema } from "graphql";
 import { EVENT_RECORD_DOCUMENTS } from "../../contract/event-records.js";
 import { compileRoute } from "../compiled-route.js";
 import { responseSchema, type SchemaRegistry } from "./schemas.js";
-import type { JsonSchema } from "./types.js";
+import type { JsonSchema, Operation, Parameter, PathItem } from "./types.js";
 
 // Events as a union on `type`: the schema reads `data` as JSON, but each event
 // type's `data.object` is a record rendered by a known operation
@@ -40,10 +40,11 @@ function objectSchemas(schema: GraphQLSchema, registry: SchemaRegistry): Map<str
  * Replaces the `WebhookEvent` schema, when a route answers events, by a
  * `oneOf` of one schema per event type with a `discriminator` on `type`.
  * Every other member of an event keeps the schema the selection gave it.
+ * Returns each event type's schema (a reference), none when no route answers events.
  */
-export function typeWebhookEvents(schema: GraphQLSchema, registry: SchemaRegistry): void {
+export function typeWebhookEvents(schema: GraphQLSchema, registry: SchemaRegistry): Map<string, string> {
   const event = registry.schemas[EVENT];
-  if (event === undefined) return;
+  if (event === undefined) return new Map();
   const { type, data } = event.properties ?? {};
   const types = type?.enum;
   if (!types || !data) throw new Error(`OpenAPI: ${EVENT} has no \`type\` enum or no \`data\``);
@@ -91,4 +92,67 @@ export function typeWebhookEvents(schema: GraphQLSchema, registry: SchemaRegistr
     oneOf: Object.values(mapping).map(($ref) => ({ $ref })),
     discriminator: { propertyName: "type", mapping },
   };
+  return new Map(Object.entries(mapping));
 }
+
+/** The Standard Webhooks headers of every delivery (docs/webhooks.md "Verifying a delivery"). */
+const DELIVERY_HEADERS: Parameter[] = [
+  {
+    name: "webhook-id",
+    in: "header",
+    required: true,
+    description: "The event's `id`, the same on every retry and redelivery: drop the duplicates.",
+    schema: { type: "string", format: "uuid" },
+  },
+  {
+    name: "webhook-timestamp",
+    in: "header",
+    required: true,
+    description: "When this attempt was sent, in Unix seconds; refuse one far from now.",
+    schema: { type: "integer" },
+  },
+  {
+    name: "webhook-signature",
+    in: "header",
+    required: true,
+    description:
+      "`v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` under the endpoint's signing secret; space-separated when two secrets sign. Verify the raw body before parsing it.",
+    schema: { type: "string" },
+  },
+];
+
+/**
+ * The top-level `webhooks` of the document: one POST per event type, as the
+ * service sends it to a webhook endpoint, so that generators write the
+ * receiving side's types too.
+ */
+export function webhookOperations(eventTypes: ReadonlyMap<string, string>): Record<string, PathItem> {
+  return Object.fromEntries(
+    [...eventTypes].map(([eventType, $ref]): [string, PathItem] => {
+      const operation: Operation = {
+        operationId: `${pascalCase(eventType).replace(/^./, (letter) => letter.toLowerCase())}Webhook`,
+        summary: eventType,
+        description: `Sent to every enabled webhook endpoint subscribed to \`${eventType}\` (or \`*\`), signed under the Standard Webhooks specification and retried with backoff until it is answered with a 2xx.`,
+        tags: [WEBHOOKS_TAG],
+        security: [],
+        parameters: DELIVERY_HEADERS,
+        requestBody: {
+          required: true,
+          description: "The event, as the event feed lists it.",
+          content: { "application/json": { schema: { $ref }, examples: {} } },
+        },
+        responses: {
+          "2XX": { description: "Received. The answer's body is read and ignored." },
+          "4XX": {
+            description:
+              "Not received (a signature that does not verify, say): the attempt failed and is retried, as is any answer other than a 2xx.",
+          },
+        },
+      };
+      return [eventType, { post: operation }];
+    }),
+  );
+}
+
+/** The tag of the webhooks' operations, beside the routes' tags. */
+export const WEBHOOKS_TAG = "Webhooks";

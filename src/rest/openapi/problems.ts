@@ -41,6 +41,27 @@ function problemExample(code: ProblemCode, example: ProblemExample): JsonValue {
   ) as JsonValue;
 }
 
+/**
+ * One operation's problems: the shared `Problem` with `code` narrowed to the
+ * codes the operation answers with, so that a generated client's error type
+ * admits no code the operation never gives.
+ */
+export function operationProblemSchema(
+  operationId: string,
+  codes: readonly ProblemCode[],
+  problemRef: JsonSchema,
+  registry: SchemaRegistry,
+): JsonSchema {
+  const name = `${operationId.charAt(0).toUpperCase()}${operationId.slice(1)}Problem`;
+  return registry.ref(name, {
+    description: "A problem this operation answers with: `Problem`, with only the codes it gives.",
+    allOf: [
+      problemRef,
+      { type: "object", properties: { code: { type: "string", enum: [...codes] } }, required: ["code"] },
+    ],
+  });
+}
+
 /** RFC 9457 problem details as docs/decisions.md §2 "Problem details" defines them. */
 export function problemSchema(schema: GraphQLSchema, registry: SchemaRegistry): JsonSchema {
   const orderStatus = schema.getType("OrderStatus");
@@ -72,7 +93,7 @@ export function problemSchema(schema: GraphQLSchema, registry: SchemaRegistry): 
         type: "string",
         enum: Object.keys(PROBLEMS),
         description:
-          "The stable snake_case reason, e.g. `validation_failed`. Each operation's error responses list the codes it answers with.",
+          "The stable snake_case reason, e.g. `validation_failed`. Each operation's problem schema (`ListOrdersProblem`, …) narrows it to the codes that operation answers with.",
       },
       request_id: {
         type: "string",
@@ -104,9 +125,8 @@ export function problemTable(): string {
 
 /**
  * Problems grouped by status, each status one response with an example per
- * code. Every response's schema is the one `Problem`, so that a generated
- * client has one error type; the codes of each response are its examples and
- * its description.
+ * code and `problemRef` (the operation's problem) as its schema; the codes of
+ * each response are its examples and its description.
  */
 export function problemResponses(
   codes: Map<ProblemCode, string>,
