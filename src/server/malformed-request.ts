@@ -80,13 +80,15 @@ export function writeClientError(
         : { status: 400, code: "bad_request", detail: "The request is not valid HTTP/1.1" };
   const requestId = pickRequestId(null);
   const { statusText, headers, body } = problemAnswer(problem, requestId);
+  // An answer to HEAD has no body (RFC 9110 §9.3.2): a client would read one as the start of its next answer.
+  const content = isHead(error) ? "" : body;
   const head = [
     `HTTP/1.1 ${problem.status} ${statusText}`,
     ...[...headers].map(([name, value]) => `${name}: ${value}`),
     "connection: close",
   ];
   answered.add(socket);
-  socket.end(`${head.join("\r\n")}\r\n\r\n${body}`);
+  socket.end(`${head.join("\r\n")}\r\n\r\n${content}`);
   // Closing at once, with the rest of the request unread, would reset the
   // connection, and a client still sending may lose the answer; most clients
   // close their end once they have read it.
@@ -94,6 +96,18 @@ export function writeClientError(
   linger.unref();
   socket.once("close", () => clearTimeout(linger));
   return { status: problem.status, requestId };
+}
+
+/**
+ * Whether the refused request is a HEAD. The parser failed before it named
+ * the method, so it is read from the bytes it was parsing: the request's
+ * start when the request came in one piece, as clients send headers. Bytes
+ * from the middle of a request start with no method, and are answered as a
+ * GET would be.
+ */
+function isHead(error: NodeJS.ErrnoException & { rawPacket?: unknown }): boolean {
+  const { rawPacket } = error;
+  return Buffer.isBuffer(rawPacket) && rawPacket.subarray(0, 5).toString("latin1") === "HEAD ";
 }
 
 /** A problem's status text, headers (those every answer carries, and one Content-Length) and body. */

@@ -124,6 +124,17 @@ describe("requests the HTTP server refuses, over a real socket", () => {
     expectReadableProblem(answer, status, status === 431 ? "request_header_fields_too_large" : "bad_request");
   });
 
+  it("answers a HEAD with headers over the limit with 431 and no body", async () => {
+    const answer = await rawExchange(
+      port,
+      `HEAD /healthz HTTP/1.1\r\nHost: localhost\r\n${bigHeader}\r\n\r\n`,
+    );
+    expect(answer.status).toBe(431);
+    expect(answer.headers).toContainEqual(["content-type", "application/problem+json"]);
+    expect(answer.headers.filter(([name]) => name === "x-request-id")).toHaveLength(1);
+    expect(answer.body).toBe("");
+  });
+
   it("answers a body that stalls past the request timeout with 408 and one Content-Length", async () => {
     const answer = await rawExchange(
       port,
