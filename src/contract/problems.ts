@@ -118,7 +118,7 @@ const CATALOGUE = {
   unsupported_media_type: {
     status: 415,
     on: "body",
-    when: "A non-empty body is not `application/json`.",
+    when: "A non-empty body is not `application/json`, or is coded: `Content-Encoding` other than `identity` (the answer's `Accept-Encoding: identity` says so).",
     example: { detail: "The request body must be JSON with Content-Type: application/json" },
   },
   validation_failed: {

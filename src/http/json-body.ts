@@ -14,8 +14,9 @@ const tooLarge: Problem = {
 
 /**
  * Reads a JSON object body. An empty body counts as `{}`; anything else must
- * be `application/json` and at most 1 MiB, which is enforced while reading,
- * so an oversized body is never held in memory whole.
+ * be `application/json`, not coded (no `Content-Encoding` but identity), and
+ * at most 1 MiB, which is enforced while reading, so an oversized body is
+ * never held in memory whole.
  */
 export async function readJsonObject(
   request: Request,
@@ -27,6 +28,18 @@ export async function readJsonObject(
   if (text === null) return { problem: tooLarge };
   if (text.trim() === "") return { value: {} };
 
+  const coding = contentCoding(request);
+  if (coding !== "identity") {
+    return {
+      problem: {
+        status: 415,
+        code: "unsupported_media_type",
+        detail: `The request body must not be coded (Content-Encoding: ${coding}); the only coding accepted is identity`,
+        // RFC 9110 §15.5.16: the codings a request may use.
+        headers: { "accept-encoding": "identity" },
+      },
+    };
+  }
   const contentType = request.headers.get("content-type") ?? "";
   const mediaType = contentType.split(";")[0]?.trim().toLowerCase() ?? "";
   if (mediaType !== "application/json" && !/^application\/[a-z0-9.+-]+\+json$/.test(mediaType)) {
@@ -59,6 +72,19 @@ export async function readJsonObject(
     };
   }
   return { value: value as JsonObject };
+}
+
+/**
+ * The body's content coding: "identity" when none is named. Bodies are small
+ * (1 MiB at most), and a coded body would need a second limit, on what it
+ * decodes to, to keep a small upload from becoming a large one; so none is taken.
+ */
+function contentCoding(request: Request): string {
+  const codings = (request.headers.get("content-encoding") ?? "")
+    .split(",")
+    .map((coding) => coding.trim().toLowerCase())
+    .filter((coding) => coding !== "" && coding !== "identity");
+  return codings.length ? codings.join(", ") : "identity";
 }
 
 /** Walks the parsed body without recursion, so that the check itself cannot overflow the stack. */

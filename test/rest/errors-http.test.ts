@@ -1,5 +1,6 @@
 // decisions.md §2, the rows about the request as a whole: keys (401), paths
 // (404), methods (405), bodies (400, 413, 415), on every endpoint.
+import { brotliCompressSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SeededBuyer, seedApiKey, seedBuyer, seedOrders } from "../support/seed.js";
 import { callApi, createTestApp, type TestApp } from "../support/test-app.js";
@@ -249,6 +250,44 @@ describe("REST v1 request-level errors", () => {
         expect(withoutType.status).toBe(415);
       },
     );
+
+    it.each(writeEndpoints.map((endpoint) => [endpoint.name, endpoint] as const))(
+      "%s: a coded body (Content-Encoding: gzip) is 415 naming identity, and writes nothing",
+      async (_name, endpoint) => {
+        const before = await counts();
+        for (const [coding, body] of [
+          ["gzip", gzipSync(JSON.stringify(endpoint.body?.()))],
+          ["br", brotliCompressSync(JSON.stringify(endpoint.body?.()))],
+        ] as const) {
+          const response = await harness.app.fetch(`http://localhost/api/public/buyer/v1${endpoint.path()}`, {
+            method: endpoint.method,
+            headers: {
+              "x-api-key": buyer.apiKey,
+              "content-type": "application/json",
+              "content-encoding": coding,
+            },
+            body,
+          });
+          expect(response.status).toBe(415);
+          expect(response.headers.get("accept-encoding")).toBe("identity");
+          const problem = (await response.json()) as ProblemBody;
+          expect(problem.code).toBe("unsupported_media_type");
+          expect(problem.detail).toContain(coding);
+          expect(problem.detail).toContain("identity");
+        }
+        expect(await counts()).toEqual(before);
+      },
+    );
+
+    it("accepts a body that says Content-Encoding: identity", async () => {
+      const response = await callApi(harness.app, "PATCH", `/orders/${orderId}`, {
+        key: buyer.apiKey,
+        rawBody: JSON.stringify({ supplier_order_reference: "SO-identity" }),
+        headers: { "content-encoding": "identity" },
+      });
+      expect(response.status).toBe(200);
+      expect(response.body).toMatchObject({ supplier_order_reference: "SO-identity" });
+    });
 
     it("accepts application/json with a charset parameter", async () => {
       const response = await callApi(harness.app, "PATCH", `/orders/${orderId}`, {
