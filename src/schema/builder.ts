@@ -9,6 +9,7 @@ import { isUuid } from "../domain/uuid.js";
 import type { GraphQLContext } from "./context.js";
 import { domainErrorsPlugin } from "./domain-errors.js";
 import { decodeGlobalId, globalIdsPlugin, pendingGlobalId } from "./global-ids.js";
+import { wellFormedTextPlugin } from "./well-formed-text.js";
 
 export interface BuilderTypes {
   Context: GraphQLContext;
@@ -29,7 +30,7 @@ export type SchemaTypes = PothosSchemaTypes.ExtendDefaultTypes<BuilderTypes>;
 
 /** The one schema builder: every domain type registers itself on it. */
 export const builder = new SchemaBuilder<BuilderTypes>({
-  plugins: [PrismaPlugin, domainErrorsPlugin, globalIdsPlugin],
+  plugins: [PrismaPlugin, domainErrorsPlugin, globalIdsPlugin, wellFormedTextPlugin],
   defaultFieldNullability: false,
   prisma: {
     client: (context) => context.prisma,
