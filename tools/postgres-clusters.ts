@@ -1,6 +1,7 @@
 // A PostgreSQL primary and a streaming replica of it, as two real clusters of
 // their own (initdb, pg_basebackup -R) in a temporary folder on free local
-// ports, for the replication tests and the replica bench. The machine's own
+// ports, for the replication tests and the replica bench; or one cluster, for
+// tests that stop and start their database. The machine's own
 // cluster is never touched. Run as root, every server command runs as the
 // `postgres` user, since PostgreSQL refuses to run as root.
 import { execFile, type SpawnSyncReturns, spawnSync } from "node:child_process";
@@ -183,6 +184,86 @@ export async function startReplicatedClusters(options: ClusterOptions): Promise<
         if ((error as { code?: unknown }).code === INVALID_CATALOG_NAME) return false;
         throw error;
       }
+    },
+    close() {
+      process.removeListener("exit", close);
+      close();
+    },
+  };
+}
+
+export interface Cluster {
+  /** postgres:// URL of `database`. */
+  url(database: string): string;
+  createDatabase(database: string): Promise<void>;
+  /** Stops the cluster (`pg_ctl stop -m fast`: its sessions are ended); its port then refuses connections. */
+  stop(): Promise<void>;
+  /** Starts the stopped cluster again on the same port. */
+  start(): Promise<void>;
+  /** Stops the cluster and removes its folder. */
+  close(): void;
+}
+
+/** One throwaway cluster of its own on a free local port, for tests that stop their database. */
+export async function startCluster(): Promise<Cluster> {
+  const bin = postgresServerBinaries();
+  if (!bin) throw new Error("the PostgreSQL server binaries (initdb, pg_ctl, pg_basebackup) are missing");
+  const root = mkdtempSync(path.join(os.tmpdir(), "bpa-cluster-"));
+  const asRoot = process.getuid?.() === 0;
+  const owner = asRoot ? userIds("postgres") : null;
+  if (owner) chownSync(root, owner.uid, owner.gid);
+  const dir = path.join(root, "data");
+  const port = await freePort();
+  const pgCtl = (action: string[]) =>
+    runAsync(asRoot, path.join(bin, "pg_ctl"), ["-D", dir, "-l", `${dir}.log`, "-w", "-t", "60", ...action]);
+  let running = false;
+  const close = () => {
+    if (running)
+      spawnSync(...runArgs(asRoot, path.join(bin, "pg_ctl"), ["-D", dir, "-m", "immediate", "-w", "stop"]));
+    running = false;
+    rmSync(root, { recursive: true, force: true });
+  };
+  process.once("exit", close);
+  try {
+    await runAsync(asRoot, path.join(bin, "initdb"), [
+      "-D",
+      dir,
+      "-U",
+      "postgres",
+      "--auth=trust",
+      "--no-sync",
+      "-E",
+      "UTF8",
+    ]);
+    appendFileSync(
+      path.join(dir, "postgresql.conf"),
+      `\nport = ${port}\nlisten_addresses = '127.0.0.1'\nunix_socket_directories = '${root}'\nfsync = off\nshared_buffers = '32MB'\n`,
+    );
+    await pgCtl(["start"]);
+    running = true;
+  } catch (error) {
+    close();
+    throw error;
+  }
+  const url = (database: string) => `postgres://postgres@127.0.0.1:${port}/${database}`;
+  return {
+    url,
+    async createDatabase(database) {
+      const client = new pg.Client({ connectionString: url("postgres") });
+      await client.connect();
+      try {
+        await client.query(`CREATE DATABASE "${database.replaceAll('"', '""')}"`);
+      } finally {
+        await client.end();
+      }
+    },
+    async stop() {
+      await runAsync(asRoot, path.join(bin, "pg_ctl"), ["-D", dir, "-m", "fast", "-w", "stop"]);
+      running = false;
+    },
+    async start() {
+      await pgCtl(["start"]);
+      running = true;
     },
     close() {
       process.removeListener("exit", close);

@@ -145,6 +145,12 @@ const CATALOGUE = {
     when: "The database cannot take the work now (a burst of requests); nothing was done. Retry after `Retry-After` seconds.",
     example: { detail: "The service is too busy to take this request now; retry after 1 s" },
   },
+  unavailable: {
+    status: 503,
+    on: "any",
+    when: "The database cannot be reached now (stopped, restarting or cut off); nothing was done, and `/readyz` answers 503 meanwhile. Retry after `Retry-After` seconds.",
+    example: { detail: "The database cannot be reached now; nothing was done. Retry after 5 s" },
+  },
   internal: {
     status: 500,
     on: "any",

@@ -10,6 +10,12 @@ export function graphqlRoute(yoga: ReturnType<typeof createGraphQLServer>): Rout
     target: {
       admits: true,
       versionedGet: false,
+      // A failure the stages answer (the database unreachable while the key is looked up) as a GraphQL error.
+      problemResponse: (problem) =>
+        Response.json(
+          { errors: [{ message: problem.detail, extensions: { code: problem.code.toUpperCase() } }] },
+          { status: problem.status, headers: problem.headers },
+        ),
       async handle({ request, requestId, admission }) {
         // A wrong key is refused before the body is read; REST does the same after its 404/405 checks.
         if (!admission && request.headers.has("x-api-key")) return unauthenticated();

@@ -38,6 +38,7 @@ const STATUS_BY_CODE: Record<string, number> = {
   ENDPOINT_DISABLED: 409,
   VALIDATION_FAILED: 422,
   OVERLOADED: 503,
+  UNAVAILABLE: 503,
 };
 
 /**
@@ -55,7 +56,7 @@ export function problemFor(failure: unknown, argumentNames: Record<string, strin
   const status = STATUS_BY_CODE[code];
   if (!status) return null;
   const problem: Problem = { status, code: code.toLowerCase(), detail: error.message };
-  // Headers the error asks for, as Yoga would send them (OVERLOADED's `Retry-After`).
+  // Headers the error asks for, as Yoga would send them (`Retry-After` of OVERLOADED and UNAVAILABLE).
   const http = extensions.http as { headers?: Record<string, string> } | undefined;
   if (http?.headers) problem.headers = http.headers;
   const fieldErrors = extensions.fieldErrors as FieldProblemExtension[] | undefined;

@@ -6,6 +6,11 @@ import SchemaBuilder, { BasePlugin, type PothosOutputFieldConfig, type SchemaTyp
 import { defaultFieldResolver, GraphQLError, type GraphQLFieldResolver } from "graphql";
 import { Prisma } from "../db/generated/prisma/client.js";
 import type { OrderStatus } from "../db/generated/prisma/enums.js";
+import {
+  isDatabaseUnreachable,
+  UNREACHABLE_MESSAGE,
+  UNREACHABLE_RETRY_AFTER_SECONDS,
+} from "../db/unreachable.js";
 import { contractSpelling } from "../domain/contract-vocabulary.js";
 import {
   DomainError,
@@ -70,6 +75,16 @@ export function overloadedError(): GraphQLError {
   );
 }
 
+/** UNAVAILABLE: the database cannot be reached; HTTP 503 and `Retry-After`, as OVERLOADED. */
+export function unavailableError(): GraphQLError {
+  return new GraphQLError(UNREACHABLE_MESSAGE, {
+    extensions: {
+      code: "UNAVAILABLE",
+      http: { status: 503, headers: { "retry-after": String(UNREACHABLE_RETRY_AFTER_SECONDS) } },
+    },
+  });
+}
+
 /**
  * The GraphQL error a failure becomes: ours when we know it, else the failure
  * itself (INTERNAL). Resolvers' failures pass through it here; the REST
@@ -77,7 +92,8 @@ export function overloadedError(): GraphQLError {
  */
 export function translated(error: unknown): unknown {
   if (error instanceof DomainError) return graphQLErrorFrom(error);
-  return isOverloaded(error) ? overloadedError() : error;
+  if (isOverloaded(error)) return overloadedError();
+  return isDatabaseUnreachable(error) ? unavailableError() : error;
 }
 
 const isThenable = (value: unknown): value is PromiseLike<unknown> =>

@@ -5,6 +5,7 @@
 // makes a function per request.
 import type { RequestSpan } from "../../telemetry/tracing-types.js";
 import type { Admission } from "../admission.js";
+import type { Problem } from "../problem.js";
 import type { WhenSent } from "../response-cache.js";
 import type { RouteMatch } from "../router.js";
 
@@ -15,6 +16,8 @@ export interface Endpoint {
   /** Its GET (and HEAD) reads only data the change log versions: conditional (ETag, 304) and cached. */
   readonly versionedGet: boolean;
   handle(exchange: Exchange): Promise<Response>;
+  /** How it answers a problem the stages found, when not as an RFC 9457 problem (GraphQL's errors). */
+  problemResponse?(problem: Problem, requestId: string): Response;
 }
 
 /**

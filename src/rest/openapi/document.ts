@@ -207,8 +207,9 @@ const REPLAYABLE = new Set([200, 201, 404, 409, 422]);
 
 /**
  * The headers of a response with this status. Rate-limit headers come with
- * every response to a valid key: a 401 has none, a 500 may have lost them, and
- * what the HTTP server answers before routing never read a key.
+ * every response to a valid key: a 401 has none, a 500 may have lost them, a
+ * 503 may have come before the key could be read (the database unreachable),
+ * and what the HTTP server answers before routing never read a key.
  */
 function headersFor(
   status: number,
@@ -216,7 +217,7 @@ function headersFor(
   beforeRouting = false,
 ): Response["headers"] {
   const names: (keyof typeof RESPONSE_HEADERS)[] = ["X-Request-Id"];
-  if (status !== 401 && status !== 500 && !beforeRouting)
+  if (status !== 401 && status !== 500 && status !== 503 && !beforeRouting)
     names.push("RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset");
   if (status === 429 || status === 503) names.push("Retry-After");
   if (response.list && status < 300) names.push("Link");
