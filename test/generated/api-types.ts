@@ -255,7 +255,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        post: operations["orderCreatedWebhook"];
+        post: operations["orderCreated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -271,7 +271,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        post: operations["orderUpdatedWebhook"];
+        post: operations["orderUpdated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -287,7 +287,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        post: operations["buyerProductCreatedWebhook"];
+        post: operations["buyerProductCreated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -303,7 +303,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        post: operations["buyerProductApprovalCreatedWebhook"];
+        post: operations["buyerProductApprovalCreated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -319,7 +319,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        post: operations["buyerProductApprovalUpdatedWebhook"];
+        post: operations["buyerProductApprovalUpdated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -335,7 +335,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        post: operations["supplierUserCreatedWebhook"];
+        post: operations["supplierUserCreated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -351,7 +351,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        post: operations["taggingCreatedWebhook"];
+        post: operations["taggingCreated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3585,7 +3585,7 @@ export interface operations {
             };
         };
     };
-    orderCreatedWebhook: {
+    orderCreated: {
         parameters: {
             query?: never;
             header: {
@@ -3616,7 +3616,7 @@ export interface operations {
             };
         };
     };
-    orderUpdatedWebhook: {
+    orderUpdated: {
         parameters: {
             query?: never;
             header: {
@@ -3647,7 +3647,7 @@ export interface operations {
             };
         };
     };
-    buyerProductCreatedWebhook: {
+    buyerProductCreated: {
         parameters: {
             query?: never;
             header: {
@@ -3678,7 +3678,7 @@ export interface operations {
             };
         };
     };
-    buyerProductApprovalCreatedWebhook: {
+    buyerProductApprovalCreated: {
         parameters: {
             query?: never;
             header: {
@@ -3709,7 +3709,7 @@ export interface operations {
             };
         };
     };
-    buyerProductApprovalUpdatedWebhook: {
+    buyerProductApprovalUpdated: {
         parameters: {
             query?: never;
             header: {
@@ -3740,7 +3740,7 @@ export interface operations {
             };
         };
     };
-    supplierUserCreatedWebhook: {
+    supplierUserCreated: {
         parameters: {
             query?: never;
             header: {
@@ -3771,7 +3771,7 @@ export interface operations {
             };
         };
     };
-    taggingCreatedWebhook: {
+    taggingCreated: {
         parameters: {
             query?: never;
             header: {

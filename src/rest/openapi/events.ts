@@ -130,7 +130,7 @@ export function webhookOperations(eventTypes: ReadonlyMap<string, string>): Reco
   return Object.fromEntries(
     [...eventTypes].map(([eventType, $ref]): [string, PathItem] => {
       const operation: Operation = {
-        operationId: `${pascalCase(eventType).replace(/^./, (letter) => letter.toLowerCase())}Webhook`,
+        operationId: pascalCase(eventType).replace(/^./, (letter) => letter.toLowerCase()),
         summary: eventType,
         description: `Sent to every enabled webhook endpoint subscribed to \`${eventType}\` (or \`*\`), signed under the Standard Webhooks specification and retried with backoff until it is answered with a 2xx.`,
         tags: [WEBHOOKS_TAG],
