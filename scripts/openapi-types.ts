@@ -1,8 +1,11 @@
-// npm run openapi:types: writes the typed-client types for the current document.
+// npm run openapi:types: writes the typed-client types, and the client package's
+// types and table of operations, for the current document.
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { API_TYPES_FILE, renderApiTypes } from "../tools/api-types.js";
+import { renderGeneratedFiles } from "../tools/api-types.js";
 
-mkdirSync(path.dirname(API_TYPES_FILE), { recursive: true });
-writeFileSync(API_TYPES_FILE, await renderApiTypes());
-console.log(`wrote ${API_TYPES_FILE}`);
+for (const [file, text] of Object.entries(await renderGeneratedFiles())) {
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, text);
+  console.log(`wrote ${file}`);
+}

@@ -1,11 +1,13 @@
-// The typed-client types are generated from the document; they must not lag
-// behind it, or integrators' and our own typed tests check a stale API.
+// The typed-client types and the client package's types and operations are
+// generated from the document; they must not lag behind it, or integrators'
+// and our own typed tests check a stale API.
 import { readFileSync } from "node:fs";
 import { expect, it } from "vitest";
-import { API_TYPES_FILE, renderApiTypes } from "../../tools/api-types.js";
+import { renderGeneratedFiles } from "../../tools/api-types.js";
 
-it(`${API_TYPES_FILE} matches the OpenAPI document (run \`npm run openapi:types\` when it does not)`, async () => {
-  const committed = readFileSync(API_TYPES_FILE, "utf8");
-  const current = await renderApiTypes();
-  expect(committed === current, `${API_TYPES_FILE} is stale: run \`npm run openapi:types\``).toBe(true);
+it("the generated files match the OpenAPI document (run `npm run openapi:types` when they do not)", async () => {
+  for (const [file, current] of Object.entries(await renderGeneratedFiles())) {
+    const committed = readFileSync(file, "utf8");
+    expect(committed === current, `${file} is stale: run \`npm run openapi:types\``).toBe(true);
+  }
 });
