@@ -19,18 +19,22 @@ interface FaultProxy {
   close(): Promise<void>;
 }
 
-/** Forwards each request to `upstream`; the first attempt of every Idempotency-Key is answered and then lost. */
+/**
+ * Forwards each request to `upstream`, and loses the answer of the first
+ * request with each Idempotency-Key (of every other request without one).
+ */
 async function startFaultProxy(upstream: string): Promise<FaultProxy> {
   const agent = new Agent({ keepAlive: true });
   const target = new URL(upstream);
   const seenKeys = new Set<string>();
   const faults = { dropped: 0, replaced: 0 };
+  let unkeyed = 0;
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
       const key = request.headers["idempotency-key"];
-      const fault = typeof key === "string" && !seenKeys.has(key);
+      const fault = typeof key === "string" ? !seenKeys.has(key) : unkeyed++ % 2 === 0;
       if (typeof key === "string") seenKeys.add(key);
       const upstreamRequest = forward(
         {
@@ -62,6 +66,7 @@ async function startFaultProxy(upstream: string): Promise<FaultProxy> {
           });
         },
       );
+      upstreamRequest.on("error", () => request.socket.destroy());
       upstreamRequest.end(Buffer.concat(chunks));
     });
   });
