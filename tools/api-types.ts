@@ -63,7 +63,8 @@ export function renderClientOperations(document: OpenApiDocument = buildOpenApiD
       const isArray = json?.schema !== undefined && "type" in json.schema && json.schema.type === "array";
       entries[String(operation.operationId)] = {
         method: method.toUpperCase(),
-        path,
+        // The whole path under the origin, whether the document's paths are written under the API's base or not.
+        path: path.startsWith(API_PREFIX) ? path : `${API_PREFIX}${path}`,
         query,
         list: isArray && query.includes("cursor"),
       };

@@ -131,7 +131,7 @@ export class BuyerApi {
   declare readonly webhookEndpoints: Resources["webhookEndpoints"];
   declare readonly webhookDeliveries: Resources["webhookDeliveries"];
 
-  readonly #apiUrl: string;
+  readonly #origin: string;
   readonly #apiKey: string;
   readonly #fetch: typeof fetch;
   readonly #retry: Required<RetryOptions>;
@@ -140,7 +140,7 @@ export class BuyerApi {
 
   constructor(options: ClientOptions) {
     const base = options.baseUrl.replace(/\/+$/, "");
-    this.#apiUrl = base.endsWith(API_PREFIX) ? base : `${base}${API_PREFIX}`;
+    this.#origin = base.endsWith(API_PREFIX) ? base.slice(0, -API_PREFIX.length) : base;
     this.#apiKey = options.apiKey;
     this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
     this.#retry = { maxRetries: 4, baseDelayMs: 250, maxDelayMs: 30_000, ...options.retry };
@@ -193,7 +193,7 @@ export class BuyerApi {
       for (const item of Array.isArray(value) ? value : [value]) search.append(sent, String(item));
     }
     const text = search.toString();
-    return { url: `${this.#apiUrl}${filled}${text ? `?${text}` : ""}`, body: input.body };
+    return { url: `${this.#origin}${filled}${text ? `?${text}` : ""}`, body: input.body };
   }
 
   async #send(
