@@ -30,11 +30,14 @@ function withoutProse(value: unknown): unknown {
   );
 }
 
+/** The document the generated files are written from; the origin only fills `servers`. */
+function currentDocument(): OpenApiDocument {
+  return buildOpenApiDocument(schema, { origin: "https://api.example.com" });
+}
+
 /** TypeScript types of the v1 REST API, for openapi-fetch, from the generated document. */
 export async function renderApiTypes(): Promise<string> {
-  const document = JSON.stringify(
-    withoutProse(buildOpenApiDocument(schema, { origin: "https://api.example.com" })),
-  );
+  const document = JSON.stringify(withoutProse(currentDocument()));
   return `${HEADER}${astToString(await openapiTS(document))}`;
 }
 
@@ -50,7 +53,7 @@ interface OperationEntry {
  * its query parameters' names, and whether it is a list paged with `cursor`
  * (a JSON array answered with `Link`).
  */
-export function renderClientOperations(document: OpenApiDocument = buildOpenApiDocument(schema)): string {
+export function renderClientOperations(document: OpenApiDocument = currentDocument()): string {
   const entries: Record<string, OperationEntry> = {};
   for (const [path, item] of Object.entries(document.paths)) {
     for (const [method, operation] of Object.entries(item)) {

@@ -157,6 +157,9 @@ describe("the client package", { timeout: 60_000 }, () => {
     expect(BuyerApiError.is(missing, "getOrder")).toBe(true);
     if (!BuyerApiError.is(missing, "getOrder")) return;
     const code: ErrorCode<"getOrder"> = missing.code;
+    // @ts-expect-error the document lists the codes of each operation: a read never answers already_exists
+    const impossible: ErrorCode<"getOrder"> = "already_exists";
+    void impossible;
     expect({ status: missing.status, code }).toEqual({ status: 404, code: "not_found" });
     expect(missing.requestId).toMatch(/\S/);
 

@@ -148,6 +148,11 @@ export function describe(event: WebhookEvent): string {
   }
 }
 
+export function neverAnswered(error: BuyerApiError<"getOrder">): boolean {
+  // @ts-expect-error a read of an order never answers already_exists
+  return error.code === "already_exists";
+}
+
 export async function misuse(api: BuyerApi): Promise<void> {
   // @ts-expect-error an order's id is required
   await api.orders.get({});

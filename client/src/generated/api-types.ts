@@ -4,7 +4,7 @@
 // the reference (/docs) for what each field means.
 
 export interface paths {
-    "/suppliers/{supplier_id}/users": {
+    "/api/public/buyer/v1/suppliers/{supplier_id}/users": {
         parameters: {
             query?: never;
             header?: never;
@@ -20,7 +20,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/taggings": {
+    "/api/public/buyer/v1/taggings": {
         parameters: {
             query?: never;
             header?: never;
@@ -36,7 +36,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/buyer_products": {
+    "/api/public/buyer/v1/buyer_products": {
         parameters: {
             query?: never;
             header?: never;
@@ -52,7 +52,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/orders": {
+    "/api/public/buyer/v1/orders": {
         parameters: {
             query?: never;
             header?: never;
@@ -68,7 +68,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/orders/{id}": {
+    "/api/public/buyer/v1/orders/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -84,7 +84,7 @@ export interface paths {
         patch: operations["updateOrder"];
         trace?: never;
     };
-    "/buyer_product_approvals": {
+    "/api/public/buyer/v1/buyer_product_approvals": {
         parameters: {
             query?: never;
             header?: never;
@@ -100,7 +100,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/buyer_products/{id}": {
+    "/api/public/buyer/v1/buyer_products/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -116,7 +116,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/buyer_product_approvals/{id}": {
+    "/api/public/buyer/v1/buyer_product_approvals/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -132,7 +132,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/events": {
+    "/api/public/buyer/v1/events": {
         parameters: {
             query?: never;
             header?: never;
@@ -148,7 +148,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/events/{id}": {
+    "/api/public/buyer/v1/events/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -164,7 +164,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/events/{id}/redeliver": {
+    "/api/public/buyer/v1/events/{id}/redeliver": {
         parameters: {
             query?: never;
             header?: never;
@@ -180,7 +180,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/webhook_endpoints": {
+    "/api/public/buyer/v1/webhook_endpoints": {
         parameters: {
             query?: never;
             header?: never;
@@ -196,7 +196,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/webhook_endpoints/{id}": {
+    "/api/public/buyer/v1/webhook_endpoints/{id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -212,7 +212,7 @@ export interface paths {
         patch: operations["updateWebhookEndpoint"];
         trace?: never;
     };
-    "/webhook_endpoints/{id}/rotate_secret": {
+    "/api/public/buyer/v1/webhook_endpoints/{id}/rotate_secret": {
         parameters: {
             query?: never;
             header?: never;
@@ -228,7 +228,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/webhook_endpoints/{id}/deliveries": {
+    "/api/public/buyer/v1/webhook_endpoints/{id}/deliveries": {
         parameters: {
             query?: never;
             header?: never;
@@ -245,7 +245,120 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "order.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["orderCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["orderUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "buyer_product.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["buyerProductCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "buyer_product_approval.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["buyerProductApprovalCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "buyer_product_approval.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["buyerProductApprovalUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "supplier_user.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["supplierUserCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "tagging.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["taggingCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         FieldError: {
@@ -285,6 +398,10 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        CreateSupplierUserProblem: components["schemas"]["Problem"] & {
+            /** @enum {string} */
+            code: "bad_request" | "invalid_json" | "unauthenticated" | "not_found" | "request_timeout" | "already_exists" | "idempotency_request_in_progress" | "payload_too_large" | "request_header_fields_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "rate_limited" | "overloaded" | "internal";
+        };
         AttachTagsRequest: {
             tag_ids: string[];
             taggable_id: components["schemas"]["IdOrGlobalId"];
@@ -307,6 +424,10 @@ export interface components {
             taggable_id: string;
             added_tag_ids: string[];
             tags: components["schemas"]["Tag"][];
+        };
+        AttachTagsProblem: components["schemas"]["Problem"] & {
+            /** @enum {string} */
+            code: "bad_request" | "invalid_json" | "unauthenticated" | "not_found" | "request_timeout" | "idempotency_request_in_progress" | "payload_too_large" | "request_header_fields_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "rate_limited" | "overloaded" | "internal";
         };
         ResourceValueInput: {
             provider: string;
@@ -366,6 +487,10 @@ export interface components {
             /** Format: uuid */
             product_id: string;
             auto_match: components["schemas"]["AutoMatch"];
+        };
+        CreateBuyerProductProblem: components["schemas"]["Problem"] & {
+            /** @enum {string} */
+            code: "bad_request" | "invalid_json" | "unauthenticated" | "request_timeout" | "idempotency_request_in_progress" | "payload_too_large" | "request_header_fields_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "rate_limited" | "overloaded" | "internal";
         };
         OrderType: {
             /** Format: uuid */
@@ -430,6 +555,10 @@ export interface components {
             updated_at: string;
             delivery_site: components["schemas"]["DeliverySite"];
         };
+        ListOrdersProblem: components["schemas"]["Problem"] & {
+            /** @enum {string} */
+            code: "bad_request" | "unauthenticated" | "request_timeout" | "request_header_fields_too_large" | "validation_failed" | "rate_limited" | "overloaded" | "internal";
+        };
         UpdateOrderRequest: {
             /** @enum {string} */
             order_status?: "delivered" | "in_port" | "in_transit" | "in_warehouse" | "order_confirmed" | "order_placed" | "quote_selected" | "shipped";
@@ -438,6 +567,10 @@ export interface components {
             purchase_order_reference?: string | null;
             resource_values?: components["schemas"]["ResourceValueInput"][];
             supplier_order_reference?: string | null;
+        };
+        UpdateOrderProblem: components["schemas"]["Problem"] & {
+            /** @enum {string} */
+            code: "bad_request" | "invalid_json" | "unauthenticated" | "not_found" | "request_timeout" | "invalid_transition" | "precondition_failed" | "payload_too_large" | "request_header_fields_too_large" | "unsupported_media_type" | "validation_failed" | "rate_limited" | "overloaded" | "internal";
         };
         BuyerProductApproval: {
             /** Format: uuid */
@@ -456,6 +589,14 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+        };
+        ListBuyerProductApprovalsProblem: components["schemas"]["Problem"] & {
+            /** @enum {string} */
+            code: "bad_request" | "unauthenticated" | "request_timeout" | "request_header_fields_too_large" | "validation_failed" | "rate_limited" | "overloaded" | "internal";
+        };
+        GetOrderProblem: components["schemas"]["Problem"] & {
+            /** @enum {string} */
+            code: "bad_request" | "unauthenticated" | "not_found" | "request_timeout" | "request_header_fields_too_large" | "validation_failed" | "rate_limited" | "overloaded" | "internal";
         };
         BuyerProduct: {
             /** Format: uuid */
@@ -483,7 +624,23 @@ export interface components {
             /** Format: uuid */
             product_id: string;
         };
+        GetBuyerProductProblem: components["schemas"]["Problem"] & {
+            /** @enum {string} */
+            code: "bad_request" | "unauthenticated" | "not_found" | "request_timeout" | "request_header_fields_too_large" | "validation_failed" | "rate_limited" | "overloaded" | "internal";
+        };
+        GetBuyerProductApprovalProblem: components["schemas"]["Problem"] & {
+            /** @enum {string} */
+            code: "bad_request" | "unauthenticated" | "not_found" | "request_timeout" | "request_header_fields_too_large" | "validation_failed" | "rate_limited" | "overloaded" | "internal";
+        };
         WebhookEvent: components["schemas"]["OrderCreatedEvent"] | components["schemas"]["OrderUpdatedEvent"] | components["schemas"]["BuyerProductCreatedEvent"] | components["schemas"]["BuyerProductApprovalCreatedEvent"] | components["schemas"]["BuyerProductApprovalUpdatedEvent"] | components["schemas"]["SupplierUserCreatedEvent"] | components["schemas"]["TaggingCreatedEvent"];
+        ListEventsProblem: components["schemas"]["Problem"] & {
+            /** @enum {string} */
+            code: "bad_request" | "unauthenticated" | "request_timeout" | "request_header_fields_too_large" | "validation_failed" | "rate_limited" | "overloaded" | "internal";
+        };
+        GetEventProblem: components["schemas"]["Problem"] & {
+            /** @enum {string} */
+            code: "bad_request" | "unauthenticated" | "not_found" | "request_timeout" | "request_header_fields_too_large" | "validation_failed" | "rate_limited" | "overloaded" | "internal";
+        };
         RedeliverEventRequest: {
             /** Format: uuid */
             endpoint_id?: string;
@@ -523,6 +680,10 @@ export interface components {
         Redelivery: {
             deliveries: components["schemas"]["WebhookDelivery"][];
         };
+        RedeliverEventProblem: components["schemas"]["Problem"] & {
+            /** @enum {string} */
+            code: "bad_request" | "invalid_json" | "unauthenticated" | "not_found" | "request_timeout" | "endpoint_disabled" | "idempotency_request_in_progress" | "payload_too_large" | "request_header_fields_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "rate_limited" | "overloaded" | "internal";
+        };
         CreateWebhookEndpointRequest: {
             description?: string;
             enabled_events: ("*" | "order.created" | "order.updated" | "buyer_product.created" | "buyer_product_approval.created" | "buyer_product_approval.updated" | "supplier_user.created" | "tagging.created")[];
@@ -549,6 +710,10 @@ export interface components {
             updated_at: string;
             secret: string;
         };
+        CreateWebhookEndpointProblem: components["schemas"]["Problem"] & {
+            /** @enum {string} */
+            code: "bad_request" | "invalid_json" | "unauthenticated" | "request_timeout" | "idempotency_request_in_progress" | "payload_too_large" | "request_header_fields_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "rate_limited" | "overloaded" | "internal";
+        };
         WebhookEndpoint: {
             /** Format: uuid */
             id: string;
@@ -568,6 +733,14 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        ListWebhookEndpointsProblem: components["schemas"]["Problem"] & {
+            /** @enum {string} */
+            code: "bad_request" | "unauthenticated" | "request_timeout" | "request_header_fields_too_large" | "validation_failed" | "rate_limited" | "overloaded" | "internal";
+        };
+        GetWebhookEndpointProblem: components["schemas"]["Problem"] & {
+            /** @enum {string} */
+            code: "bad_request" | "unauthenticated" | "not_found" | "request_timeout" | "request_header_fields_too_large" | "validation_failed" | "rate_limited" | "overloaded" | "internal";
+        };
         UpdateWebhookEndpointRequest: {
             description?: string | null;
             enabled_events?: ("*" | "order.created" | "order.updated" | "buyer_product.created" | "buyer_product_approval.created" | "buyer_product_approval.updated" | "supplier_user.created" | "tagging.created")[];
@@ -575,6 +748,14 @@ export interface components {
             status?: "enabled" | "disabled";
             /** Format: uri */
             url?: string;
+        };
+        UpdateWebhookEndpointProblem: components["schemas"]["Problem"] & {
+            /** @enum {string} */
+            code: "bad_request" | "invalid_json" | "unauthenticated" | "not_found" | "request_timeout" | "payload_too_large" | "request_header_fields_too_large" | "unsupported_media_type" | "validation_failed" | "rate_limited" | "overloaded" | "internal";
+        };
+        DeleteWebhookEndpointProblem: components["schemas"]["Problem"] & {
+            /** @enum {string} */
+            code: "bad_request" | "invalid_json" | "unauthenticated" | "not_found" | "request_timeout" | "payload_too_large" | "request_header_fields_too_large" | "unsupported_media_type" | "validation_failed" | "rate_limited" | "overloaded" | "internal";
         };
         RotateWebhookEndpointSecretResponse: {
             /** Format: uuid */
@@ -595,6 +776,14 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
             secret: string;
+        };
+        RotateWebhookEndpointSecretProblem: components["schemas"]["Problem"] & {
+            /** @enum {string} */
+            code: "bad_request" | "invalid_json" | "unauthenticated" | "not_found" | "request_timeout" | "idempotency_request_in_progress" | "payload_too_large" | "request_header_fields_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "rate_limited" | "overloaded" | "internal";
+        };
+        ListWebhookDeliveriesProblem: components["schemas"]["Problem"] & {
+            /** @enum {string} */
+            code: "bad_request" | "unauthenticated" | "not_found" | "request_timeout" | "request_header_fields_too_large" | "validation_failed" | "rate_limited" | "overloaded" | "internal";
         };
         BuyerProductEventObject: {
             /** Format: uuid */
@@ -788,7 +977,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["CreateSupplierUserProblem"];
                 };
             };
             401: {
@@ -797,7 +986,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["CreateSupplierUserProblem"];
                 };
             };
             404: {
@@ -810,7 +999,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["CreateSupplierUserProblem"];
                 };
             };
             408: {
@@ -819,7 +1008,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["CreateSupplierUserProblem"];
                 };
             };
             409: {
@@ -832,7 +1021,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["CreateSupplierUserProblem"];
                 };
             };
             413: {
@@ -844,7 +1033,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["CreateSupplierUserProblem"];
                 };
             };
             415: {
@@ -856,7 +1045,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["CreateSupplierUserProblem"];
                 };
             };
             422: {
@@ -869,7 +1058,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["CreateSupplierUserProblem"];
                 };
             };
             429: {
@@ -882,7 +1071,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["CreateSupplierUserProblem"];
                 };
             };
             431: {
@@ -891,7 +1080,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["CreateSupplierUserProblem"];
                 };
             };
             500: {
@@ -900,7 +1089,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["CreateSupplierUserProblem"];
                 };
             };
             503: {
@@ -913,7 +1102,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["CreateSupplierUserProblem"];
                 };
             };
         };
@@ -953,7 +1142,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["AttachTagsProblem"];
                 };
             };
             401: {
@@ -962,7 +1151,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["AttachTagsProblem"];
                 };
             };
             404: {
@@ -975,7 +1164,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["AttachTagsProblem"];
                 };
             };
             408: {
@@ -984,7 +1173,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["AttachTagsProblem"];
                 };
             };
             409: {
@@ -997,7 +1186,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["AttachTagsProblem"];
                 };
             };
             413: {
@@ -1009,7 +1198,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["AttachTagsProblem"];
                 };
             };
             415: {
@@ -1021,7 +1210,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["AttachTagsProblem"];
                 };
             };
             422: {
@@ -1034,7 +1223,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["AttachTagsProblem"];
                 };
             };
             429: {
@@ -1047,7 +1236,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["AttachTagsProblem"];
                 };
             };
             431: {
@@ -1056,7 +1245,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["AttachTagsProblem"];
                 };
             };
             500: {
@@ -1065,7 +1254,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["AttachTagsProblem"];
                 };
             };
             503: {
@@ -1078,7 +1267,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["AttachTagsProblem"];
                 };
             };
         };
@@ -1118,7 +1307,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["CreateBuyerProductProblem"];
                 };
             };
             401: {
@@ -1127,7 +1316,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["CreateBuyerProductProblem"];
                 };
             };
             408: {
@@ -1136,7 +1325,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["CreateBuyerProductProblem"];
                 };
             };
             409: {
@@ -1149,7 +1338,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["CreateBuyerProductProblem"];
                 };
             };
             413: {
@@ -1161,7 +1350,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["CreateBuyerProductProblem"];
                 };
             };
             415: {
@@ -1173,7 +1362,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["CreateBuyerProductProblem"];
                 };
             };
             422: {
@@ -1186,7 +1375,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["CreateBuyerProductProblem"];
                 };
             };
             429: {
@@ -1199,7 +1388,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["CreateBuyerProductProblem"];
                 };
             };
             431: {
@@ -1208,7 +1397,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["CreateBuyerProductProblem"];
                 };
             };
             500: {
@@ -1217,7 +1406,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["CreateBuyerProductProblem"];
                 };
             };
             503: {
@@ -1230,7 +1419,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["CreateBuyerProductProblem"];
                 };
             };
         };
@@ -1286,7 +1475,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ListOrdersProblem"];
                 };
             };
             401: {
@@ -1295,7 +1484,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ListOrdersProblem"];
                 };
             };
             408: {
@@ -1304,7 +1493,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ListOrdersProblem"];
                 };
             };
             422: {
@@ -1316,7 +1505,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ListOrdersProblem"];
                 };
             };
             429: {
@@ -1329,7 +1518,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ListOrdersProblem"];
                 };
             };
             431: {
@@ -1338,7 +1527,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ListOrdersProblem"];
                 };
             };
             500: {
@@ -1347,7 +1536,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ListOrdersProblem"];
                 };
             };
             503: {
@@ -1360,7 +1549,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ListOrdersProblem"];
                 };
             };
         };
@@ -1411,7 +1600,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["GetOrderProblem"];
                 };
             };
             401: {
@@ -1420,7 +1609,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["GetOrderProblem"];
                 };
             };
             404: {
@@ -1432,7 +1621,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["GetOrderProblem"];
                 };
             };
             408: {
@@ -1441,7 +1630,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["GetOrderProblem"];
                 };
             };
             422: {
@@ -1453,7 +1642,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["GetOrderProblem"];
                 };
             };
             429: {
@@ -1466,7 +1655,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["GetOrderProblem"];
                 };
             };
             431: {
@@ -1475,7 +1664,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["GetOrderProblem"];
                 };
             };
             500: {
@@ -1484,7 +1673,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["GetOrderProblem"];
                 };
             };
             503: {
@@ -1497,7 +1686,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["GetOrderProblem"];
                 };
             };
         };
@@ -1539,7 +1728,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UpdateOrderProblem"];
                 };
             };
             401: {
@@ -1548,7 +1737,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UpdateOrderProblem"];
                 };
             };
             404: {
@@ -1560,7 +1749,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UpdateOrderProblem"];
                 };
             };
             408: {
@@ -1569,7 +1758,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UpdateOrderProblem"];
                 };
             };
             409: {
@@ -1581,7 +1770,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UpdateOrderProblem"];
                 };
             };
             412: {
@@ -1593,7 +1782,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UpdateOrderProblem"];
                 };
             };
             413: {
@@ -1605,7 +1794,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UpdateOrderProblem"];
                 };
             };
             415: {
@@ -1617,7 +1806,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UpdateOrderProblem"];
                 };
             };
             422: {
@@ -1629,7 +1818,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UpdateOrderProblem"];
                 };
             };
             429: {
@@ -1642,7 +1831,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UpdateOrderProblem"];
                 };
             };
             431: {
@@ -1651,7 +1840,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UpdateOrderProblem"];
                 };
             };
             500: {
@@ -1660,7 +1849,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UpdateOrderProblem"];
                 };
             };
             503: {
@@ -1673,7 +1862,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UpdateOrderProblem"];
                 };
             };
         };
@@ -1728,7 +1917,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ListBuyerProductApprovalsProblem"];
                 };
             };
             401: {
@@ -1737,7 +1926,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ListBuyerProductApprovalsProblem"];
                 };
             };
             408: {
@@ -1746,7 +1935,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ListBuyerProductApprovalsProblem"];
                 };
             };
             422: {
@@ -1758,7 +1947,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ListBuyerProductApprovalsProblem"];
                 };
             };
             429: {
@@ -1771,7 +1960,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ListBuyerProductApprovalsProblem"];
                 };
             };
             431: {
@@ -1780,7 +1969,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ListBuyerProductApprovalsProblem"];
                 };
             };
             500: {
@@ -1789,7 +1978,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ListBuyerProductApprovalsProblem"];
                 };
             };
             503: {
@@ -1802,7 +1991,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ListBuyerProductApprovalsProblem"];
                 };
             };
         };
@@ -1853,7 +2042,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["GetBuyerProductProblem"];
                 };
             };
             401: {
@@ -1862,7 +2051,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["GetBuyerProductProblem"];
                 };
             };
             404: {
@@ -1874,7 +2063,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["GetBuyerProductProblem"];
                 };
             };
             408: {
@@ -1883,7 +2072,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["GetBuyerProductProblem"];
                 };
             };
             422: {
@@ -1895,7 +2084,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["GetBuyerProductProblem"];
                 };
             };
             429: {
@@ -1908,7 +2097,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["GetBuyerProductProblem"];
                 };
             };
             431: {
@@ -1917,7 +2106,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["GetBuyerProductProblem"];
                 };
             };
             500: {
@@ -1926,7 +2115,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["GetBuyerProductProblem"];
                 };
             };
             503: {
@@ -1939,7 +2128,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["GetBuyerProductProblem"];
                 };
             };
         };
@@ -1990,7 +2179,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["GetBuyerProductApprovalProblem"];
                 };
             };
             401: {
@@ -1999,7 +2188,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["GetBuyerProductApprovalProblem"];
                 };
             };
             404: {
@@ -2011,7 +2200,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["GetBuyerProductApprovalProblem"];
                 };
             };
             408: {
@@ -2020,7 +2209,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["GetBuyerProductApprovalProblem"];
                 };
             };
             422: {
@@ -2032,7 +2221,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["GetBuyerProductApprovalProblem"];
                 };
             };
             429: {
@@ -2045,7 +2234,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["GetBuyerProductApprovalProblem"];
                 };
             };
             431: {
@@ -2054,7 +2243,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["GetBuyerProductApprovalProblem"];
                 };
             };
             500: {
@@ -2063,7 +2252,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["GetBuyerProductApprovalProblem"];
                 };
             };
             503: {
@@ -2076,7 +2265,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["GetBuyerProductApprovalProblem"];
                 };
             };
         };
@@ -2117,7 +2306,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ListEventsProblem"];
                 };
             };
             401: {
@@ -2126,7 +2315,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ListEventsProblem"];
                 };
             };
             408: {
@@ -2135,7 +2324,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ListEventsProblem"];
                 };
             };
             422: {
@@ -2147,7 +2336,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ListEventsProblem"];
                 };
             };
             429: {
@@ -2160,7 +2349,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ListEventsProblem"];
                 };
             };
             431: {
@@ -2169,7 +2358,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ListEventsProblem"];
                 };
             };
             500: {
@@ -2178,7 +2367,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ListEventsProblem"];
                 };
             };
             503: {
@@ -2191,7 +2380,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ListEventsProblem"];
                 };
             };
         };
@@ -2227,7 +2416,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["GetEventProblem"];
                 };
             };
             401: {
@@ -2236,7 +2425,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["GetEventProblem"];
                 };
             };
             404: {
@@ -2248,7 +2437,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["GetEventProblem"];
                 };
             };
             408: {
@@ -2257,7 +2446,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["GetEventProblem"];
                 };
             };
             422: {
@@ -2269,7 +2458,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["GetEventProblem"];
                 };
             };
             429: {
@@ -2282,7 +2471,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["GetEventProblem"];
                 };
             };
             431: {
@@ -2291,7 +2480,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["GetEventProblem"];
                 };
             };
             500: {
@@ -2300,7 +2489,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["GetEventProblem"];
                 };
             };
             503: {
@@ -2313,7 +2502,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["GetEventProblem"];
                 };
             };
         };
@@ -2354,7 +2543,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RedeliverEventProblem"];
                 };
             };
             401: {
@@ -2363,7 +2552,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RedeliverEventProblem"];
                 };
             };
             404: {
@@ -2376,7 +2565,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RedeliverEventProblem"];
                 };
             };
             408: {
@@ -2385,7 +2574,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RedeliverEventProblem"];
                 };
             };
             409: {
@@ -2398,7 +2587,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RedeliverEventProblem"];
                 };
             };
             413: {
@@ -2410,7 +2599,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RedeliverEventProblem"];
                 };
             };
             415: {
@@ -2422,7 +2611,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RedeliverEventProblem"];
                 };
             };
             422: {
@@ -2435,7 +2624,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RedeliverEventProblem"];
                 };
             };
             429: {
@@ -2448,7 +2637,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RedeliverEventProblem"];
                 };
             };
             431: {
@@ -2457,7 +2646,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RedeliverEventProblem"];
                 };
             };
             500: {
@@ -2466,7 +2655,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RedeliverEventProblem"];
                 };
             };
             503: {
@@ -2479,7 +2668,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RedeliverEventProblem"];
                 };
             };
         };
@@ -2517,7 +2706,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ListWebhookEndpointsProblem"];
                 };
             };
             401: {
@@ -2526,7 +2715,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ListWebhookEndpointsProblem"];
                 };
             };
             408: {
@@ -2535,7 +2724,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ListWebhookEndpointsProblem"];
                 };
             };
             422: {
@@ -2547,7 +2736,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ListWebhookEndpointsProblem"];
                 };
             };
             429: {
@@ -2560,7 +2749,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ListWebhookEndpointsProblem"];
                 };
             };
             431: {
@@ -2569,7 +2758,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ListWebhookEndpointsProblem"];
                 };
             };
             500: {
@@ -2578,7 +2767,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ListWebhookEndpointsProblem"];
                 };
             };
             503: {
@@ -2591,7 +2780,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ListWebhookEndpointsProblem"];
                 };
             };
         };
@@ -2631,7 +2820,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["CreateWebhookEndpointProblem"];
                 };
             };
             401: {
@@ -2640,7 +2829,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["CreateWebhookEndpointProblem"];
                 };
             };
             408: {
@@ -2649,7 +2838,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["CreateWebhookEndpointProblem"];
                 };
             };
             409: {
@@ -2662,7 +2851,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["CreateWebhookEndpointProblem"];
                 };
             };
             413: {
@@ -2674,7 +2863,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["CreateWebhookEndpointProblem"];
                 };
             };
             415: {
@@ -2686,7 +2875,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["CreateWebhookEndpointProblem"];
                 };
             };
             422: {
@@ -2699,7 +2888,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["CreateWebhookEndpointProblem"];
                 };
             };
             429: {
@@ -2712,7 +2901,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["CreateWebhookEndpointProblem"];
                 };
             };
             431: {
@@ -2721,7 +2910,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["CreateWebhookEndpointProblem"];
                 };
             };
             500: {
@@ -2730,7 +2919,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["CreateWebhookEndpointProblem"];
                 };
             };
             503: {
@@ -2743,7 +2932,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["CreateWebhookEndpointProblem"];
                 };
             };
         };
@@ -2779,7 +2968,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["GetWebhookEndpointProblem"];
                 };
             };
             401: {
@@ -2788,7 +2977,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["GetWebhookEndpointProblem"];
                 };
             };
             404: {
@@ -2800,7 +2989,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["GetWebhookEndpointProblem"];
                 };
             };
             408: {
@@ -2809,7 +2998,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["GetWebhookEndpointProblem"];
                 };
             };
             422: {
@@ -2821,7 +3010,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["GetWebhookEndpointProblem"];
                 };
             };
             429: {
@@ -2834,7 +3023,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["GetWebhookEndpointProblem"];
                 };
             };
             431: {
@@ -2843,7 +3032,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["GetWebhookEndpointProblem"];
                 };
             };
             500: {
@@ -2852,7 +3041,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["GetWebhookEndpointProblem"];
                 };
             };
             503: {
@@ -2865,7 +3054,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["GetWebhookEndpointProblem"];
                 };
             };
         };
@@ -2899,7 +3088,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DeleteWebhookEndpointProblem"];
                 };
             };
             401: {
@@ -2908,7 +3097,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DeleteWebhookEndpointProblem"];
                 };
             };
             404: {
@@ -2920,7 +3109,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DeleteWebhookEndpointProblem"];
                 };
             };
             408: {
@@ -2929,7 +3118,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DeleteWebhookEndpointProblem"];
                 };
             };
             413: {
@@ -2941,7 +3130,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DeleteWebhookEndpointProblem"];
                 };
             };
             415: {
@@ -2953,7 +3142,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DeleteWebhookEndpointProblem"];
                 };
             };
             422: {
@@ -2965,7 +3154,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DeleteWebhookEndpointProblem"];
                 };
             };
             429: {
@@ -2978,7 +3167,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DeleteWebhookEndpointProblem"];
                 };
             };
             431: {
@@ -2987,7 +3176,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DeleteWebhookEndpointProblem"];
                 };
             };
             500: {
@@ -2996,7 +3185,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DeleteWebhookEndpointProblem"];
                 };
             };
             503: {
@@ -3009,7 +3198,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["DeleteWebhookEndpointProblem"];
                 };
             };
         };
@@ -3049,7 +3238,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UpdateWebhookEndpointProblem"];
                 };
             };
             401: {
@@ -3058,7 +3247,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UpdateWebhookEndpointProblem"];
                 };
             };
             404: {
@@ -3070,7 +3259,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UpdateWebhookEndpointProblem"];
                 };
             };
             408: {
@@ -3079,7 +3268,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UpdateWebhookEndpointProblem"];
                 };
             };
             413: {
@@ -3091,7 +3280,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UpdateWebhookEndpointProblem"];
                 };
             };
             415: {
@@ -3103,7 +3292,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UpdateWebhookEndpointProblem"];
                 };
             };
             422: {
@@ -3115,7 +3304,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UpdateWebhookEndpointProblem"];
                 };
             };
             429: {
@@ -3128,7 +3317,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UpdateWebhookEndpointProblem"];
                 };
             };
             431: {
@@ -3137,7 +3326,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UpdateWebhookEndpointProblem"];
                 };
             };
             500: {
@@ -3146,7 +3335,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UpdateWebhookEndpointProblem"];
                 };
             };
             503: {
@@ -3159,7 +3348,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["UpdateWebhookEndpointProblem"];
                 };
             };
         };
@@ -3197,7 +3386,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RotateWebhookEndpointSecretProblem"];
                 };
             };
             401: {
@@ -3206,7 +3395,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RotateWebhookEndpointSecretProblem"];
                 };
             };
             404: {
@@ -3219,7 +3408,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RotateWebhookEndpointSecretProblem"];
                 };
             };
             408: {
@@ -3228,7 +3417,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RotateWebhookEndpointSecretProblem"];
                 };
             };
             409: {
@@ -3241,7 +3430,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RotateWebhookEndpointSecretProblem"];
                 };
             };
             413: {
@@ -3253,7 +3442,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RotateWebhookEndpointSecretProblem"];
                 };
             };
             415: {
@@ -3265,7 +3454,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RotateWebhookEndpointSecretProblem"];
                 };
             };
             422: {
@@ -3278,7 +3467,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RotateWebhookEndpointSecretProblem"];
                 };
             };
             429: {
@@ -3291,7 +3480,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RotateWebhookEndpointSecretProblem"];
                 };
             };
             431: {
@@ -3300,7 +3489,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RotateWebhookEndpointSecretProblem"];
                 };
             };
             500: {
@@ -3309,7 +3498,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RotateWebhookEndpointSecretProblem"];
                 };
             };
             503: {
@@ -3322,7 +3511,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["RotateWebhookEndpointSecretProblem"];
                 };
             };
         };
@@ -3362,7 +3551,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ListWebhookDeliveriesProblem"];
                 };
             };
             401: {
@@ -3371,7 +3560,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ListWebhookDeliveriesProblem"];
                 };
             };
             404: {
@@ -3383,7 +3572,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ListWebhookDeliveriesProblem"];
                 };
             };
             408: {
@@ -3392,7 +3581,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ListWebhookDeliveriesProblem"];
                 };
             };
             422: {
@@ -3404,7 +3593,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ListWebhookDeliveriesProblem"];
                 };
             };
             429: {
@@ -3417,7 +3606,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ListWebhookDeliveriesProblem"];
                 };
             };
             431: {
@@ -3426,7 +3615,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ListWebhookDeliveriesProblem"];
                 };
             };
             500: {
@@ -3435,7 +3624,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ListWebhookDeliveriesProblem"];
                 };
             };
             503: {
@@ -3448,8 +3637,225 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["ListWebhookDeliveriesProblem"];
                 };
+            };
+        };
+    };
+    orderCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                "webhook-id": string;
+                "webhook-timestamp": number;
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderCreatedEvent"];
+            };
+        };
+        responses: {
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    orderUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                "webhook-id": string;
+                "webhook-timestamp": number;
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderUpdatedEvent"];
+            };
+        };
+        responses: {
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    buyerProductCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                "webhook-id": string;
+                "webhook-timestamp": number;
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BuyerProductCreatedEvent"];
+            };
+        };
+        responses: {
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    buyerProductApprovalCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                "webhook-id": string;
+                "webhook-timestamp": number;
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BuyerProductApprovalCreatedEvent"];
+            };
+        };
+        responses: {
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    buyerProductApprovalUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                "webhook-id": string;
+                "webhook-timestamp": number;
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BuyerProductApprovalUpdatedEvent"];
+            };
+        };
+        responses: {
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    supplierUserCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                "webhook-id": string;
+                "webhook-timestamp": number;
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SupplierUserCreatedEvent"];
+            };
+        };
+        responses: {
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    taggingCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                "webhook-id": string;
+                "webhook-timestamp": number;
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaggingCreatedEvent"];
+            };
+        };
+        responses: {
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
