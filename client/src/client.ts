@@ -236,8 +236,11 @@ export class BuyerApi {
     let lostAnswer = false;
     for (let attempt = 0; ; attempt += 1) {
       let response: Response;
+      let text: string;
       try {
         response = await this.#fetch(url, init);
+        // A connection lost while the body arrives is a lost answer too.
+        text = await response.text();
       } catch (error) {
         const delay = this.#backoff(attempt, undefined);
         if (!repeatable || options.signal?.aborted || delay === undefined) throw error;
@@ -245,7 +248,6 @@ export class BuyerApi {
         await sleep(delay, options.signal);
         continue;
       }
-      const text = await response.text();
       if (response.status === 304 && cached) {
         return this.#answer(cached.text, response, {
           etag: cached.etag,
