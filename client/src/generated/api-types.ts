@@ -255,7 +255,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        post: operations["orderCreatedWebhook"];
+        post: operations["orderCreated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -271,7 +271,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        post: operations["orderUpdatedWebhook"];
+        post: operations["orderUpdated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -287,7 +287,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        post: operations["buyerProductCreatedWebhook"];
+        post: operations["buyerProductCreated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -303,7 +303,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        post: operations["buyerProductApprovalCreatedWebhook"];
+        post: operations["buyerProductApprovalCreated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -319,7 +319,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        post: operations["buyerProductApprovalUpdatedWebhook"];
+        post: operations["buyerProductApprovalUpdated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -335,7 +335,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        post: operations["supplierUserCreatedWebhook"];
+        post: operations["supplierUserCreated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -351,7 +351,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        post: operations["taggingCreatedWebhook"];
+        post: operations["taggingCreated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -373,7 +373,7 @@ export interface components {
             status: number;
             detail: string;
             /** @enum {string} */
-            code: "bad_request" | "invalid_json" | "unauthenticated" | "not_found" | "request_timeout" | "method_not_allowed" | "invalid_transition" | "already_exists" | "endpoint_disabled" | "idempotency_request_in_progress" | "precondition_failed" | "payload_too_large" | "request_header_fields_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "rate_limited" | "overloaded" | "internal";
+            code: "bad_request" | "invalid_json" | "unauthenticated" | "not_found" | "request_timeout" | "method_not_allowed" | "invalid_transition" | "already_exists" | "endpoint_disabled" | "idempotency_request_in_progress" | "precondition_failed" | "payload_too_large" | "request_header_fields_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "rate_limited" | "overloaded" | "unavailable" | "internal";
             request_id: string;
             errors?: components["schemas"]["FieldError"][];
             allowed_statuses?: ("delivered" | "in_port" | "in_transit" | "in_warehouse" | "order_confirmed" | "order_placed" | "quote_selected" | "shipped")[];
@@ -400,7 +400,7 @@ export interface components {
         };
         CreateSupplierUserProblem: components["schemas"]["Problem"] & {
             /** @enum {string} */
-            code: "bad_request" | "invalid_json" | "unauthenticated" | "not_found" | "request_timeout" | "already_exists" | "idempotency_request_in_progress" | "payload_too_large" | "request_header_fields_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "rate_limited" | "overloaded" | "internal";
+            code: "bad_request" | "invalid_json" | "unauthenticated" | "not_found" | "request_timeout" | "already_exists" | "idempotency_request_in_progress" | "payload_too_large" | "request_header_fields_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "rate_limited" | "overloaded" | "unavailable" | "internal";
         };
         AttachTagsRequest: {
             tag_ids: string[];
@@ -427,7 +427,7 @@ export interface components {
         };
         AttachTagsProblem: components["schemas"]["Problem"] & {
             /** @enum {string} */
-            code: "bad_request" | "invalid_json" | "unauthenticated" | "not_found" | "request_timeout" | "idempotency_request_in_progress" | "payload_too_large" | "request_header_fields_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "rate_limited" | "overloaded" | "internal";
+            code: "bad_request" | "invalid_json" | "unauthenticated" | "not_found" | "request_timeout" | "idempotency_request_in_progress" | "payload_too_large" | "request_header_fields_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "rate_limited" | "overloaded" | "unavailable" | "internal";
         };
         ResourceValueInput: {
             provider: string;
@@ -490,7 +490,7 @@ export interface components {
         };
         CreateBuyerProductProblem: components["schemas"]["Problem"] & {
             /** @enum {string} */
-            code: "bad_request" | "invalid_json" | "unauthenticated" | "request_timeout" | "idempotency_request_in_progress" | "payload_too_large" | "request_header_fields_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "rate_limited" | "overloaded" | "internal";
+            code: "bad_request" | "invalid_json" | "unauthenticated" | "request_timeout" | "idempotency_request_in_progress" | "payload_too_large" | "request_header_fields_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "rate_limited" | "overloaded" | "unavailable" | "internal";
         };
         OrderType: {
             /** Format: uuid */
@@ -557,7 +557,7 @@ export interface components {
         };
         ListOrdersProblem: components["schemas"]["Problem"] & {
             /** @enum {string} */
-            code: "bad_request" | "unauthenticated" | "request_timeout" | "request_header_fields_too_large" | "validation_failed" | "rate_limited" | "overloaded" | "internal";
+            code: "bad_request" | "unauthenticated" | "request_timeout" | "request_header_fields_too_large" | "validation_failed" | "rate_limited" | "overloaded" | "unavailable" | "internal";
         };
         UpdateOrderRequest: {
             /** @enum {string} */
@@ -570,7 +570,7 @@ export interface components {
         };
         UpdateOrderProblem: components["schemas"]["Problem"] & {
             /** @enum {string} */
-            code: "bad_request" | "invalid_json" | "unauthenticated" | "not_found" | "request_timeout" | "invalid_transition" | "precondition_failed" | "payload_too_large" | "request_header_fields_too_large" | "unsupported_media_type" | "validation_failed" | "rate_limited" | "overloaded" | "internal";
+            code: "bad_request" | "invalid_json" | "unauthenticated" | "not_found" | "request_timeout" | "invalid_transition" | "precondition_failed" | "payload_too_large" | "request_header_fields_too_large" | "unsupported_media_type" | "validation_failed" | "rate_limited" | "overloaded" | "unavailable" | "internal";
         };
         BuyerProductApproval: {
             /** Format: uuid */
@@ -592,11 +592,11 @@ export interface components {
         };
         ListBuyerProductApprovalsProblem: components["schemas"]["Problem"] & {
             /** @enum {string} */
-            code: "bad_request" | "unauthenticated" | "request_timeout" | "request_header_fields_too_large" | "validation_failed" | "rate_limited" | "overloaded" | "internal";
+            code: "bad_request" | "unauthenticated" | "request_timeout" | "request_header_fields_too_large" | "validation_failed" | "rate_limited" | "overloaded" | "unavailable" | "internal";
         };
         GetOrderProblem: components["schemas"]["Problem"] & {
             /** @enum {string} */
-            code: "bad_request" | "unauthenticated" | "not_found" | "request_timeout" | "request_header_fields_too_large" | "validation_failed" | "rate_limited" | "overloaded" | "internal";
+            code: "bad_request" | "unauthenticated" | "not_found" | "request_timeout" | "request_header_fields_too_large" | "validation_failed" | "rate_limited" | "overloaded" | "unavailable" | "internal";
         };
         BuyerProduct: {
             /** Format: uuid */
@@ -626,20 +626,20 @@ export interface components {
         };
         GetBuyerProductProblem: components["schemas"]["Problem"] & {
             /** @enum {string} */
-            code: "bad_request" | "unauthenticated" | "not_found" | "request_timeout" | "request_header_fields_too_large" | "validation_failed" | "rate_limited" | "overloaded" | "internal";
+            code: "bad_request" | "unauthenticated" | "not_found" | "request_timeout" | "request_header_fields_too_large" | "validation_failed" | "rate_limited" | "overloaded" | "unavailable" | "internal";
         };
         GetBuyerProductApprovalProblem: components["schemas"]["Problem"] & {
             /** @enum {string} */
-            code: "bad_request" | "unauthenticated" | "not_found" | "request_timeout" | "request_header_fields_too_large" | "validation_failed" | "rate_limited" | "overloaded" | "internal";
+            code: "bad_request" | "unauthenticated" | "not_found" | "request_timeout" | "request_header_fields_too_large" | "validation_failed" | "rate_limited" | "overloaded" | "unavailable" | "internal";
         };
         WebhookEvent: components["schemas"]["OrderCreatedEvent"] | components["schemas"]["OrderUpdatedEvent"] | components["schemas"]["BuyerProductCreatedEvent"] | components["schemas"]["BuyerProductApprovalCreatedEvent"] | components["schemas"]["BuyerProductApprovalUpdatedEvent"] | components["schemas"]["SupplierUserCreatedEvent"] | components["schemas"]["TaggingCreatedEvent"];
         ListEventsProblem: components["schemas"]["Problem"] & {
             /** @enum {string} */
-            code: "bad_request" | "unauthenticated" | "request_timeout" | "request_header_fields_too_large" | "validation_failed" | "rate_limited" | "overloaded" | "internal";
+            code: "bad_request" | "unauthenticated" | "request_timeout" | "request_header_fields_too_large" | "validation_failed" | "rate_limited" | "overloaded" | "unavailable" | "internal";
         };
         GetEventProblem: components["schemas"]["Problem"] & {
             /** @enum {string} */
-            code: "bad_request" | "unauthenticated" | "not_found" | "request_timeout" | "request_header_fields_too_large" | "validation_failed" | "rate_limited" | "overloaded" | "internal";
+            code: "bad_request" | "unauthenticated" | "not_found" | "request_timeout" | "request_header_fields_too_large" | "validation_failed" | "rate_limited" | "overloaded" | "unavailable" | "internal";
         };
         RedeliverEventRequest: {
             /** Format: uuid */
@@ -682,7 +682,7 @@ export interface components {
         };
         RedeliverEventProblem: components["schemas"]["Problem"] & {
             /** @enum {string} */
-            code: "bad_request" | "invalid_json" | "unauthenticated" | "not_found" | "request_timeout" | "endpoint_disabled" | "idempotency_request_in_progress" | "payload_too_large" | "request_header_fields_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "rate_limited" | "overloaded" | "internal";
+            code: "bad_request" | "invalid_json" | "unauthenticated" | "not_found" | "request_timeout" | "endpoint_disabled" | "idempotency_request_in_progress" | "payload_too_large" | "request_header_fields_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "rate_limited" | "overloaded" | "unavailable" | "internal";
         };
         CreateWebhookEndpointRequest: {
             description?: string;
@@ -712,7 +712,7 @@ export interface components {
         };
         CreateWebhookEndpointProblem: components["schemas"]["Problem"] & {
             /** @enum {string} */
-            code: "bad_request" | "invalid_json" | "unauthenticated" | "request_timeout" | "idempotency_request_in_progress" | "payload_too_large" | "request_header_fields_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "rate_limited" | "overloaded" | "internal";
+            code: "bad_request" | "invalid_json" | "unauthenticated" | "request_timeout" | "idempotency_request_in_progress" | "payload_too_large" | "request_header_fields_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "rate_limited" | "overloaded" | "unavailable" | "internal";
         };
         WebhookEndpoint: {
             /** Format: uuid */
@@ -735,11 +735,11 @@ export interface components {
         };
         ListWebhookEndpointsProblem: components["schemas"]["Problem"] & {
             /** @enum {string} */
-            code: "bad_request" | "unauthenticated" | "request_timeout" | "request_header_fields_too_large" | "validation_failed" | "rate_limited" | "overloaded" | "internal";
+            code: "bad_request" | "unauthenticated" | "request_timeout" | "request_header_fields_too_large" | "validation_failed" | "rate_limited" | "overloaded" | "unavailable" | "internal";
         };
         GetWebhookEndpointProblem: components["schemas"]["Problem"] & {
             /** @enum {string} */
-            code: "bad_request" | "unauthenticated" | "not_found" | "request_timeout" | "request_header_fields_too_large" | "validation_failed" | "rate_limited" | "overloaded" | "internal";
+            code: "bad_request" | "unauthenticated" | "not_found" | "request_timeout" | "request_header_fields_too_large" | "validation_failed" | "rate_limited" | "overloaded" | "unavailable" | "internal";
         };
         UpdateWebhookEndpointRequest: {
             description?: string | null;
@@ -751,11 +751,11 @@ export interface components {
         };
         UpdateWebhookEndpointProblem: components["schemas"]["Problem"] & {
             /** @enum {string} */
-            code: "bad_request" | "invalid_json" | "unauthenticated" | "not_found" | "request_timeout" | "payload_too_large" | "request_header_fields_too_large" | "unsupported_media_type" | "validation_failed" | "rate_limited" | "overloaded" | "internal";
+            code: "bad_request" | "invalid_json" | "unauthenticated" | "not_found" | "request_timeout" | "payload_too_large" | "request_header_fields_too_large" | "unsupported_media_type" | "validation_failed" | "rate_limited" | "overloaded" | "unavailable" | "internal";
         };
         DeleteWebhookEndpointProblem: components["schemas"]["Problem"] & {
             /** @enum {string} */
-            code: "bad_request" | "invalid_json" | "unauthenticated" | "not_found" | "request_timeout" | "payload_too_large" | "request_header_fields_too_large" | "unsupported_media_type" | "validation_failed" | "rate_limited" | "overloaded" | "internal";
+            code: "bad_request" | "invalid_json" | "unauthenticated" | "not_found" | "request_timeout" | "payload_too_large" | "request_header_fields_too_large" | "unsupported_media_type" | "validation_failed" | "rate_limited" | "overloaded" | "unavailable" | "internal";
         };
         RotateWebhookEndpointSecretResponse: {
             /** Format: uuid */
@@ -779,11 +779,11 @@ export interface components {
         };
         RotateWebhookEndpointSecretProblem: components["schemas"]["Problem"] & {
             /** @enum {string} */
-            code: "bad_request" | "invalid_json" | "unauthenticated" | "not_found" | "request_timeout" | "idempotency_request_in_progress" | "payload_too_large" | "request_header_fields_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "rate_limited" | "overloaded" | "internal";
+            code: "bad_request" | "invalid_json" | "unauthenticated" | "not_found" | "request_timeout" | "idempotency_request_in_progress" | "payload_too_large" | "request_header_fields_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "rate_limited" | "overloaded" | "unavailable" | "internal";
         };
         ListWebhookDeliveriesProblem: components["schemas"]["Problem"] & {
             /** @enum {string} */
-            code: "bad_request" | "unauthenticated" | "not_found" | "request_timeout" | "request_header_fields_too_large" | "validation_failed" | "rate_limited" | "overloaded" | "internal";
+            code: "bad_request" | "unauthenticated" | "not_found" | "request_timeout" | "request_header_fields_too_large" | "validation_failed" | "rate_limited" | "overloaded" | "unavailable" | "internal";
         };
         BuyerProductEventObject: {
             /** Format: uuid */
@@ -1095,9 +1095,6 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -1260,9 +1257,6 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -1412,9 +1406,6 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -1542,9 +1533,6 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -1679,9 +1667,6 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -1855,9 +1840,6 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -1984,9 +1966,6 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -2121,9 +2100,6 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -2258,9 +2234,6 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -2373,9 +2346,6 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -2495,9 +2465,6 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -2661,9 +2628,6 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -2773,9 +2737,6 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -2925,9 +2886,6 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -3047,9 +3005,6 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -3191,9 +3146,6 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -3341,9 +3293,6 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -3504,9 +3453,6 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -3630,9 +3576,6 @@ export interface operations {
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -3642,7 +3585,7 @@ export interface operations {
             };
         };
     };
-    orderCreatedWebhook: {
+    orderCreated: {
         parameters: {
             query?: never;
             header: {
@@ -3673,7 +3616,7 @@ export interface operations {
             };
         };
     };
-    orderUpdatedWebhook: {
+    orderUpdated: {
         parameters: {
             query?: never;
             header: {
@@ -3704,7 +3647,7 @@ export interface operations {
             };
         };
     };
-    buyerProductCreatedWebhook: {
+    buyerProductCreated: {
         parameters: {
             query?: never;
             header: {
@@ -3735,7 +3678,7 @@ export interface operations {
             };
         };
     };
-    buyerProductApprovalCreatedWebhook: {
+    buyerProductApprovalCreated: {
         parameters: {
             query?: never;
             header: {
@@ -3766,7 +3709,7 @@ export interface operations {
             };
         };
     };
-    buyerProductApprovalUpdatedWebhook: {
+    buyerProductApprovalUpdated: {
         parameters: {
             query?: never;
             header: {
@@ -3797,7 +3740,7 @@ export interface operations {
             };
         };
     };
-    supplierUserCreatedWebhook: {
+    supplierUserCreated: {
         parameters: {
             query?: never;
             header: {
@@ -3828,7 +3771,7 @@ export interface operations {
             };
         };
     };
-    taggingCreatedWebhook: {
+    taggingCreated: {
         parameters: {
             query?: never;
             header: {
