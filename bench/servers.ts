@@ -30,7 +30,8 @@ export function profileDirOf(settings: ServerSettings, id: ProcessId): string | 
 export async function startProcess(
   id: ProcessId,
   settings: ServerSettings,
-  tracingEnv: Record<string, string> = {},
+  /** Over everything else: tracing's variables, or a setting a phase measures. */
+  extraEnv: Record<string, string> = {},
 ): Promise<ServerProcess> {
   const logFile = path.join(settings.logDir, `${id}.log`);
   if (id === "gateway-traced") return startTracedGateway(settings);
@@ -46,7 +47,6 @@ export async function startProcess(
       args: [...(profileDir ? ["--cpu-prof", "--cpu-prof-dir", profileDir] : []), "dist/src/server.js"],
       env: {
         ...PRODUCTION,
-        ...tracingEnv,
         DATABASE_URL: settings.databaseUrl,
         HOST: "127.0.0.1",
         APP_BASE_URL: settings.appBaseUrl,
@@ -54,13 +54,15 @@ export async function startProcess(
         RATE_LIMIT_PER_MINUTE: "1000000000",
         // A GraphQL page of 100 orders counts as expensive, and one key may run only a few of those
         // at once: the 50 connections, all on one key, would be refused 429 beyond them.
-        GRAPHQL_MAX_CONCURRENT_EXPENSIVE: "1000000",
+        MAX_CONCURRENT_EXPENSIVE_PER_KEY: "1000000",
+        MAX_SENDING_BYTES_PER_KEY: String(2 ** 40),
         LOG_LEVEL: "info",
         WEB_CONCURRENCY: "1",
         MIGRATE_ON_START: "false",
         // Without the response cache every read executes; the candidate runs so too, beside gateway-uncached.
         ...(id === "gateway-uncached" || id === "candidate" ? { RESPONSE_CACHE_MAX_BYTES: "0" } : {}),
         ...(settings.events ? {} : { WEBHOOK_WORKER_ENABLED: "false" }),
+        ...extraEnv,
       },
       logFile,
     });

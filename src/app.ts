@@ -18,6 +18,7 @@ import { createAdmission, createAuthFailureLimit } from "./http/admission.js";
 import { withCodeSamples } from "./http/code-samples.js";
 import { createCompression } from "./http/compression.js";
 import { type ConditionalGets, createConditionalGets } from "./http/conditional-get.js";
+import { createExpensiveWork, type ExpensiveWork } from "./http/expensive-work.js";
 import { createIdempotencyStore } from "./http/idempotency-store.js";
 import { MAX_BODY_BYTES } from "./http/json-body.js";
 import { type ClusterMetrics, createMetrics, type Metrics } from "./http/metrics.js";
@@ -41,6 +42,7 @@ import { requestIdHeader } from "./http/stages/request-id.js";
 import { responseCache } from "./http/stages/response-cache.js";
 import { createRouting } from "./http/stages/routing.js";
 import { securityHeaders } from "./http/stages/security-headers.js";
+import { countSending, sendingLimit } from "./http/stages/sending.js";
 import type { Logger } from "./logger.js";
 import { projectRoot } from "./project-root.js";
 import type { CompiledReads } from "./rest/compiled-read.js";
@@ -102,7 +104,18 @@ export function createApp(options: AppOptions) {
     reads: database.readsFor(position),
   });
   metrics.watchDatabaseReads(() => ({ replicas: database.replicas(), served: database.readsServed() }));
-  const router = createRoutes(options, { metrics, contextFor, conditionalGets, logUnexpected });
+  const expensiveWork = createExpensiveWork({
+    maxPerKey: config.maxConcurrentExpensivePerKey,
+    maxSendingBytesPerKey: config.maxSendingBytesPerKey,
+  });
+  metrics.watchExpensiveWork(expensiveWork);
+  const router = createRoutes(options, {
+    metrics,
+    contextFor,
+    conditionalGets,
+    expensiveWork,
+    logUnexpected,
+  });
 
   const serve = compose(
     [
@@ -111,11 +124,13 @@ export function createApp(options: AppOptions) {
       securityHeaders,
       cors(createCors(config.corsOrigins)),
       unexpectedErrors(logUnexpected),
+      countSending(expensiveWork),
       compress(compression),
       failedAuthLimit({ authFailures, gate }),
       admission({ gate, conditionalGets }),
       conditionalGet({ gate, conditionalGets }),
       rateLimit,
+      sendingLimit(expensiveWork),
       responseCache({ conditionalGets, compression }),
     ],
     dispatch,
@@ -132,6 +147,7 @@ export function createApp(options: AppOptions) {
   adapter.disposableStack.defer(() => orderUpdates.close());
   // The webhook worker of the same process reports into this app's /metrics.
   return Object.assign(adapter, {
+    countWriteTimeout: metrics.countWriteTimeout,
     observeWebhookAttempt: metrics.observeWebhookAttempt,
     observeEventRendering: metrics.observeEventRendering,
   });
@@ -146,10 +162,11 @@ function createRoutes(
     metrics: Metrics;
     contextFor: ContextFor;
     conditionalGets: ConditionalGets;
+    expensiveWork: ExpensiveWork;
     logUnexpected: (error: unknown, requestId?: string) => void;
   },
 ): Router<Endpoint> {
-  const { metrics, contextFor, conditionalGets, logUnexpected } = services;
+  const { metrics, contextFor, conditionalGets, expensiveWork, logUnexpected } = services;
   const reads = compiledReads(database, metrics, logger);
   const yoga = createGraphQLServer({
     schema,
@@ -168,6 +185,7 @@ function createRoutes(
     ],
     maxRequestBodySize: MAX_BODY_BYTES,
     demoApiKey,
+    expensiveWork,
   });
   const rest = createRestHandler({
     schema,
@@ -179,6 +197,7 @@ function createRoutes(
     traceExecution: tracing?.traceExecution,
     entityTag: (url, buyerId, version) => conditionalGets.entityTag(url, { buyerId, version }),
     compiledReads: reads,
+    expensiveReads: { work: expensiveWork, pageSize: config.expensivePageSize },
   });
   const pages = serviceRoutes({
     database,

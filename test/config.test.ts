@@ -91,7 +91,7 @@ describe("configuration", () => {
       graphiql: true,
       introspection: true,
       limits: { maxDepth: 12, maxAliases: 30, maxCost: 200_000, maxTokens: 2_000, maxDirectives: 50 },
-      work: { timeoutMs: 15_000, expensiveCost: 20_000, maxConcurrentExpensive: 4 },
+      work: { timeoutMs: 15_000, expensiveCost: 20_000 },
       memory: {
         apqMaxDocuments: 1_000,
         apqMaxBytes: 8 * 1024 * 1024,
@@ -100,6 +100,29 @@ describe("configuration", () => {
       maxSubscriptionsPerKey: 10,
       persistedDocuments: { manifest: new Map(), only: false },
     });
+  });
+
+  it("bounds each key's expensive work and how long an answer may take to be read", () => {
+    expect(loadConfig({})).toMatchObject({
+      responseWriteTimeoutMs: 30_000,
+      maxConcurrentExpensivePerKey: 4,
+      expensivePageSize: 200,
+      maxSendingBytesPerKey: 32 * 1024 * 1024,
+    });
+    expect(
+      loadConfig({
+        RESPONSE_WRITE_TIMEOUT_MS: "5000",
+        MAX_CONCURRENT_EXPENSIVE_PER_KEY: "2",
+        EXPENSIVE_PAGE_SIZE: "100",
+        MAX_SENDING_BYTES_PER_KEY: "1048576",
+      }),
+    ).toMatchObject({
+      responseWriteTimeoutMs: 5_000,
+      maxConcurrentExpensivePerKey: 2,
+      expensivePageSize: 100,
+      maxSendingBytesPerKey: 1024 * 1024,
+    });
+    expect(configProblems({ EXPENSIVE_PAGE_SIZE: "501" })).toEqual(["EXPENSIVE_PAGE_SIZE: must be 1 to 500"]);
   });
 
   it("switches GraphiQL and introspection off and sets every GraphQL limit from the environment", () => {
@@ -113,14 +136,13 @@ describe("configuration", () => {
       GRAPHQL_MAX_DIRECTIVES: "4",
       GRAPHQL_TIMEOUT_MS: "2500",
       GRAPHQL_EXPENSIVE_COST: "900",
-      GRAPHQL_MAX_CONCURRENT_EXPENSIVE: "2",
       GRAPHQL_MAX_SUBSCRIPTIONS_PER_KEY: "3",
     });
     expect(config.graphql).toEqual({
       graphiql: false,
       introspection: false,
       limits: { maxDepth: 5, maxAliases: 3, maxCost: 1000, maxTokens: 300, maxDirectives: 4 },
-      work: { timeoutMs: 2500, expensiveCost: 900, maxConcurrentExpensive: 2 },
+      work: { timeoutMs: 2500, expensiveCost: 900 },
       memory: {
         apqMaxDocuments: 1_000,
         apqMaxBytes: 8 * 1024 * 1024,

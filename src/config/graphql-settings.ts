@@ -66,13 +66,8 @@ export const GRAPHQL_SETTINGS = {
       name: "GRAPHQL_EXPENSIVE_COST",
       default: "20000",
       schema: limit,
-      description: "operations costing at least this much are expensive",
-    }),
-    maxConcurrentExpensive: variable({
-      name: "GRAPHQL_MAX_CONCURRENT_EXPENSIVE",
-      default: "4",
-      schema: limit,
-      description: "expensive operations one API key may run at once per server process",
+      description:
+        "operations costing at least this much are expensive: they count against `MAX_CONCURRENT_EXPENSIVE_PER_KEY`",
     }),
   },
   // What /graphql keeps in memory per process, whatever clients send.

@@ -136,6 +136,33 @@ export const CONFIG_TABLE = {
     schema: wholeNumber(1000, { unit: "number of milliseconds" }),
     description: "how long a client may take to send a whole request",
   }),
+  responseWriteTimeoutMs: variable({
+    name: "RESPONSE_WRITE_TIMEOUT_MS",
+    default: "30000",
+    schema: wholeNumber(1000, { unit: "number of milliseconds" }),
+    description:
+      "how long a client may take to read a whole answer once it is ready; a slower reader's connection is closed (event streams excepted) ([docs/operations.md](docs/operations.md#memory-bounds))",
+  }),
+  maxConcurrentExpensivePerKey: variable({
+    name: "MAX_CONCURRENT_EXPENSIVE_PER_KEY",
+    default: "4",
+    schema: limit,
+    description:
+      "expensive requests one API key may have at once per server process, from start until the answer is sent: GraphQL operations costing `GRAPHQL_EXPENSIVE_COST` or more, REST pages of `EXPENSIVE_PAGE_SIZE` or more items not answered from the cache; one more gets 429 with `Retry-After`",
+  }),
+  expensivePageSize: variable({
+    name: "EXPENSIVE_PAGE_SIZE",
+    default: "200",
+    schema: wholeNumber(1, { max: 500 }),
+    description: "a REST list read asking for this many items or more (`limit`) is expensive",
+  }),
+  maxSendingBytesPerKey: variable({
+    name: "MAX_SENDING_BYTES_PER_KEY",
+    default: "33554432",
+    schema: wholeNumber(1, { unit: "number of bytes" }),
+    description:
+      "bytes of answers to one API key not yet sent, per server process, past which its requests get 429 with `Retry-After` until some are sent",
+  }),
   responseCacheMaxBytes: variable({
     name: "RESPONSE_CACHE_MAX_BYTES",
     default: "33554432",

@@ -136,7 +136,7 @@ const CATALOGUE = {
   rate_limited: {
     status: 429,
     on: "any",
-    when: "More requests this minute than the API key may make; retry after `Retry-After` seconds.",
+    when: "More requests this minute than the API key may make, or more expensive reads at once (large pages not answered from the cache, counted until they are sent) than it may have; retry after `Retry-After` seconds.",
     example: { detail: "More than 600 requests in a minute; retry after 17 s" },
   },
   overloaded: {

@@ -16,7 +16,7 @@ export function graphqlRoute(yoga: ReturnType<typeof createGraphQLServer>): Rout
           { errors: [{ message: problem.detail, extensions: { code: problem.code.toUpperCase() } }] },
           { status: problem.status, headers: problem.headers },
         ),
-      async handle({ request, requestId, admission }) {
+      async handle({ request, requestId, admission, whenSent }) {
         // A wrong key is refused before the body is read; REST does the same after its 404/405 checks.
         if (!admission && request.headers.has("x-api-key")) return unauthenticated();
         return yoga.fetch(request, {
@@ -24,6 +24,7 @@ export function graphqlRoute(yoga: ReturnType<typeof createGraphQLServer>): Rout
           viewer: admission?.viewer ?? null,
           rateLimit: admission?.limit,
           position: readPositionOf(admission),
+          whenSent,
         });
       },
     },

@@ -2,6 +2,7 @@ import { EnvelopArmorPlugin } from "@escape.tech/graphql-armor";
 import type { ExecutionResult, ValidationRule } from "graphql";
 import { isAsyncIterable, type Plugin } from "graphql-yoga";
 import type { GraphQLConfig } from "../config.js";
+import type { ExpensiveWork } from "../http/expensive-work.js";
 import { costLimitPlugin, costReportPlugin } from "./cost.js";
 import { errorCodesPlugin } from "./error-codes.js";
 import { type RefusalCode, refusal } from "./refusal.js";
@@ -56,7 +57,10 @@ function withoutSuggestions(result: ExecutionResult): void {
  * introspection off when configured. They apply to /graphql only: the REST
  * adapter executes its own fixed documents directly.
  */
-export function protectionPlugins({ introspection, limits, work }: GraphQLConfig): Plugin[] {
+export function protectionPlugins(
+  { introspection, limits, work }: GraphQLConfig,
+  expensiveWork: ExpensiveWork,
+): Plugin[] {
   const plugins: Plugin[] = [
     errorCodesPlugin(),
     EnvelopArmorPlugin({
@@ -71,7 +75,7 @@ export function protectionPlugins({ introspection, limits, work }: GraphQLConfig
     }),
     costLimitPlugin(limits),
     costReportPlugin(),
-    workBoundsPlugin(work),
+    workBoundsPlugin(work, expensiveWork),
   ];
   if (!introspection) {
     plugins.push({

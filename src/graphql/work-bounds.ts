@@ -1,6 +1,8 @@
 import { type ExecutionArgs, GraphQLError, getOperationAST, type OperationDefinitionNode } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import type { GraphQLWorkBounds } from "../config.js";
+import { EXPENSIVE_RETRY_AFTER_SECONDS, type ExpensiveWork } from "../http/expensive-work.js";
+import type { WhenSent } from "../http/response-cache.js";
 import type { GraphQLContext } from "../schema/context.js";
 import { type PricedOperation, pricedOperationOf } from "./cost.js";
 import { readsOnlyVersionedData } from "./read-routing.js";
@@ -38,16 +40,16 @@ function isTimeout(error: unknown, depth = 0): boolean {
 
 /**
  * Bounds the work one request may cause once it runs: expensive operations
- * (by cost) one key may run at once in this process, and how long a query
- * may take. A query reads through the request's read choice (`context.reads`):
+ * (by cost) one key may have at once in this process, counted until their
+ * answers are sent (src/http/expensive-work.ts, shared with REST), and how
+ * long a query may take. A query reads through the request's read choice (`context.reads`):
  * read-only connections opened with `statement_timeout`, so that on
  * PostgreSQL the database itself cancels the SQL in progress without a
  * statement of ours per query; everywhere the execution is aborted so that
  * no further resolver starts. A query that fails on a replica in a way no
  * resolver meant runs again on the primary.
  */
-export function workBoundsPlugin(bounds: WorkBoundsOptions): Plugin {
-  const expensiveSlots = new ExpensiveSlots(bounds.maxConcurrentExpensive);
+export function workBoundsPlugin(bounds: WorkBoundsOptions, expensiveWork: ExpensiveWork): Plugin {
   return {
     onExecute({ args, executeFn, setExecuteFn }) {
       const context = args.contextValue as unknown as GraphQLContext;
@@ -64,9 +66,8 @@ export function workBoundsPlugin(bounds: WorkBoundsOptions): Plugin {
 
       // The slot is taken where execution starts, so that it is released whatever stops execution.
       setExecuteFn(async (executionArgs) => {
-        if (expensive && apiKeyId && !expensiveSlots.take(apiKeyId)) {
-          return { errors: [concurrencyRefusal(bounds, priced)] };
-        }
+        const slot = expensive && apiKeyId ? expensiveWork.take(apiKeyId) : undefined;
+        if (slot === null) return { errors: [concurrencyRefusal(bounds, expensiveWork, priced)] };
         const timer = setTimeout(() => deadline.abort(timedOut(bounds.timeoutMs)), bounds.timeoutMs);
         try {
           return operation?.operation === "query"
@@ -76,7 +77,8 @@ export function workBoundsPlugin(bounds: WorkBoundsOptions): Plugin {
           throw isTimeout(error) || deadline.signal.aborted ? timedOut(bounds.timeoutMs) : error;
         } finally {
           clearTimeout(timer);
-          if (expensive && apiKeyId) expensiveSlots.release(apiKeyId);
+          // Held while the answer is sent: a slow reader keeps its answer's bytes as long.
+          slot?.releaseWhenSent((context as { whenSent?: WhenSent }).whenSent);
         }
       });
 
@@ -93,33 +95,16 @@ export function workBoundsPlugin(bounds: WorkBoundsOptions): Plugin {
 
 type ExecuteFn = Parameters<NonNullable<Plugin["onExecute"]>>[0]["executeFn"];
 
-/** The expensive operations each API key is running in this process. */
-class ExpensiveSlots {
-  private readonly running = new Map<string, number>();
-
-  constructor(private readonly max: number) {}
-
-  /** Takes a slot for the key; false when it already runs as many as it may. */
-  take(apiKeyId: string): boolean {
-    const running = this.running.get(apiKeyId) ?? 0;
-    if (running >= this.max) return false;
-    this.running.set(apiKeyId, running + 1);
-    return true;
-  }
-
-  release(apiKeyId: string): void {
-    const running = (this.running.get(apiKeyId) ?? 1) - 1;
-    if (running <= 0) this.running.delete(apiKeyId);
-    else this.running.set(apiKeyId, running);
-  }
-}
-
-function concurrencyRefusal(bounds: WorkBoundsOptions, priced: PricedOperation | undefined): GraphQLError {
+function concurrencyRefusal(
+  bounds: WorkBoundsOptions,
+  expensiveWork: ExpensiveWork,
+  priced: PricedOperation | undefined,
+): GraphQLError {
   return refusal(
     "CONCURRENCY_LIMIT_EXCEEDED",
-    `At most ${bounds.maxConcurrentExpensive} expensive operations (cost ${bounds.expensiveCost} or more) may run at once per API key; retry when one has finished`,
+    `At most ${expensiveWork.maxPerKey} expensive requests (operations costing ${bounds.expensiveCost} or more) may run or be sent at once per API key; retry when one has been sent`,
     { cost: { requested: priced?.cost, limit: priced?.limit } },
-    { status: 429, headers: { "Retry-After": "1" } },
+    { status: 429, headers: { "Retry-After": String(EXPENSIVE_RETRY_AFTER_SECONDS) } },
   );
 }
 

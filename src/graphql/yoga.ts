@@ -3,6 +3,8 @@ import { GraphQLError, type GraphQLSchema } from "graphql";
 import { createYoga, maskError, type Plugin } from "graphql-yoga";
 import type { Viewer } from "../auth/viewer.js";
 import type { GraphQLConfig } from "../config.js";
+import type { ExpensiveWork } from "../http/expensive-work.js";
+import type { WhenSent } from "../http/response-cache.js";
 import type { Logger } from "../logger.js";
 import type { GraphQLContext, ReadPosition } from "../schema/context.js";
 import type { RateLimitStanding } from "./cost.js";
@@ -21,6 +23,8 @@ export interface RequestScope {
   rateLimit?: RateLimitStanding;
   /** Where the request's reads may run: its admission's read position. */
   position: ReadPosition | null;
+  /** How to learn that the answer has left the process, when the HTTP server can tell. */
+  whenSent?: WhenSent;
 }
 
 export interface GraphQLServerOptions {
@@ -34,6 +38,8 @@ export interface GraphQLServerOptions {
     position: ReadPosition | null,
     signal?: AbortSignal,
   ): GraphQLContext;
+  /** Each key's expensive work, shared with the REST API. */
+  expensiveWork: ExpensiveWork;
   /** Further envelop plugins, e.g. metrics. */
   plugins?: Plugin[];
   /** Larger bodies are refused with 413 while they are read (Yoga's own default is 25 MB). */
@@ -55,6 +61,7 @@ export function createGraphQLServer({
   plugins = [],
   maxRequestBodySize,
   demoApiKey,
+  expensiveWork,
 }: GraphQLServerOptions) {
   return createYoga<RequestScope, GraphQLContext>({
     schema,
@@ -96,7 +103,7 @@ export function createGraphQLServer({
         maxDocuments: config.memory.apqMaxDocuments,
         maxBytes: config.memory.apqMaxBytes,
       }),
-      ...protectionPlugins(config),
+      ...protectionPlugins(config, expensiveWork),
       ...plugins,
     ],
   });

@@ -3,6 +3,7 @@ import type { Plugin } from "graphql-yoga";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { ReplicaStatus } from "../db/replicas.js";
 import type { ConditionalGetCounters } from "./conditional-get.js";
+import type { ExpensiveWork } from "./expensive-work.js";
 
 export interface Metrics {
   registry: Registry;
@@ -12,6 +13,10 @@ export interface Metrics {
   graphqlPlugin: Plugin;
   /** Counts 304s and response cache hits and misses. */
   conditionalGets: ConditionalGetCounters;
+  /** Reports the keys' expensive work and the bytes of answers being sent when metrics are collected. */
+  watchExpensiveWork(work: Pick<ExpensiveWork, "running" | "sendingBytes" | "refused">): void;
+  /** Counts a connection closed because its client read an answer too slowly. */
+  countWriteTimeout(): void;
   /** Reports the response cache's size when metrics are collected. */
   watchResponseCacheBytes(read: () => number): void;
   /** Counts one webhook delivery attempt by its outcome, with its duration. */
@@ -48,6 +53,66 @@ export function createMetrics(): Metrics {
     ...webhookMetrics(registry),
     ...compiledReadMetrics(registry),
     ...databaseReadMetrics(registry),
+    ...sendingMetrics(registry),
+  };
+}
+
+/** Memory by kind, each key's expensive work and the answers on their way (docs/operations.md "Memory bounds"). */
+function sendingMetrics(registry: Registry): Pick<Metrics, "watchExpensiveWork" | "countWriteTimeout"> {
+  new Gauge({
+    name: "process_memory_bytes",
+    help: "Memory of the process by kind, from process.memoryUsage(): rss, heap_total, heap_used, external (buffers and other memory outside the heap the heap's objects hold), array_buffers (part of external)",
+    labelNames: ["kind"],
+    registers: [registry],
+    collect() {
+      const usage = process.memoryUsage();
+      this.set({ kind: "rss" }, usage.rss);
+      this.set({ kind: "heap_total" }, usage.heapTotal);
+      this.set({ kind: "heap_used" }, usage.heapUsed);
+      this.set({ kind: "external" }, usage.external);
+      this.set({ kind: "array_buffers" }, usage.arrayBuffers);
+    },
+  });
+  let work: Pick<ExpensiveWork, "running" | "sendingBytes" | "refused"> = {
+    running: 0,
+    sendingBytes: 0,
+    refused: 0,
+  };
+  new Gauge({
+    name: "expensive_work_running",
+    help: "Expensive requests (costly GraphQL operations, large uncached REST pages) running or being sent, all keys together",
+    registers: [registry],
+    collect() {
+      this.set(work.running);
+    },
+  });
+  new Gauge({
+    name: "http_sending_bytes",
+    help: "Bytes of answers to API keys handed to the HTTP server and not yet sent",
+    registers: [registry],
+    collect() {
+      this.set(work.sendingBytes);
+    },
+  });
+  new Counter({
+    name: "expensive_work_refused_total",
+    help: "Requests refused with 429 because their key had as many expensive requests running or being sent, or as many bytes of answers on their way, as it may",
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(work.refused);
+    },
+  });
+  const writeTimeouts = new Counter({
+    name: "http_write_timeouts_total",
+    help: "Connections closed because the client did not read an answer within RESPONSE_WRITE_TIMEOUT_MS",
+    registers: [registry],
+  });
+  return {
+    watchExpensiveWork(watched) {
+      work = watched;
+    },
+    countWriteTimeout: () => writeTimeouts.inc(),
   };
 }
 

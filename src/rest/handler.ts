@@ -12,6 +12,11 @@ import { routes } from "../contract/routes.js";
 import { isUuid } from "../domain/uuid.js";
 import { readPositionOf } from "../http/admission.js";
 import { DOCS_PATH } from "../http/api-reference.js";
+import {
+  EXPENSIVE_RETRY_AFTER_SECONDS,
+  type ExpensiveSlot,
+  type ExpensiveWork,
+} from "../http/expensive-work.js";
 import { respondIdempotently } from "../http/idempotency.js";
 import type { IdempotencyStore } from "../http/idempotency-store.js";
 import { readJsonObject } from "../http/json-body.js";
@@ -35,6 +40,12 @@ import { fieldProblems, problemFor } from "./errors.js";
 import { snakeCase, toGraphQLVariable, type VariableProblem } from "./rest-spelling.js";
 import { withSharedResponsePaths } from "./shared-paths.js";
 
+/** Each key's expensive work, shared with GraphQL, and the page size from which a list read is part of it. */
+export interface ExpensiveReads {
+  work: ExpensiveWork;
+  pageSize: number;
+}
+
 export interface RestDependencies {
   schema: GraphQLSchema;
   /** The same context GraphQL requests get, for an authenticated caller and where its reads may run. */
@@ -47,6 +58,7 @@ export interface RestDependencies {
   entityTag: EntityTagFor;
   /** Compiled reads: GET routes whose documents compile answer from SQL rows without executing them. */
   compiledReads?: CompiledReads;
+  expensiveReads: ExpensiveReads;
 }
 
 /** A path no operation has: what was asked for, and where the operations are listed. */
@@ -149,7 +161,16 @@ async function serve(
     return withWrittenEntityTag(response, write, url, viewer, dependencies.entityTag);
   };
   const key = entry.route.method === "POST" ? request.headers.get("idempotency-key") : null;
-  if (key === null) return run();
+  if (key === null) {
+    // Only a read the response cache could not answer reaches here.
+    const slot = expensiveReadSlot(dependencies.expensiveReads, entry, variables.values, viewer);
+    if (slot === null) return fail(expensiveReadRefusal(dependencies.expensiveReads));
+    try {
+      return await run();
+    } finally {
+      slot?.releaseWhenSent(exchange.whenSent);
+    }
+  }
   const { apiKeyId } = viewer;
   try {
     const keyed = { apiKeyId, key, method: entry.route.method, pathname: url.pathname, body, requestId };
@@ -158,6 +179,31 @@ async function serve(
     // Its transaction could not start (e.g. overloaded): mapped as a resolver's failure would be.
     return failed(dependencies, error, entry, requestId);
   }
+}
+
+/**
+ * A slot of the key's expensive work for a large page (undefined for any
+ * other request), or null when the key has as much going on as it may.
+ */
+function expensiveReadSlot(
+  expensiveReads: ExpensiveReads,
+  entry: CompiledRoute,
+  values: Record<string, unknown>,
+  viewer: Viewer,
+): ExpensiveSlot | null | undefined {
+  const pageSize = values.first;
+  if (entry.route.method !== "GET" || typeof pageSize !== "number") return undefined;
+  if (pageSize < expensiveReads.pageSize) return undefined;
+  return expensiveReads.work.take(viewer.apiKeyId);
+}
+
+function expensiveReadRefusal({ work, pageSize }: ExpensiveReads): Problem {
+  return {
+    status: 429,
+    code: "rate_limited",
+    detail: `At most ${work.maxPerKey} pages of ${pageSize} or more items may be read or sent at once per API key; retry after ${EXPENSIVE_RETRY_AFTER_SECONDS} s, or ask for smaller pages`,
+    headers: { "retry-after": String(EXPENSIVE_RETRY_AFTER_SECONDS) },
+  };
 }
 
 /** The operation of the request's method among a path's, or its 404 (no operation has the path) or 405. */

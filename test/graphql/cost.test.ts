@@ -167,9 +167,16 @@ describe.runIf(onPostgres)("GraphQL work bounds (PostgreSQL)", () => {
   let other: SeededBuyer;
   let locker: SqlConnection | null = null;
 
-  const appWith = (work: Partial<GraphQLWorkBounds>, database: Database = harness.database): App =>
+  const appWith = (
+    work: Partial<GraphQLWorkBounds>,
+    database: Database = harness.database,
+    maxConcurrentExpensivePerKey?: number,
+  ): App =>
     createApp({
-      config: testConfig({ graphql: { work: { ...DEFAULT_GRAPHQL_WORK_BOUNDS, ...work } } }),
+      config: testConfig({
+        graphql: { work: { ...DEFAULT_GRAPHQL_WORK_BOUNDS, ...work } },
+        ...(maxConcurrentExpensivePerKey === undefined ? {} : { maxConcurrentExpensivePerKey }),
+      }),
       database,
       logger: createLogger("silent"),
     });
@@ -242,7 +249,7 @@ describe.runIf(onPostgres)("GraphQL work bounds (PostgreSQL)", () => {
   });
 
   it("caps concurrent expensive operations per API key with CONCURRENCY_LIMIT_EXCEEDED (HTTP 429)", async () => {
-    const app = appWith({ timeoutMs: 10_000, expensiveCost: 100, maxConcurrentExpensive: 1 });
+    const app = appWith({ timeoutMs: 10_000, expensiveCost: 100 }, harness.database, 1);
     const expensive = "{ orders { totalCount edges { node { id orderStatus } } } }";
     await holdOrdersTable();
     let first: ReturnType<typeof graphql> | null = null;

@@ -39,6 +39,8 @@ function whenSentOver(context: ServerContext): WhenSent | undefined {
   const { res } = context;
   if (!res || res.closed) return undefined;
   return (done) => {
-    res.once("close", done);
+    // Asked once the answer is ready: the client may have gone meanwhile.
+    if (res.closed) done();
+    else res.once("close", done);
   };
 }
