@@ -10,6 +10,9 @@ import { loadConfigOrExit, startServer } from "./start.js";
 const SERVING = "buyer-api:serving";
 /** A worker that died before serving is started again after this, not at once. */
 const RESTART_DELAY_MS = 1_000;
+/** glibc malloc arenas per worker unless MALLOC_ARENA_MAX says otherwise (docs/operations.md "Memory bounds"). */
+const WORKER_MALLOC_ARENAS = "2";
+const WORKER_MMAP_THRESHOLD = "131072";
 
 /**
  * `npm start`: one server process, or WEB_CONCURRENCY workers sharing the
@@ -56,7 +59,17 @@ export async function runServer(): Promise<void> {
   let stopping = false;
   let exitCode = 0;
   const serving = new Set<number>();
-  const fork = () => cluster.fork({ MIGRATE_ON_START: "false", PORT: String(port) });
+  const fork = () =>
+    cluster.fork({
+      MIGRATE_ON_START: "false",
+      PORT: String(port),
+      // glibc gives each thread that allocates (the compression thread pool's) an arena of its own,
+      // and memory freed into one is seldom given back: a few arenas keep RSS near what is in use.
+      MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? WORKER_MALLOC_ARENAS,
+      // Large buffers (answers' bytes) mapped on their own go back to the system when freed,
+      // rather than staying in the heap once glibc has raised its threshold past their size.
+      MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ ?? WORKER_MMAP_THRESHOLD,
+    });
   cluster.on("message", (worker: Worker, message: { type?: unknown } | null) => {
     if (message?.type === SERVING) serving.add(worker.id);
   });

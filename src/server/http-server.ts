@@ -1,7 +1,9 @@
 import { createServer, type Server, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import type { App } from "../app.js";
+import { DEFAULT_CONFIG } from "../config.js";
 import type { Logger } from "../logger.js";
+import { createIdleCollection } from "./idle-collection.js";
 import { malformedTarget, writeBadRequest, writeClientError } from "./malformed-request.js";
 import { ResponseWithReasonPhrase } from "./reason-phrase.js";
 
@@ -9,6 +11,8 @@ import { ResponseWithReasonPhrase } from "./reason-phrase.js";
 const SHUTDOWN_GRACE_MS = 10_000;
 /** A request still on its way when the signal came arrives within this. */
 const QUIET_PERIOD_MS = 250;
+/** A server that has answered nothing for this long is idle: its garbage is collected (src/server/idle-collection.ts). */
+const IDLE_MS = 10_000;
 
 export interface HttpServer {
   server: Server;
@@ -23,6 +27,8 @@ export interface HttpServer {
 interface InFlight {
   draining: boolean;
   readonly responses: Set<ServerResponse>;
+  /** When each answer being sent was first seen sending, in epoch milliseconds. */
+  readonly sendingSince: WeakMap<ServerResponse, number>;
   /** When the last request arrived, in epoch milliseconds. */
   lastRequestAt: number;
 }
@@ -30,10 +36,21 @@ interface InFlight {
 /** The node:http server in front of the app: malformed requests, parser errors, and draining. */
 export function createHttpServer(
   app: App,
-  options: { logger: Logger; requestTimeoutMs: number; graceMs?: number },
+  options: {
+    logger: Logger;
+    requestTimeoutMs: number;
+    /** How long a client may take to read an answer once its head is sent. */
+    writeTimeoutMs?: number;
+    graceMs?: number;
+  },
 ): HttpServer {
   const { logger } = options;
-  const inFlight: InFlight = { draining: false, responses: new Set(), lastRequestAt: 0 };
+  const inFlight: InFlight = {
+    draining: false,
+    responses: new Set(),
+    sendingSince: new WeakMap(),
+    lastRequestAt: 0,
+  };
   /** The response of the request each connection is on, for the parser's errors that come while the app answers. */
   const responseOn = new WeakMap<Duplex, ServerResponse>();
   const serverOptions = {
@@ -81,11 +98,51 @@ export function createHttpServer(
   // A client that trickles its request in is cut off; a response may take as long as it needs (SSE).
   server.requestTimeout = options.requestTimeoutMs;
   server.headersTimeout = Math.min(options.requestTimeoutMs, 60_000);
+  const writeTimeoutMs = options.writeTimeoutMs ?? DEFAULT_CONFIG.responseWriteTimeoutMs;
+  const idleCollection = createIdleCollection();
+  const writeDeadlines = setInterval(
+    () => {
+      closeSlowReaders(inFlight, writeTimeoutMs, app, logger);
+      if (inFlight.responses.size === 0 && Date.now() - inFlight.lastRequestAt >= IDLE_MS)
+        idleCollection.whenIdle();
+    },
+    Math.min(1_000, writeTimeoutMs),
+  );
+  writeDeadlines.unref();
+  server.once("close", () => clearInterval(writeDeadlines));
 
   return {
     server,
     drain: () => drainServer(server, app, inFlight, logger, options.graceMs ?? SHUTDOWN_GRACE_MS),
   };
+}
+
+/**
+ * Closes the connection of every answer whose client has not read it within
+ * the write timeout of its head being sent: a client reading slowly (or not
+ * at all) would otherwise keep the answer's bytes, and the work counted
+ * until they are sent, as long as it likes. Node's own socket timeout cannot
+ * tell: it sees a trickle of reads as activity. Event streams (subscriptions)
+ * are meant to stay open and are left alone. Checked every second, as Node
+ * checks its request timeouts.
+ */
+function closeSlowReaders(inFlight: InFlight, writeTimeoutMs: number, app: App, logger: Logger): void {
+  const now = Date.now();
+  for (const response of inFlight.responses) {
+    if (!response.headersSent || response.writableFinished) continue;
+    if (String(response.getHeader("content-type") ?? "").startsWith("text/event-stream")) continue;
+    const since = inFlight.sendingSince.get(response);
+    if (since === undefined) inFlight.sendingSince.set(response, now);
+    else if (now - since >= writeTimeoutMs) {
+      inFlight.responses.delete(response);
+      app.countWriteTimeout();
+      logger.info(
+        { requestId: response.getHeader("x-request-id"), writeTimeoutMs },
+        "answer not read within the write timeout: connection closed",
+      );
+      response.destroy();
+    }
+  }
 }
 
 async function drainServer(

@@ -58,7 +58,11 @@ export async function startServer(
   const database = options.database ?? (await openOrExit(config, logger));
   const { demoApiKey, clusterMetrics } = options;
   const app = createApp({ config, database, logger, tracing, demoApiKey, clusterMetrics });
-  const { server, drain } = createHttpServer(app, { logger, requestTimeoutMs: config.requestTimeoutMs });
+  const { server, drain } = createHttpServer(app, {
+    logger,
+    requestTimeoutMs: config.requestTimeoutMs,
+    writeTimeoutMs: config.responseWriteTimeoutMs,
+  });
   const address = { port: config.port, host: config.host };
   try {
     await listen(server, address, options.reusePort);

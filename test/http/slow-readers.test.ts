@@ -1,0 +1,241 @@
+// Clients that read large answers slowly, or not at all, over real sockets: the write timeout
+// closes them, an expensive request counts against its key until its answer has been sent, and
+// one key's expensive reads are bounded while another key's are served (src/http/expensive-work.ts).
+// A paused socket holds an answer open for as long as a test needs: nothing here waits on a clock
+// but the write timeout itself.
+import { type AddressInfo, connect, type Socket } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApp } from "../../src/app.js";
+import { createLogger } from "../../src/logger.js";
+import { createHttpServer, type HttpServer } from "../../src/server/http-server.js";
+import { eventually } from "../support/eventually.js";
+import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
+import { testConfig } from "../support/test-app.js";
+import { createTestDatabase, type TestDatabase } from "../support/test-database.js";
+
+const ORDERS = "/api/public/buyer/v1/orders";
+/** 500 orders of about 25 KB: a page of them is far more than the sockets' buffers take unread. */
+const ORDER_COUNT = 500;
+const REFERENCE_LENGTH = 25_000;
+const LARGEST_ORDERS_QUERY = `{ orders(first: 500) { edges { node { id purchaseOrderReference } } } }`;
+
+interface Served {
+  port: number;
+  metric(name: string): Promise<number>;
+  /** A GET of the API with the key, read whole: its status and Retry-After. */
+  get(path: string, apiKey: string): Promise<{ status: number; retryAfter: string | null }>;
+  graphql(query: string, apiKey: string): Promise<{ status: number; retryAfter: string | null }>;
+}
+
+/** A client that sends one request and reads nothing until told to. */
+interface SlowReader {
+  socket: Socket;
+  /** Starts reading; resolves with the bytes read when the connection ends, however it ends. */
+  readToEnd(): Promise<number>;
+}
+
+function slowReader(port: number, request: string): SlowReader {
+  const socket = connect(port, "127.0.0.1");
+  socket.pause();
+  socket.on("error", () => {});
+  socket.write(request);
+  return {
+    socket,
+    readToEnd() {
+      let bytes = 0;
+      socket.on("data", (chunk: Buffer) => {
+        bytes += chunk.byteLength;
+      });
+      const ended = new Promise<number>((resolve) => socket.once("close", () => resolve(bytes)));
+      socket.resume();
+      return ended;
+    },
+  };
+}
+
+function getRequest(path: string, apiKey: string): string {
+  return `GET ${path} HTTP/1.1\r\nHost: localhost\r\nX-Api-Key: ${apiKey}\r\nConnection: close\r\n\r\n`;
+}
+
+function graphqlRequest(query: string, apiKey: string): string {
+  const body = JSON.stringify({ query });
+  return (
+    `POST /graphql HTTP/1.1\r\nHost: localhost\r\nX-Api-Key: ${apiKey}\r\nContent-Type: application/json\r\n` +
+    `Accept: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
+  );
+}
+
+/** An app over `database` behind the real HTTP server, with `settings` over the defaults. */
+function serve(
+  database: () => TestDatabase,
+  settings: {
+    writeTimeoutMs: number;
+    maxConcurrentExpensivePerKey: number;
+    maxSendingBytesPerKey?: number;
+  },
+): Served {
+  let http: HttpServer | undefined;
+  let port = 0;
+  beforeAll(async () => {
+    const logger = createLogger("silent");
+    const app = createApp({
+      config: testConfig({
+        maxConcurrentExpensivePerKey: settings.maxConcurrentExpensivePerKey,
+        ...(settings.maxSendingBytesPerKey ? { maxSendingBytesPerKey: settings.maxSendingBytesPerKey } : {}),
+        graphql: {
+          work: { timeoutMs: 15_000, expensiveCost: 100 },
+        },
+      }),
+      database: database(),
+      logger,
+    });
+    http = createHttpServer(app, {
+      logger,
+      requestTimeoutMs: 30_000,
+      writeTimeoutMs: settings.writeTimeoutMs,
+    });
+    await new Promise<void>((resolve) => http?.server.listen(0, "127.0.0.1", resolve));
+    port = (http.server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    http?.server.closeAllConnections();
+    await http?.drain();
+  });
+  const answer = async (response: Response) => {
+    await response.arrayBuffer();
+    return { status: response.status, retryAfter: response.headers.get("retry-after") };
+  };
+  return {
+    get port() {
+      return port;
+    },
+    async metric(name) {
+      const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+      return Number(new RegExp(`^${name} (\\S+)`, "m").exec(text)?.[1] ?? Number.NaN);
+    },
+    get: async (path, apiKey) =>
+      answer(await fetch(`http://127.0.0.1:${port}${path}`, { headers: { "x-api-key": apiKey } })),
+    graphql: async (query, apiKey) =>
+      answer(
+        await fetch(`http://127.0.0.1:${port}/graphql`, {
+          method: "POST",
+          headers: { "x-api-key": apiKey, "content-type": "application/json", accept: "application/json" },
+          body: JSON.stringify({ query }),
+        }),
+      ),
+  };
+}
+
+describe("slow readers of large answers", { timeout: 120_000 }, () => {
+  let database: TestDatabase;
+  let buyer: SeededBuyer;
+  let other: SeededBuyer;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    buyer = await seedBuyer(database, "Slow Reader");
+    other = await seedBuyer(database, "Neighbour");
+    const orders = Array.from({ length: ORDER_COUNT }, (_, index) => ({
+      createdAt: new Date(Date.UTC(2025, 0, 1, 0, 0, index)),
+      purchaseOrderReference: `PO-${"x".repeat(REFERENCE_LENGTH)}-${index}`,
+    }));
+    await seedOrders(database, buyer, orders);
+    await seedOrders(database, other, orders.slice(0, 10));
+  }, 120_000);
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  describe("with a short write timeout and one expensive request per key", () => {
+    const server = serve(() => database, { writeTimeoutMs: 1_000, maxConcurrentExpensivePerKey: 1 });
+
+    it.each([
+      [
+        "a REST page",
+        () => getRequest(`${ORDERS}?limit=500`, buyer.apiKey),
+        () => server.get(`${ORDERS}?limit=499`, buyer.apiKey),
+      ],
+      [
+        "a GraphQL answer",
+        () => graphqlRequest(LARGEST_ORDERS_QUERY, buyer.apiKey),
+        () => server.graphql(`{ orders(first: 499) { edges { node { id } } } }`, buyer.apiKey),
+      ],
+    ])(
+      "holds the key's slot while %s is unread, then closes the connection and frees it",
+      async (_name, request, expensive) => {
+        const timeoutsBefore = await server.metric("http_write_timeouts_total");
+        const reader = slowReader(server.port, request());
+        // The answer is ready and waits for its reader: its bytes are counted as being sent.
+        await eventually(
+          async () => ((await server.metric("http_sending_bytes")) > 4_000_000 ? true : null),
+          60_000,
+        );
+        const refused = await expensive();
+        expect(refused.status).toBe(429);
+        expect(refused.retryAfter).toBe("1");
+        // Another buyer's expensive read is served meanwhile.
+        expect((await server.get(`${ORDERS}?limit=500`, other.apiKey)).status).toBe(200);
+
+        await eventually(
+          async () => ((await server.metric("http_write_timeouts_total")) > timeoutsBefore ? true : null),
+          30_000,
+        );
+        expect(await server.metric("http_sending_bytes")).toBe(0);
+        expect((await expensive()).status).toBe(200);
+        // The client got part of the answer before its connection was closed.
+        expect(await reader.readToEnd()).toBeLessThan(ORDER_COUNT * REFERENCE_LENGTH);
+      },
+    );
+  });
+
+  describe("with a bound on the bytes a key may have on their way", () => {
+    const server = serve(() => database, {
+      writeTimeoutMs: 60_000,
+      maxConcurrentExpensivePerKey: 10,
+      maxSendingBytesPerKey: 1024 * 1024,
+    });
+
+    it("refuses the key's requests while an unread answer holds more, and serves other keys", async () => {
+      const reader = slowReader(server.port, getRequest(`${ORDERS}?limit=500`, buyer.apiKey));
+      await eventually(
+        async () => ((await server.metric("http_sending_bytes")) > 4_000_000 ? true : null),
+        60_000,
+      );
+      const refused = await server.get(`${ORDERS}?limit=450`, buyer.apiKey);
+      expect(refused.status).toBe(429);
+      expect(refused.retryAfter).toBe("1");
+      expect((await server.get(`${ORDERS}?limit=5`, buyer.apiKey)).status).toBe(429);
+      expect((await server.get(`${ORDERS}?limit=450`, other.apiKey)).status).toBe(200);
+      // Once the answer has been read, the key's expensive reads are served again.
+      expect(await reader.readToEnd()).toBeGreaterThan(ORDER_COUNT * REFERENCE_LENGTH);
+      await eventually(async () => ((await server.metric("http_sending_bytes")) === 0 ? true : null));
+      expect((await server.get(`${ORDERS}?limit=450`, buyer.apiKey)).status).toBe(200);
+    });
+  });
+
+  describe("fair reads: a bound on one key's concurrent expensive reads", () => {
+    const server = serve(() => database, { writeTimeoutMs: 60_000, maxConcurrentExpensivePerKey: 2 });
+
+    it("answers the key's third concurrent large page 429 with Retry-After while another key is served", async () => {
+      const readers = [500, 499].map((limit) =>
+        slowReader(server.port, getRequest(`${ORDERS}?limit=${limit}`, buyer.apiKey)),
+      );
+      await eventually(
+        async () => ((await server.metric("expensive_work_running")) === 2 ? true : null),
+        60_000,
+      );
+      const third = await server.get(`${ORDERS}?limit=498`, buyer.apiKey);
+      expect(third.status).toBe(429);
+      expect(third.retryAfter).toBe("1");
+      const refusal = await fetch(`http://127.0.0.1:${server.port}${ORDERS}?limit=497`, {
+        headers: { "x-api-key": buyer.apiKey },
+      });
+      expect(refusal.headers.get("content-type")).toContain("application/problem+json");
+      expect(await refusal.json()).toMatchObject({ status: 429, code: "rate_limited" });
+      expect((await server.get(`${ORDERS}?limit=500`, other.apiKey)).status).toBe(200);
+      expect((await server.get(`${ORDERS}?limit=50`, buyer.apiKey)).status).toBe(200);
+      for (const reader of readers) reader.socket.destroy();
+      await eventually(async () => ((await server.metric("expensive_work_running")) === 0 ? true : null));
+      expect((await server.get(`${ORDERS}?limit=498`, buyer.apiKey)).status).toBe(200);
+    });
+  });
+});
