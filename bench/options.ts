@@ -13,6 +13,8 @@ export interface BenchOptions {
   /** Node.js binary for the candidate's server; null: the one running the bench. */
   candidateNode: string | null;
   scale: boolean;
+  /** False with --no-fairness: no "one key's flood beside another buyer" phase. */
+  fairness: boolean;
   cpuProf: boolean;
   build: boolean;
   /** False with --no-change-log: the triggers are disabled after migrating. */
@@ -89,6 +91,10 @@ export function parseOptions(argv: string[], root: string): BenchOptions {
     )
     .option("--no-scale", "skip growing the orders table to 1,000,000 to compare GET /orders p99")
     .option(
+      "--no-fairness",
+      "skip measuring another buyer's p99 beside one key's flood of uncached 500-order pages",
+    )
+    .option(
       "--cpu-prof",
       "run the gateway (and candidate) under node --cpu-prof and summarise the profile",
       false,
@@ -120,6 +126,7 @@ export function parseOptions(argv: string[], root: string): BenchOptions {
     candidate?: string;
     candidateNode?: string;
     scale: boolean;
+    fairness: boolean;
     cpuProf: boolean;
     build: boolean;
     changeLog: boolean;
@@ -147,6 +154,7 @@ export function parseOptions(argv: string[], root: string): BenchOptions {
     candidate,
     candidateNode: raw.candidateNode ? path.resolve(raw.candidateNode) : null,
     scale: raw.scale,
+    fairness: raw.fairness,
     cpuProf: raw.cpuProf,
     build: raw.build,
     changeLog: raw.changeLog,

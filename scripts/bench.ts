@@ -10,6 +10,7 @@ import { buildAll } from "../bench/build.js";
 import { type DatabaseWatch, watchDatabase } from "../bench/database-watch.js";
 import { dropDatabase, migrate, recreateDatabase, seedDataset, setChangeLog } from "../bench/dataset.js";
 import { type ExplainResult, explainPages, explainTable } from "../bench/explain.js";
+import { type FairnessResult, runFairness } from "../bench/fairness.js";
 import { goalRatios } from "../bench/goals.js";
 import { describeMachine } from "../bench/machine.js";
 import { databaseUrl, parseOptions } from "../bench/options.js";
@@ -83,6 +84,7 @@ const stopAll = async () => {
 process.once("SIGINT", () => void stopAll().finally(() => process.exit(130)));
 
 let scale: ScaleResult | null = null;
+let fairness: FairnessResult | null = null;
 const profiles: ProfileSummary[] = [];
 let cells: Cell[] = [];
 let counts: Awaited<ReturnType<typeof countQueries>> = [];
@@ -167,6 +169,24 @@ try {
   for (const server of processes.values()) {
     if (server.name !== "gateway") await server.stop();
   }
+  if (options.fairness) {
+    // Two workers, as deployed; each key's expensive work bounded as configured, then lifted.
+    const twoWorkers = { WEB_CONCURRENCY: "2", LOG_LEVEL: "warn" };
+    const bounded = {
+      ...twoWorkers,
+      MAX_CONCURRENT_EXPENSIVE_PER_KEY: "4",
+      MAX_SENDING_BYTES_PER_KEY: "33554432",
+    };
+    const gateways = [
+      { bound: "bound on", server: await startProcess("gateway", settings, bounded) },
+      { bound: "bound off", server: await startProcess("gateway", settings, twoWorkers) },
+    ];
+    try {
+      fairness = await runFairness({ gateways, dataset, seconds: options.seconds, load, log });
+    } finally {
+      for (const { server } of gateways) await server.stop();
+    }
+  }
   if (options.scale) {
     // The peak of the measured run, not of the scale step's bigger pages.
     gateway.recordPeak();
@@ -195,7 +215,11 @@ for (const id of processes.keys()) {
 }
 
 const summaries = summarise(cells, counts);
-const ratios = [...goalRatios(cells, counts, scenarios), ...(scale?.ratios ?? [])];
+const ratios = [
+  ...goalRatios(cells, counts, scenarios),
+  ...(scale?.ratios ?? []),
+  ...(fairness?.ratios ?? []),
+];
 const processSummary = [...processes.values()].map((server) => ({
   name: server.name,
   peakRssKb: server.peakRssKb,
@@ -259,6 +283,7 @@ writeFileSync(
       processes: processSummary,
       pageStatements: explained,
       scale,
+      fairness: fairness?.runs ?? null,
       profiles,
     },
     null,

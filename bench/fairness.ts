@@ -1,0 +1,83 @@
+import type { Dataset } from "./dataset.js";
+import { type LoadOptions, type Measurement, measure } from "./load.js";
+import type { ServerProcess } from "./processes.js";
+import type { Ratio } from "./report.js";
+import type { RequestPlan } from "./scenarios.js";
+
+/** One key's flood: concurrent 500-order pages, each asking for a window no other request asked for, so none is cached. */
+const FLOOD_CONNECTIONS = 16;
+/** The other buyer: a few clients reading small pages, also never cached. */
+const OTHER_CONNECTIONS = 4;
+const NEWEST = Date.parse("2026-01-01T00:00:00Z");
+
+export interface FairnessRun {
+  /** Which gateway: the bound on each key's expensive work as configured, or lifted. */
+  bound: string;
+  alone: Measurement;
+  beside: Measurement;
+  flood: Measurement;
+}
+
+export interface FairnessResult {
+  runs: FairnessRun[];
+  ratios: Ratio[];
+}
+
+/** GET /orders of `limit` items created up to a moment no earlier request named. */
+function uncachedPages(apiKey: string, limit: number, connections: number): RequestPlan {
+  return {
+    method: "GET",
+    headers: { "x-api-key": apiKey, "accept-encoding": "br" },
+    connections,
+    build: (n) => ({
+      path: `/api/public/buyer/v1/orders?limit=${limit}&created_at_to=${encodeURIComponent(new Date(NEWEST - n * 1000).toISOString())}`,
+    }),
+  };
+}
+
+/**
+ * One key's flood beside another buyer: the other buyer's p99 alone, then
+ * beside 16 concurrent uncached 500-order pages from the measured key, on a
+ * gateway of two workers. Run on each gateway given (bound on, bound off),
+ * within one round each, so that the ratio compares like with like on a
+ * shared machine.
+ */
+export async function runFairness(options: {
+  gateways: { bound: string; server: ServerProcess }[];
+  dataset: Dataset;
+  seconds: number;
+  load: LoadOptions;
+  log: (line: string) => void;
+}): Promise<FairnessResult> {
+  const { dataset, seconds, load, log } = options;
+  const runs: FairnessRun[] = [];
+  const timed = { ...load, seconds };
+  for (const { bound, server } of options.gateways) {
+    const target = { port: server.port, pid: server.pid };
+    const other = uncachedPages(dataset.referenceApiKey, 20, OTHER_CONNECTIONS);
+    const flood = uncachedPages(dataset.apiKey, 500, FLOOD_CONNECTIONS);
+    // Warm: the plans compiled, pools open.
+    await measure(target, other, { ...timed, seconds: 2 });
+    const alone = await measure(target, other, timed);
+    const [beside, flooding] = await Promise.all([
+      measure(target, other, timed),
+      measure(target, flood, timed),
+    ]);
+    log(
+      `fairness (${bound}): other buyer p99 ${alone.p99Ms} ms alone, ${beside.p99Ms} ms beside the flood; ` +
+        `flood ${flooding.requests} pages served, ${flooding.non2xx} refused`,
+    );
+    runs.push({ bound, alone, beside, flood: flooding });
+  }
+  const ratios = runs.map(({ bound, alone, beside }) => {
+    const value = alone.p99Ms > 0 ? beside.p99Ms / alone.p99Ms : null;
+    return {
+      name: `other buyer's p99 beside one key's ${FLOOD_CONNECTIONS} uncached 500-order pages ÷ alone (${bound})`,
+      value,
+      goal: "≤ 2",
+      pass: value === null ? null : value <= 2,
+      perRound: value === null ? [] : [value],
+    };
+  });
+  return { runs, ratios };
+}
