@@ -179,6 +179,13 @@ try {
     };
     const gateways = [
       { bound: "bound on", server: await startProcess("gateway", settings, bounded) },
+      {
+        bound: "bound 2",
+        server: await startProcess("gateway", settings, {
+          ...bounded,
+          MAX_CONCURRENT_EXPENSIVE_PER_KEY: "2",
+        }),
+      },
       { bound: "bound off", server: await startProcess("gateway", settings, twoWorkers) },
     ];
     try {
