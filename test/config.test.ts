@@ -105,7 +105,7 @@ describe("configuration", () => {
   it("bounds each key's expensive work and how long an answer may take to be read", () => {
     expect(loadConfig({})).toMatchObject({
       responseWriteTimeoutMs: 30_000,
-      maxConcurrentExpensivePerKey: 4,
+      maxConcurrentExpensivePerKey: 2,
       expensivePageSize: 200,
       maxSendingBytesPerKey: 32 * 1024 * 1024,
     });

@@ -145,7 +145,8 @@ export const CONFIG_TABLE = {
   }),
   maxConcurrentExpensivePerKey: variable({
     name: "MAX_CONCURRENT_EXPENSIVE_PER_KEY",
-    default: "4",
+    // Two: on a process of one event loop, a third large page of the same key mostly delays everyone else's.
+    default: "2",
     schema: limit,
     description:
       "expensive requests one API key may have at once per server process, from start until the answer is sent: GraphQL operations costing `GRAPHQL_EXPENSIVE_COST` or more, REST pages of `EXPENSIVE_PAGE_SIZE` or more items not answered from the cache; one more gets 429 with `Retry-After`",
