@@ -1,5 +1,5 @@
 import { Response as ServedResponse } from "@whatwg-node/server";
-import type { ExpensiveWork } from "../expensive-work.js";
+import { EXPENSIVE_RETRY_AFTER_SECONDS, type ExpensiveWork } from "../expensive-work.js";
 import { problemResponse } from "../problem.js";
 import type { Stage } from "./exchange.js";
 
@@ -21,7 +21,7 @@ export function countSending(expensiveWork: ExpensiveWork): Stage {
     const length = Number(response.headers.get("content-length"));
     if (!apiKeyId || !exchange.whenSent || !(length > 0) || exchange.request.method === "HEAD")
       return response;
-    if (length >= LARGE_TEXT_BYTES && !response.headers.has("content-encoding")) {
+    if (length >= LARGE_TEXT_BYTES && inText(response)) {
       const { status, statusText, headers } = response;
       // @whatwg-node's Response hands its bytes to node:http as they are, without a copy.
       response = new ServedResponse(new Uint8Array(await response.arrayBuffer()), {
@@ -35,6 +35,15 @@ export function countSending(expensiveWork: ExpensiveWork): Stage {
   };
 }
 
+/**
+ * Whether @whatwg-node's Response holds its body as text (how it tells
+ * node:http's writes apart itself); bytes, such as the response cache's
+ * shared ones, are sent as they are.
+ */
+function inText(response: Response): boolean {
+  return (response as { bodyType?: unknown }).bodyType === "String";
+}
+
 /** A key whose answers still on their way have reached the bound gets 429 until some have gone. */
 export function sendingLimit(expensiveWork: ExpensiveWork): Stage {
   return async (exchange, next) => {
@@ -44,8 +53,8 @@ export function sendingLimit(expensiveWork: ExpensiveWork): Stage {
       {
         status: 429,
         code: "rate_limited",
-        detail: `More than ${expensiveWork.maxSendingBytesPerKey} bytes of answers to this API key are still being sent; read them, then retry after 1 s`,
-        headers: { "retry-after": "1" },
+        detail: `More than ${expensiveWork.maxSendingBytesPerKey} bytes of answers to this API key are still being sent; read them, then retry after ${EXPENSIVE_RETRY_AFTER_SECONDS} s`,
+        headers: { "retry-after": String(EXPENSIVE_RETRY_AFTER_SECONDS) },
       },
       exchange.requestId,
     );
