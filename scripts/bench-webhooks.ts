@@ -206,7 +206,7 @@ async function main() {
         `server ${name}`,
         [path.join("src", "server.ts")],
         { ...serverEnv, LOG_LEVEL: "info" },
-        /listening on http:\/\/localhost:(\d+)/,
+        /listening on http:\/\/[\w.]+:(\d+)/,
       ).then((port) => `http://127.0.0.1:${port}`),
     ),
   );

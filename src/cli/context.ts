@@ -1,5 +1,7 @@
 // What every command shares: the configuration, the database, and how a
 // failure becomes one line on stderr and an exit code.
+
+import { databaseOptions } from "../config/database-options.js";
 import { type AppConfig, ConfigError, loadConfig } from "../config.js";
 import type { Database } from "../db/database.js";
 import { openDatabaseForUse } from "../db/startup.js";
@@ -18,17 +20,9 @@ export class CliError extends Error {
 export const EXIT_FAILURE = 1;
 export const EXIT_BAD_CONFIG = 2;
 
-/** A command needs few connections; a server started by `demo --serve` wants the default pool. */
-export async function openConfiguredDatabase(
-  config: AppConfig,
-  poolSize: number | undefined = 2,
-): Promise<Database> {
-  // The CLI reads and writes on the primary only; `demo --serve` gets GraphQL's read timeout.
-  return openDatabaseForUse(config.database, {
-    migrateOnStart: config.migrateOnStart,
-    poolSize,
-    readTimeoutMs: config.graphql.work.timeoutMs,
-  });
+/** The configured database, for a command of the CLI: on the primary, over a few connections. */
+export function openConfiguredDatabase(config: AppConfig): Promise<Database> {
+  return openDatabaseForUse(config.database, databaseOptions(config, "command"));
 }
 
 /**

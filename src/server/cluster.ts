@@ -1,10 +1,11 @@
 import cluster, { type Worker } from "node:cluster";
-import { openDatabase } from "../db/database.js";
+import { databaseOptions } from "../config/database-options.js";
 import { migrateDatabase } from "../db/migrations.js";
+import { openReachableDatabase } from "../db/startup.js";
 import { createLogger } from "../logger.js";
 import { serveClusterMetrics, workerClusterMetrics } from "./cluster-metrics.js";
-import { listenProblem, reservePort } from "./listen.js";
-import { loadConfigOrExit, startServer } from "./start.js";
+import { loadConfigOrExit, portOrExit } from "./preflight.js";
+import { exitOnStartProblem, startServer } from "./start.js";
 
 /** A worker tells the primary it is serving. */
 const SERVING = "buyer-api:serving";
@@ -40,14 +41,14 @@ export async function runServer(): Promise<void> {
   }
   const logger = createLogger(config.logLevel);
   const address = { port: config.port, host: config.host };
-  const port = await reservePort(address).catch((error: unknown) => {
-    const problem = listenProblem(error, address);
-    if (!problem) throw error;
-    console.error(problem);
-    process.exit(1);
-  });
+  const port = await portOrExit(address);
   if (config.migrateOnStart) {
-    const database = await openDatabase(config.database);
+    const database = await openReachableDatabase(config.database, databaseOptions(config, "command")).catch(
+      (error: unknown) => {
+        exitOnStartProblem(error);
+        throw error;
+      },
+    );
     try {
       const report = await migrateDatabase(database);
       logger.info({ applied: report.applied }, "migrations applied");

@@ -57,3 +57,12 @@ export function listenProblem(error: unknown, address: ListenAddress): string | 
       return null;
   }
 }
+
+/**
+ * The address a client on this machine reaches a server listening on `host`
+ * and `port` at: the wildcard addresses mean any local one.
+ */
+export function localUrl(host: string, port: number): string {
+  const reachable = host === "0.0.0.0" || host === "::" || host === "" ? "localhost" : host;
+  return `http://${reachable.includes(":") ? `[${reachable}]` : reachable}:${port}`;
+}

@@ -1,38 +1,39 @@
 import type { AddressInfo } from "node:net";
 import { createApp, createEventRenderer } from "../app.js";
-import { type AppConfig, ConfigError, loadConfig, usesDevelopmentKey } from "../config.js";
+import { databaseOptions } from "../config/database-options.js";
+import { type AppConfig, usesDevelopmentKey } from "../config.js";
 import { DataDirectoryInUseError } from "../db/data-directory-lock.js";
 import type { Database } from "../db/database.js";
-import { openDatabaseForUse } from "../db/startup.js";
+import { DatabaseUnreachableError, openDatabaseForUse } from "../db/startup.js";
 import type { ClusterMetrics } from "../http/metrics.js";
 import { createLogger, type Logger } from "../logger.js";
 import { startTracing } from "../telemetry/tracing.js";
 import { startWebhookWorker } from "../webhooks/worker.js";
 import { createHttpServer } from "./http-server.js";
-import { listen, listenProblem } from "./listen.js";
+import { listen, listenProblem, localUrl } from "./listen.js";
+import { loadConfigOrExit, portOrExit } from "./preflight.js";
 
-/** The configured database, or one line and exit 1 when another process holds its PGlite folder. */
-async function openOrExit(config: AppConfig, logger: Logger): Promise<Database> {
-  try {
-    return await openDatabaseForUse(config.database, {
-      migrateOnStart: config.migrateOnStart,
-      poolSize: config.databasePoolSize,
-      namedStatements: config.databaseNamedStatements,
-      // PostgreSQL cancels a read's statement when GraphQL would stop waiting for it.
-      readTimeoutMs: config.graphql.work.timeoutMs,
-      replicas: {
-        urls: config.databaseReplicaUrls,
-        maxLagMs: config.databaseReplicaMaxLagMs,
-        onChange: ({ name, state, reason }) =>
-          state === "in_use"
-            ? logger.info({ replica: name }, `replica ${name}: in use`)
-            : logger.warn({ replica: name, state, reason }, `replica ${name}: not used (${reason})`),
-      },
-    });
-  } catch (error) {
-    if (!(error instanceof DataDirectoryInUseError)) throw error;
+export { loadConfigOrExit, portOrExit };
+
+/**
+ * Exits with one line on stderr, the operator's fix, for what stops a start
+ * that is no fault of the code: another process holds the PGlite folder,
+ * PostgreSQL cannot be reached or entered. Other errors are left to throw.
+ */
+export function exitOnStartProblem(error: unknown): void {
+  if (error instanceof DataDirectoryInUseError || error instanceof DatabaseUnreachableError) {
     console.error(`error: ${error.message}`);
     process.exit(1);
+  }
+}
+
+/** The configured database, or one line and exit 1 (exitOnStartProblem). */
+async function openOrExit(config: AppConfig, logger: Logger): Promise<Database> {
+  try {
+    return await openDatabaseForUse(config.database, databaseOptions(config, { server: logger }));
+  } catch (error) {
+    exitOnStartProblem(error);
+    throw error;
   }
 }
 
@@ -54,6 +55,8 @@ export async function startServer(
   const config = options.config ?? loadConfigOrExit();
   const logger = createLogger(config.logLevel);
   // Before the database opens, so that Prisma reports its queries from the first one.
+  // A port in use is told before the database opens; a cluster's primary has checked it already.
+  if (!options.reusePort && config.port !== 0) await portOrExit({ port: config.port, host: config.host });
   const tracing = config.tracing ? await startTracing(config.tracing, logger) : undefined;
   const database = options.database ?? (await openOrExit(config, logger));
   const { demoApiKey, clusterMetrics } = options;
@@ -90,10 +93,8 @@ export async function startServer(
       "WEBHOOK_SECRET_KEY is not set: webhook signing secrets are encrypted with the public development key",
     );
   }
-  logger.info(
-    { port, database: database.target.description, url: `http://localhost:${port}` },
-    `listening on http://localhost:${port}`,
-  );
+  const url = localUrl(config.host, port);
+  logger.info({ port, database: database.target.description, url }, `listening on ${url}`);
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -110,17 +111,4 @@ export async function startServer(
   process.once("SIGTERM", () => void stop("SIGTERM"));
   process.once("SIGINT", () => void stop("SIGINT"));
   return { port };
-}
-
-/** The configuration, or one line per bad variable on stderr and exit code 2. */
-export function loadConfigOrExit(): AppConfig {
-  try {
-    return loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      for (const problem of error.problems) console.error(`config: ${problem}`);
-      process.exit(2);
-    }
-    throw error;
-  }
 }

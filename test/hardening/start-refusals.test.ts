@@ -5,10 +5,12 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { lockDataDirectory } from "../../src/db/data-directory-lock.js";
 import { projectRoot } from "../../src/project-root.js";
 import { unsupportedNode } from "../../src/server/node-version.js";
+import { runCli, runCliWith } from "../support/cli-process.js";
 import { TEST_WEBHOOK_SECRET_KEY } from "../support/server-process.js";
 import { onPostgres } from "../support/test-database.js";
 
@@ -76,6 +78,41 @@ describe("a port another process listens on", { timeout: 120_000 }, () => {
     );
   });
 
+  it("stops `npm run demo` and `npm start` with that line before their build and their database", async () => {
+    for (const script of ["demo", "start"]) {
+      const dataDir = path.join(mkdtempSync(path.join(tmpdir(), "bpa-busy-port-")), "pglite");
+      try {
+        const result = spawnSync("npm", ["run", "--silent", script], {
+          cwd: projectRoot(),
+          env: { ...process.env, HOST: "127.0.0.1", PORT: String(port), DATABASE_URL: `pglite:${dataDir}` },
+          encoding: "utf8",
+          timeout: 90_000,
+        });
+        expectOneLineNamingPort({ code: result.status, stderr: result.stderr });
+        // Nothing opened the database: its folder was never made.
+        expect(existsSync(dataDir)).toBe(false);
+      } finally {
+        rmSync(path.dirname(dataDir), { recursive: true, force: true });
+      }
+    }
+  });
+
+  it("stops `buyer-api demo --serve` with that line before it opens its database", async () => {
+    const dataDir = path.join(mkdtempSync(path.join(tmpdir(), "bpa-busy-port-")), "pglite");
+    try {
+      const result = await runCliWith(
+        { PORT: String(port), HOST: "127.0.0.1" },
+        `pglite:${dataDir}`,
+        "demo",
+        "--serve",
+      );
+      expectOneLineNamingPort({ code: result.code, stderr: result.stderr });
+      expect(existsSync(dataDir)).toBe(false);
+    } finally {
+      rmSync(path.dirname(dataDir), { recursive: true, force: true });
+    }
+  });
+
   it.runIf(onPostgres)("stops a cluster with one line naming PORT, before starting any worker", async () => {
     const result = await runServerUntilExit({
       PORT: String(port),
@@ -104,6 +141,68 @@ describe("a PGlite folder another process holds", { timeout: 120_000 }, () => {
       lock.release();
       rmSync(path.dirname(dataDir), { recursive: true, force: true });
     }
+  });
+});
+
+describe("a DATABASE_URL that parses but cannot be connected to", { timeout: 120_000 }, () => {
+  /** A PostgreSQL this test can reach: the suite's, else the machine's. */
+  const server = new URL(
+    onPostgres ? (process.env.DATABASE_URL ?? "") : "postgres://postgres@127.0.0.1:5432/postgres",
+  );
+  let reachable = false;
+  let closedPort: number;
+  beforeAll(async () => {
+    const client = new pg.Client({ connectionString: server.toString() });
+    reachable = await client.connect().then(
+      () => true,
+      () => false,
+    );
+    await client.end().catch(() => {});
+    // A port nothing listens on: taken from the kernel, then let go.
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+    closedPort = (probe.address() as { port: number }).port;
+    await new Promise((resolve) => probe.close(resolve));
+  });
+
+  const missingDatabase = () => {
+    const url = new URL(server);
+    url.pathname = "/bpa_no_such_database";
+    return url.toString();
+  };
+  const expectedMissing = () =>
+    `error: the database "bpa_no_such_database" does not exist on PostgreSQL at ${server.hostname}:${server.port || "5432"}: ` +
+    `create it with \`createdb -h ${server.hostname} -p ${server.port || "5432"} -U ${server.username || "postgres"} bpa_no_such_database\`, or fix DATABASE_URL`;
+  const expectedClosed = () =>
+    `error: cannot connect to PostgreSQL at 127.0.0.1:${closedPort} (connection refused): is PostgreSQL running on 127.0.0.1:${closedPort}? Start it, or fix DATABASE_URL`;
+
+  it("a missing database: the server says so in one line with the createdb that makes it", async (context) => {
+    if (!reachable) context.skip();
+    const result = await runServerUntilExit({ PORT: "0", DATABASE_URL: missingDatabase() });
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim().split("\n")).toEqual([expectedMissing()]);
+  });
+
+  it("a closed port: the server asks in one line whether PostgreSQL runs there", async () => {
+    const result = await runServerUntilExit({
+      PORT: "0",
+      DATABASE_URL: `postgres://postgres@127.0.0.1:${closedPort}/buyer_api`,
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim().split("\n")).toEqual([expectedClosed()]);
+  });
+
+  it("the demo and the CLI's commands say the same one line", async (context) => {
+    const closed = `postgres://postgres@127.0.0.1:${closedPort}/buyer_api`;
+    for (const args of [["demo"], ["db", "migrate"], ["buyers", "list"]]) {
+      const result = await runCli(closed, ...args);
+      expect(result.code).toBe(1);
+      expect(result.stderr.trim().split("\n")).toEqual([expectedClosed()]);
+    }
+    if (!reachable) context.skip();
+    const missing = await runCli(missingDatabase(), "demo");
+    expect(missing.code).toBe(1);
+    expect(missing.stderr.trim().split("\n")).toEqual([expectedMissing()]);
   });
 });
 

@@ -35,7 +35,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   const baseUrl = await new Promise<string>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      const match = /listening on (http:\/\/localhost:\d+)/.exec(output);
+      const match = /listening on (http:\/\/[\w.]+:\d+)/.exec(output);
       if (match?.[1]) resolve(match[1].replace("localhost", "127.0.0.1"));
     };
     child.stdout?.on("data", onData);

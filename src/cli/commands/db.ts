@@ -1,7 +1,8 @@
 import type { Command } from "commander";
+import { databaseOptions } from "../../config/database-options.js";
 import { loadConfig } from "../../config.js";
-import { openDatabase } from "../../db/database.js";
 import { migrateDatabase } from "../../db/migrations.js";
+import { openReachableDatabase } from "../../db/startup.js";
 
 export function registerDb(program: Command): void {
   const db = program.command("db").description("database maintenance");
@@ -12,7 +13,7 @@ export function registerDb(program: Command): void {
       const config = loadConfig();
       // Opened without openDatabaseForUse, which would migrate PGlite on its own
       // before this command could report what it applied.
-      const database = await openDatabase(config.database, { poolSize: 1 });
+      const database = await openReachableDatabase(config.database, databaseOptions(config, "command"));
       try {
         const report = await migrateDatabase(database);
         for (const name of report.applied) process.stdout.write(`applied ${name}\n`);

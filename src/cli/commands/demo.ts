@@ -1,17 +1,11 @@
 import type { Command } from "commander";
+import { databaseOptions } from "../../config/database-options.js";
 import { loadConfig } from "../../config.js";
 import { noteServingUrl } from "../../db/data-directory-lock.js";
-import { openConfiguredDatabase } from "../context.js";
+import { openDatabaseForUse } from "../../db/startup.js";
+import { createLogger } from "../../logger.js";
+import { localUrl } from "../../server/listen.js";
 import { type DemoData, type DemoOutcome, loadDemoData } from "../demo-data.js";
-
-/**
- * The address a client on this machine reaches a server listening on `host`
- * and `port` at: the wildcard addresses mean any local one.
- */
-export function localUrl(host: string, port: number): string {
-  const reachable = host === "0.0.0.0" || host === "::" || host === "" ? "localhost" : host;
-  return `http://${reachable.includes(":") ? `[${reachable}]` : reachable}:${port}`;
-}
 
 export function examples(demo: DemoData, baseUrl: string): string {
   const api = `${baseUrl}/api/public/buyer/v1`;
@@ -50,34 +44,48 @@ export function registerDemo(program: Command): void {
     .option("--serve", "then start the HTTP server on the same database")
     .action(async (options: { serve?: boolean }) => {
       // A demo's webhooks go to receivers on the same machine, over plain http, unless set otherwise.
-      const config = loadConfig({
+      const environment: NodeJS.ProcessEnv = {
         WEBHOOK_ALLOW_HTTP: "true",
         WEBHOOK_ALLOW_PRIVATE_NETWORKS: "true",
         ...process.env,
-      });
-      const database = await openConfiguredDatabase(config, options.serve ? undefined : 2);
+      };
+      let config = loadConfig(environment);
+      // Loaded only here: the other commands need none of the HTTP stack.
+      const server = options.serve ? await import("../../server/start.js") : null;
+      if (server) {
+        // The port first: a busy one is told before the database opens. Its
+        // origin is the one the demo prints and its links name, unless
+        // PUBLIC_BASE_URL says otherwise.
+        const port = await server.portOrExit({ port: config.port, host: config.host });
+        config = loadConfig({
+          ...environment,
+          PUBLIC_BASE_URL: environment.PUBLIC_BASE_URL || localUrl(config.host, port),
+          PORT: String(port),
+        });
+      }
+      const database = await openDatabaseForUse(
+        config.database,
+        databaseOptions(config, server ? { server: createLogger(config.logLevel) } : "command"),
+      );
       let handedToServer = false;
       try {
         const outcome = await loadDemoData(database);
         const { demo } = outcome;
         const data = describeData(outcome, config.database.description);
-        if (!options.serve) {
+        // The origin the API's links name, so that what the demo prints and what the API answers agree.
+        const url = new URL(config.publicBaseUrl).origin;
+        if (!server) {
           process.stdout.write(
             demo
-              ? `${data}\nOnce the server runs (npm start, PORT=${config.port}):\n\n` +
-                  `${examples(demo, localUrl(config.host, config.port))}\n`
+              ? `${data}\nOnce the server runs (npm start, PORT=${config.port}):\n\n${examples(demo, url)}\n`
               : data,
           );
           return;
         }
-        // Loaded only here: the other commands need none of the HTTP stack.
-        const { startServer } = await import("../../server/start.js");
         // The server keeps using this database (an in-memory PGlite has no
         // other copy) and closes it when it shuts down.
         handedToServer = true;
-        const { port } = await startServer({ config, database, demoApiKey: demo?.apiKey });
-        // Printed once listening, for the port it got (PORT=0 picks a free one).
-        const url = localUrl(config.host, port);
+        await server.startServer({ config, database, demoApiKey: demo?.apiKey });
         // A command refused the PGlite folder names this address.
         noteServingUrl(url);
         process.stdout.write(
