@@ -1,0 +1,123 @@
+// docs/webhooks.md gives the signature algorithm in prose for receivers in any
+// language. A real delivery from the worker is verified here with node:crypto
+// alone, following that paragraph step by step, and a tampered copy fails.
+import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
+import { readFileSync } from "node:fs";
+import type { IncomingHttpHeaders } from "node:http";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { DEFAULT_WEBHOOK_CONFIG, type WebhookConfig } from "../../src/config.js";
+import { encryptSecret, generateSigningSecret } from "../../src/domain/webhook-secrets.js";
+import { createLogger } from "../../src/logger.js";
+import { queueDeliveries } from "../../src/services/webhook-queue.js";
+import { startWebhookWorker, type WebhookWorker } from "../../src/webhooks/worker.js";
+import { type SeededBuyer, seedBuyer } from "../support/seed.js";
+import { createTestDatabase, type TestDatabase } from "../support/test-database.js";
+import { startWebhookReceiver } from "../support/webhook-receiver.js";
+
+const config: WebhookConfig = {
+  ...DEFAULT_WEBHOOK_CONFIG,
+  allowHttp: true,
+  allowPrivateNetworks: true,
+  pollIntervalMs: 50,
+};
+
+const TOLERANCE_SECONDS = 5 * 60;
+
+/** The paragraph of docs/webhooks.md, step by step. */
+function verifiedByHand(
+  secret: string,
+  headers: IncomingHttpHeaders,
+  rawBody: Buffer,
+  nowSeconds: number,
+): boolean {
+  // The secret after its `whsec_` prefix, base64-decoded: the HMAC key.
+  const key = Buffer.from(secret.slice("whsec_".length), "base64");
+  const id = String(headers["webhook-id"]);
+  const timestamp = String(headers["webhook-timestamp"]);
+  // Within 5 minutes either side of this clock.
+  if (Math.abs(nowSeconds - Number(timestamp)) > TOLERANCE_SECONDS) return false;
+  // `<webhook-id>.<webhook-timestamp>.<body>`, the body's bytes as received.
+  const signedContent = Buffer.concat([Buffer.from(`${id}.${timestamp}.`), rawBody]);
+  const expected = Buffer.from(createHmac("sha256", key).update(signedContent).digest("base64"));
+  // Any `v1,<base64>` entry of the space-separated list, compared in constant time.
+  return String(headers["webhook-signature"])
+    .split(" ")
+    .some((entry) => {
+      const [version, signature = ""] = entry.split(",");
+      const given = Buffer.from(signature);
+      return version === "v1" && given.length === expected.length && timingSafeEqual(given, expected);
+    });
+}
+
+describe("a delivery verified without the library, as docs/webhooks.md describes", {
+  timeout: 30_000,
+}, () => {
+  let database: TestDatabase;
+  let buyer: SeededBuyer;
+  let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+  let worker: WebhookWorker;
+  const secret = generateSigningSecret();
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    buyer = await seedBuyer(database, "Hand verifier");
+    receiver = await startWebhookReceiver();
+    receiver.setSecret(secret);
+    worker = await startWebhookWorker({ database, config, logger: createLogger("silent") });
+  });
+  afterAll(async () => {
+    await worker?.stop();
+    await receiver?.close();
+    await database?.close();
+  });
+
+  it("checks a real delivery's signature with node:crypto alone, and refuses a changed body or an old timestamp", async () => {
+    const endpointId = randomUUID();
+    await database.prisma.webhookEndpoint.create({
+      data: {
+        id: endpointId,
+        buyerId: buyer.buyerId,
+        url: receiver.url,
+        enabledEvents: ["*"],
+        secretCiphertext: encryptSecret(secret, endpointId, config.secretKeys),
+      },
+    });
+    const eventId = randomUUID();
+    await database.prisma.webhookEvent.create({
+      data: {
+        id: eventId,
+        buyerId: buyer.buyerId,
+        type: "order.updated",
+        data: JSON.stringify({ object: { id: buyer.approvalId }, previous_attributes: {} }),
+      },
+    });
+    await database.prisma.$transaction((tx) =>
+      queueDeliveries(tx, { buyerId: buyer.buyerId, eventId, endpointIds: [endpointId] }),
+    );
+    worker.wake();
+    await vi.waitFor(() => expect(receiver.received).toHaveLength(1), { timeout: 10_000, interval: 25 });
+    const [delivery] = receiver.received;
+    if (!delivery) throw new Error("no delivery");
+    const body = Buffer.from(delivery.text, "utf8");
+    const timestamp = Number(delivery.headers["webhook-timestamp"]);
+
+    expect(delivery.verified).toBe(true);
+    expect(verifiedByHand(secret, delivery.headers, body, timestamp)).toBe(true);
+    expect(verifiedByHand(secret, delivery.headers, Buffer.from(`${delivery.text} `), timestamp)).toBe(false);
+    expect(verifiedByHand(generateSigningSecret(), delivery.headers, body, timestamp)).toBe(false);
+    expect(verifiedByHand(secret, delivery.headers, body, timestamp + TOLERANCE_SECONDS + 1)).toBe(false);
+  });
+
+  it("is the paragraph docs/webhooks.md gives", () => {
+    const docs = readFileSync("docs/webhooks.md", "utf8").replaceAll("\n", " ");
+    for (const step of [
+      "take the secret after its `whsec_` prefix and base64-decode it",
+      "`<webhook-id>.<webhook-timestamp>.<body>`",
+      "HMAC-SHA256",
+      "`v1,<base64>`",
+      "more than 5 minutes before or after your clock",
+    ]) {
+      expect(docs).toContain(step);
+    }
+  });
+});
