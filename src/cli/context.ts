@@ -1,6 +1,5 @@
 // What every command shares: the configuration, the database, and how a
 // failure becomes one line on stderr and an exit code.
-
 import { databaseOptions } from "../config/database-options.js";
 import { type AppConfig, ConfigError, loadConfig } from "../config.js";
 import type { Database } from "../db/database.js";

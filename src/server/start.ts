@@ -54,9 +54,9 @@ export async function startServer(
 ): Promise<{ port: number }> {
   const config = options.config ?? loadConfigOrExit();
   const logger = createLogger(config.logLevel);
-  // Before the database opens, so that Prisma reports its queries from the first one.
   // A port in use is told before the database opens; a cluster's primary has checked it already.
   if (!options.reusePort && config.port !== 0) await portOrExit({ port: config.port, host: config.host });
+  // Before the database opens, so that Prisma reports its queries from the first one.
   const tracing = config.tracing ? await startTracing(config.tracing, logger) : undefined;
   const database = options.database ?? (await openOrExit(config, logger));
   const { demoApiKey, clusterMetrics } = options;
