@@ -38,14 +38,14 @@ async function startDemo(databaseUrl: string): Promise<DemoProcess> {
   await new Promise<void>((resolve, reject) => {
     const collect = (chunk: Buffer) => {
       output += chunk.toString();
-      if (/orders\/[0-9a-f-]{36}'\n/.test(output) && /listening on http:\/\/localhost:\d+/.test(output))
+      if (/orders\/[0-9a-f-]{36}'\n/.test(output) && /listening on http:\/\/127\.0\.0\.1:\d+/.test(output))
         resolve();
     };
     child.stdout?.on("data", collect);
     child.stderr?.on("data", collect);
     void exited.then((code) => reject(new Error(`the demo exited with ${code}:\n${output}`)));
   });
-  const port = /listening on http:\/\/localhost:(\d+)/.exec(output)?.[1];
+  const port = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output)?.[1];
   return {
     child,
     exited,
