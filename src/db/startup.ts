@@ -2,8 +2,8 @@ import { type Database, type DatabaseOptions, openDatabase } from "./database.js
 import type { DatabaseTarget } from "./database-url.js";
 import { migrateDatabase } from "./migrations.js";
 
-/** A database the configuration names but this process cannot reach or enter; the message says what to do. */
-export class DatabaseUnreachableError extends Error {}
+/** At start: a database the configuration names that this process cannot reach or enter; the message says what to do. */
+export class CannotOpenDatabaseError extends Error {}
 
 /** Node's and PostgreSQL's codes for what stops a connection, each with the operator's fix. */
 function unreachable(error: unknown, target: Extract<DatabaseTarget, { kind: "postgres" }>): string | null {
@@ -49,7 +49,7 @@ export async function openReachableDatabase(
   } catch (error) {
     await database.close().catch(() => {});
     const problem = unreachable(error instanceof AggregateError ? (error.errors[0] ?? error) : error, target);
-    throw problem ? new DatabaseUnreachableError(problem, { cause: error }) : error;
+    throw problem ? new CannotOpenDatabaseError(problem, { cause: error }) : error;
   }
   return database;
 }

@@ -4,7 +4,7 @@ import { databaseOptions } from "../config/database-options.js";
 import { type AppConfig, usesDevelopmentKey } from "../config.js";
 import { DataDirectoryInUseError } from "../db/data-directory-lock.js";
 import type { Database } from "../db/database.js";
-import { DatabaseUnreachableError, openDatabaseForUse } from "../db/startup.js";
+import { CannotOpenDatabaseError, openDatabaseForUse } from "../db/startup.js";
 import type { ClusterMetrics } from "../http/metrics.js";
 import { createLogger, type Logger } from "../logger.js";
 import { startTracing } from "../telemetry/tracing.js";
@@ -21,7 +21,7 @@ export { loadConfigOrExit, portOrExit };
  * PostgreSQL cannot be reached or entered. Other errors are left to throw.
  */
 export function exitOnStartProblem(error: unknown): void {
-  if (error instanceof DataDirectoryInUseError || error instanceof DatabaseUnreachableError) {
+  if (error instanceof DataDirectoryInUseError || error instanceof CannotOpenDatabaseError) {
     console.error(`error: ${error.message}`);
     process.exit(1);
   }
