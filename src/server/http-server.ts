@@ -11,8 +11,6 @@ import { ResponseWithReasonPhrase } from "./reason-phrase.js";
 const SHUTDOWN_GRACE_MS = 10_000;
 /** A request still on its way when the signal came arrives within this. */
 const QUIET_PERIOD_MS = 250;
-/** A server that has answered nothing for this long is idle: its garbage is collected (src/server/idle-collection.ts). */
-const IDLE_MS = 10_000;
 
 export interface HttpServer {
   server: Server;
@@ -51,6 +49,7 @@ export function createHttpServer(
     sendingSince: new WeakMap(),
     lastRequestAt: 0,
   };
+  const idleCollection = createIdleCollection();
   /** The response of the request each connection is on, for the parser's errors that come while the app answers. */
   const responseOn = new WeakMap<Duplex, ServerResponse>();
   const serverOptions = {
@@ -62,6 +61,7 @@ export function createHttpServer(
   };
   const server = createServer(serverOptions, (request, response) => {
     inFlight.lastRequestAt = Date.now();
+    idleCollection.requested();
     responseOn.set(request.socket, response);
     // A target or Host header no URL can be built from never reaches the app:
     // @whatwg-node/server builds the fetch Request's URL from them and would
@@ -99,12 +99,10 @@ export function createHttpServer(
   server.requestTimeout = options.requestTimeoutMs;
   server.headersTimeout = Math.min(options.requestTimeoutMs, 60_000);
   const writeTimeoutMs = options.writeTimeoutMs ?? DEFAULT_CONFIG.responseWriteTimeoutMs;
-  const idleCollection = createIdleCollection();
   const writeDeadlines = setInterval(
     () => {
       closeSlowReaders(inFlight, writeTimeoutMs, app, logger);
-      if (inFlight.responses.size === 0 && Date.now() - inFlight.lastRequestAt >= IDLE_MS)
-        idleCollection.whenIdle();
+      idleCollection.tick();
     },
     Math.min(1_000, writeTimeoutMs),
   );
