@@ -46,6 +46,15 @@ const CATALOGUE = {
     when: "The body is not JSON, or not a JSON object.",
     example: { detail: "The request body is not valid JSON" },
   },
+  unknown_parameter: {
+    status: 400,
+    on: "any",
+    when: "The query string has a parameter the operation does not take; the detail names those it takes.",
+    example: {
+      detail:
+        "Unknown query parameter `status`: GET /api/public/buyer/v1/orders takes `limit`, `cursor`, `created_at_from`, `created_at_to`, `order_status[]`",
+    },
+  },
   unauthenticated: {
     status: 401,
     on: "any",

@@ -141,7 +141,7 @@ Send your API key in the \`X-API-KEY\` header on every request. Keys belong to o
 
 ## Errors
 
-Errors are [RFC 9457](https://www.rfc-editor.org/rfc/rfc9457) problem details with \`Content-Type: application/problem+json\` and a stable \`code\`. Field problems are all reported at once in \`errors\`, each naming the field in the REST spelling (\`tag_ids[2]\`). Checks run in this order: a request HTTP cannot route (400 \`bad_request\`, 408, 431, answered before anything else), unknown path (404), wrong method (405, with \`Allow\`), API key (401), rate limit (429), path id (404), content type (415), size (413), JSON (400), field types and enum values (422), then the operation itself (its own 404, 409, 422).
+Errors are [RFC 9457](https://www.rfc-editor.org/rfc/rfc9457) problem details with \`Content-Type: application/problem+json\` and a stable \`code\`. Field problems are all reported at once in \`errors\`, each naming the field in the REST spelling (\`tag_ids[2]\`). Checks run in this order: a request HTTP cannot route (400 \`bad_request\`, 408, 431, answered before anything else), unknown path (404), wrong method (405, with \`Allow\`), API key (401), rate limit (429), path id (404), content type (415), size (413), JSON (400), a query parameter the operation does not take (400 \`unknown_parameter\`), field types and enum values (422), then the operation itself (its own 404, 409, 422).
 
 ${problemTable}
 

@@ -2,6 +2,9 @@ import type { FieldProblem } from "./errors.js";
 
 export const MAX_STRING_LENGTH = 255;
 
+/** The JSON Schema of a text `requiredText` accepts: not blank, some character other than white space. */
+export const NON_BLANK_JSON_SCHEMA = { minLength: 1, pattern: "\\S" } as const;
+
 type Path = (string | number)[];
 
 /**

@@ -32,6 +32,8 @@ export interface InputTarget {
   description: string | null;
   /** For an id: the record types whose global IDs it takes besides UUIDs (`takesIdsOf`). */
   nodeTypes: readonly string[];
+  /** What the field's type cannot say (`extensions.jsonSchema`): the values it takes, its limits. */
+  jsonSchema: Readonly<Record<string, unknown>>;
 }
 
 /** A selected field with what is selected beneath it, by response key: the document's shape, walked once. */
@@ -191,6 +193,7 @@ function inputTarget(
     rootArgument?.description,
   );
   let nodeTypes = nodeTypesOf(rootArgument?.extensions);
+  let jsonSchema = jsonSchemaOf(rootArgument?.extensions);
   for (const segment of fields) {
     const object = isNonNullType(type) ? type.ofType : type;
     const field = isInputObjectType(object)
@@ -200,8 +203,16 @@ function inputTarget(
     type = field.type;
     description = restDescription(`${object}.${field.name}`, field.description);
     nodeTypes = nodeTypesOf(field.extensions);
+    jsonSchema = jsonSchemaOf(field.extensions);
   }
-  return { path: [variable, ...fields], type, description, nodeTypes };
+  return { path: [variable, ...fields], type, description, nodeTypes, jsonSchema };
+}
+
+function jsonSchemaOf(
+  extensions: Readonly<Record<string, unknown>> | null | undefined,
+): Readonly<Record<string, unknown>> {
+  const schema = extensions?.jsonSchema;
+  return typeof schema === "object" && schema !== null ? (schema as Record<string, unknown>) : {};
 }
 
 /** The response: a connection's nodes, or the root field's object, or nothing; checked against the selection. */

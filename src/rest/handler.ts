@@ -4,6 +4,7 @@ import {
   type GraphQLSchema,
   getNamedType,
   isInputObjectType,
+  isNonNullType,
   type OperationDefinitionNode,
 } from "graphql";
 import type { Viewer } from "../auth/viewer.js";
@@ -133,6 +134,8 @@ async function serve(
     if ("problem" in read) return fail(read.problem);
     body = read.value;
   }
+  const unknown = unknownQueryParameter(entry, url.searchParams);
+  if (unknown) return fail(unknown);
   const variables = toVariables(entry, entry.variables(params.params, url.searchParams, body), body);
   if ("problem" in variables) return fail(variables.problem);
 
@@ -301,6 +304,30 @@ function uuidOf(value: string, nodeTypes: readonly string[]): string | null {
   return global && nodeTypes.includes(global.type) ? global.uuid : null;
 }
 
+/**
+ * A query parameter the operation does not take is refused, naming those it
+ * does, as Stripe does: a misspelled filter (`status` for `order_status[]`)
+ * must not quietly answer everything (docs/decisions.md §3 "Requests and responses").
+ */
+function unknownQueryParameter(entry: CompiledRoute, query: URLSearchParams): Problem | null {
+  const documented = entry.query.map(({ name, form }) => (form === "list" ? `${name}[]` : name));
+  // A list also reads `name=a` and `name=a,b` (src/rest/query-parameters.ts).
+  const known = new Set([...documented, ...entry.query.map(({ name }) => name)]);
+  const unknown = [...new Set(query.keys())].filter((name) => !known.has(name));
+  if (unknown.length === 0) return null;
+  const names = unknown.map((name) => `\`${name}\``).join(", ");
+  const takes =
+    documented.length === 0
+      ? "takes no query parameters"
+      : `takes ${documented.map((name) => `\`${name}\``).join(", ")}`;
+  const operation = `${entry.route.method} ${API_PREFIX}${entry.route.path}`;
+  return {
+    status: 400,
+    code: "unknown_parameter",
+    detail: `Unknown query parameter${unknown.length > 1 ? "s" : ""} ${names}: ${operation} ${takes}`,
+  };
+}
+
 /** The request's values in GraphQL's spelling, checked as execution would; every problem at once. */
 function toVariables(
   entry: CompiledRoute,
@@ -320,15 +347,23 @@ function toVariables(
 }
 
 /**
- * A partial update clears a field with null only where the contract says so
- * (`acceptsNull`); GraphQL reads null elsewhere as "unchanged", the contract refuses it.
+ * A body field takes null only where the contract says so (`acceptsNull`: a
+ * partial update clearing it). GraphQL reads null in an optional field as
+ * "absent" (a default, "unchanged", every endpoint), which the contract
+ * refuses: the document admits no null there (docs/decisions.md §3
+ * "Requests and responses"). A required field's null is GraphQL's own problem.
  */
 function nullProblems(entry: CompiledRoute, body: Record<string, unknown>): VariableProblem[] {
   const target = entry.bodyTarget;
   const type = target ? getNamedType(target.type) : null;
-  if (entry.route.method !== "PATCH" || !target || !isInputObjectType(type)) return [];
+  if (!target || !isInputObjectType(type)) return [];
   const hints = entry.route.body?.fields ?? {};
-  return Object.keys(type.getFields())
-    .filter((name) => body[snakeCase(name)] === null && !hints[snakeCase(name)]?.acceptsNull)
-    .map((name) => ({ path: [...target.path, name], code: "invalid" as const, message: "must not be null" }));
+  return Object.values(type.getFields())
+    .filter(({ name, type: fieldType }) => !isNonNullType(fieldType) && body[snakeCase(name)] === null)
+    .filter(({ name }) => !hints[snakeCase(name)]?.acceptsNull)
+    .map(({ name }) => ({
+      path: [...target.path, name],
+      code: "invalid" as const,
+      message: "must not be null",
+    }));
 }

@@ -39,6 +39,13 @@ export function enumSpelling(type: GraphQLEnumType): EnumSpelling {
   return spelling;
 }
 
+/** The whole numbers an `Int` holds (32 bits, as GraphQL and the database's `integer` do). */
+export const INT_RANGE = { minimum: -2147483648, maximum: 2147483647 } as const;
+
+function isInt32(value: number): boolean {
+  return value >= INT_RANGE.minimum && value <= INT_RANGE.maximum;
+}
+
 const EXPECTED_SCALAR: Record<string, string> = {
   String: "must be a string",
   Int: "must be a whole number",
@@ -62,7 +69,7 @@ export function describeExpected(type: GraphQLInputType): string {
 export interface VariableProblem {
   /** Path in GraphQL names: variable, then input fields and list indexes. */
   path: (string | number)[];
-  code: "required" | "invalid";
+  code: "required" | "invalid" | "out_of_range";
   message: string;
 }
 
@@ -125,6 +132,15 @@ function convert(
   if (isEnumType(type)) {
     if (typeof value !== "string") return invalid(others);
     return enumSpelling(type).fromContract.get(value) ?? invalid(shape);
+  }
+  // A whole number past GraphQL's 32-bit Int is a number out of range, not a malformed one.
+  if (type.name === "Int" && Number.isInteger(value) && !isInt32(value as number)) {
+    const message =
+      (value as number) > 0
+        ? `must be at most ${INT_RANGE.maximum}`
+        : `must be at least ${INT_RANGE.minimum}`;
+    others.push({ path, code: "out_of_range", message });
+    return null;
   }
   try {
     if (type.parseValue(value) === undefined) return invalid(others);

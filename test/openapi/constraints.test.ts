@@ -5,6 +5,12 @@
 // document admits must not be refused as invalid; a value it does not admit
 // must be refused with 422 naming the field (a path id: 404). Every response
 // is also checked against the document by callApi.
+//
+// The other way round, what the server refuses must be in the document: each
+// request also gets probes the document admits but a server rule could
+// refuse (null, a blank or empty text, a whole number past 32 bits, any text
+// for a parameter without an enum), and each operation an unknown query
+// parameter, which the document says is 400 `unknown_parameter`.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_PREFIX, type RestRoute } from "../../src/contract/route.js";
@@ -23,7 +29,7 @@ interface Case {
   name: string;
   /** The field the answer names when it refuses (REST spelling), or the path parameter. */
   field: string;
-  expect: "accepted" | "refused" | "not_found";
+  expect: "accepted" | "refused" | "not_found" | "unknown_parameter";
   /** The code a refusal must carry, when the document implies one. */
   code?: string;
   query?: [string, string][];
@@ -42,6 +48,25 @@ const INVALID_FORMAT: Record<string, string> = {
   email: "not-an-email",
   uri: "not a url",
 };
+
+/** A text each pattern of the document refuses. */
+const NOT_MATCHING: Record<string, string> = { "\\S": "   " };
+
+/** Values past what a 32-bit integer holds, which a document without bounds admits. */
+const LARGE_INTEGERS = [2 ** 31, Number.MAX_SAFE_INTEGER];
+
+/**
+ * Query parameters no schema can bound: a cursor is valid only when the
+ * server issued it.
+ */
+const OPAQUE_PARAMETERS = new Set(["cursor"]);
+
+/** Whether a schema (already resolved) admits null. */
+function admitsNull(schema: JsonSchema, resolve: (schema: JsonSchema) => JsonSchema): boolean {
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  if (types.includes("null") || schema.enum?.includes(null)) return true;
+  return (schema.anyOf ?? []).some((branch) => admitsNull(resolve(branch), resolve));
+}
 
 /** A string `length` code points long, built on `base` so that it keeps its format. */
 function stringOfLength(base: string, length: number, format: string | undefined): string {
@@ -123,6 +148,11 @@ class CaseBuilder {
       });
     const branches = this.branches(schema);
     const only = branches.length === 1 ? branches[0] : undefined;
+    // Null: admitted only where the document says so, refused with 422 elsewhere.
+    if (path.length > 0) {
+      const nullable = admitsNull(this.resolve(schema), (branch) => this.resolve(branch));
+      at("null", null, nullable ? "accepted" : "refused");
+    }
     const formats = branches.map((branch) => branch.format).filter((format) => format !== undefined);
     // A value no branch admits: for ids that are a UUID or a global ID, text that is neither.
     if (formats.length > 0 && branches.every((branch) => branch.format || branch.pattern)) {
@@ -146,6 +176,16 @@ class CaseBuilder {
           "too_long",
         );
       }
+      if (only.pattern !== undefined) {
+        const refused = NOT_MATCHING[only.pattern];
+        if (refused === undefined) this.untestable.push(`${field}: pattern ${only.pattern}`);
+        else at(`pattern ${only.pattern}`, refused, "refused");
+      }
+      // Probes: texts the document admits when it states no lower bound and no pattern.
+      if (only.format === undefined && only.pattern === undefined && (only.minLength ?? 0) === 0) {
+        at("probe: empty text", "", "accepted");
+        at("probe: blank text", "   ", "accepted");
+      }
       if (only.minLength !== undefined && only.minLength > 0) {
         at(`minLength ${only.minLength}`, stringOfLength(base, only.minLength, only.format), "accepted");
         at(
@@ -163,7 +203,11 @@ class CaseBuilder {
       if (only.maximum !== undefined) {
         at(`maximum ${only.maximum}`, only.maximum, "accepted");
         at(`maximum ${only.maximum} + 1`, only.maximum + 1, "refused", "out_of_range");
+      } else if (type === "integer") {
+        for (const large of LARGE_INTEGERS) at(`probe: no maximum, ${large}`, large, "accepted");
       }
+      if (only.minimum === undefined && type === "integer")
+        for (const large of LARGE_INTEGERS) at(`probe: no minimum, ${-large}`, -large, "accepted");
     }
     if (type === "array" && only.items) {
       const items = Array.isArray(sample) ? sample : [];
@@ -235,6 +279,12 @@ class CaseBuilder {
       this.cases.push({ name: `${name} ${label}`, field, expect, ...(code ? { code } : {}), ...send(value) });
     const leaf = schema.type === "array" && schema.items ? this.resolve(schema.items) : schema;
     if (leaf.enum) for (const value of leaf.enum) at(`enum ${String(value)}`, String(value), "accepted");
+    // Probe: any text, where the document states no enum, format, pattern or bound.
+    const bounded = ["enum", "format", "pattern", "minimum", "maximum", "anyOf", "$ref"].some(
+      (keyword) => keyword in leaf,
+    );
+    if (parameter.in === "query" && leaf.type === "string" && !bounded && !OPAQUE_PARAMETERS.has(field))
+      at("probe: any text", "any text at all", "accepted");
     const branches = this.branches(leaf);
     const formats = branches.map((branch) => branch.format).filter((format) => format !== undefined);
     if (formats.length > 0) {
@@ -274,6 +324,16 @@ function casesFor(document: OpenApiDocument, operation: Operation, validBody: Js
   }
   const body = operation.requestBody?.content["application/json"]?.schema;
   if (body) builder.bodyObject(body, [], validBody);
+  // Probe: a parameter no operation takes.
+  const documented = Object.keys(
+    operation.responses["400"]?.content?.["application/problem+json"]?.examples ?? {},
+  );
+  builder.cases.push({
+    name: "query not_a_parameter",
+    field: "not_a_parameter",
+    expect: documented.includes("unknown_parameter") ? "unknown_parameter" : "accepted",
+    query: [["not_a_parameter", "1"]],
+  });
   return builder;
 }
 
@@ -325,6 +385,12 @@ describe("every constraint of the OpenAPI document holds on the server", { timeo
         : null;
     if (one.expect === "not_found")
       return response.status === 404 ? null : `${one.name}: expected 404, got ${answer}`;
+    if (one.expect === "unknown_parameter")
+      return response.status === 400 &&
+        problem?.code === "unknown_parameter" &&
+        problem.detail.includes(`\`${one.field}\``)
+        ? null
+        : `${one.name}: the document says 400 unknown_parameter, the server answered ${answer}`;
     if (response.status !== 422 || names.length === 0)
       return `${one.name}: the document refuses it, the server answered ${answer}`;
     if (one.code && !names.some((error) => error.code === one.code))

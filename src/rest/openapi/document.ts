@@ -143,7 +143,7 @@ function operationParameters(
       in: "query",
       required: false,
       description: described(target.description, description),
-      schema: { ...inputSchema(target.type, { registry, limitStrings: false }, target.nodeTypes), ...schema },
+      schema: { ...queryParameterSchema(target, registry), ...schema },
       ...(form === "list" ? { style: "form", explode: true } : {}),
       example,
     }),
@@ -156,6 +156,17 @@ function operationParameters(
     ...(acceptsIfMatch(route) ? [{ $ref: "#/components/parameters/IfMatch" }] : []),
     { $ref: "#/components/parameters/RequestId" },
   ];
+}
+
+/** A query parameter's schema: its GraphQL type's, with what the field's `extensions.jsonSchema` adds. */
+function queryParameterSchema(target: CompiledRoute["query"][number]["target"], registry: SchemaRegistry) {
+  const typed = inputSchema(target.type, { registry, limitStrings: false }, target.nodeTypes);
+  const hint = target.jsonSchema as JsonSchema;
+  return {
+    ...typed,
+    ...hint,
+    ...(typed.items && hint.items ? { items: { ...typed.items, ...hint.items } } : {}),
+  };
 }
 
 /** The JSON body a route takes, without the fields its path fills; undefined for a route without one. */

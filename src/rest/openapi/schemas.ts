@@ -17,7 +17,7 @@ import { restDescription } from "../../contract/descriptions.js";
 import type { BodyFieldHint } from "../../contract/route.js";
 import { MAX_STRING_LENGTH } from "../../domain/input-checks.js";
 import { type CompiledRoute, nodeTypesOf, type Selected, selectedAt } from "../compiled-route.js";
-import { enumSpelling, snakeCase } from "../rest-spelling.js";
+import { enumSpelling, INT_RANGE, snakeCase } from "../rest-spelling.js";
 import type { JsonSchema } from "./types.js";
 
 // JSON Schemas of the GraphQL types the routes feed and read, in the REST spelling.
@@ -139,6 +139,8 @@ export function inputSchema(
   }
   if (type.name === "UUID") return idSchema(nodeTypes, options.registry);
   const schema = leafSchema(type, "input");
+  // The range the server checks; a field's own limits (`extensions.jsonSchema`) narrow it.
+  if (type.name === "Int") return { ...schema, ...INT_RANGE };
   return options.limitStrings && type.name === "String"
     ? { ...schema, maxLength: MAX_STRING_LENGTH }
     : schema;

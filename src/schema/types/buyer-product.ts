@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { ProductType } from "../../db/generated/prisma/enums.js";
 import { validationFailed } from "../../domain/errors.js";
-import { InputChecks } from "../../domain/input-checks.js";
+import { InputChecks, NON_BLANK_JSON_SCHEMA } from "../../domain/input-checks.js";
 import { NO_MATCH } from "../../domain/match-rules.js";
 import { matchOrCreateProduct } from "../../services/auto-match.js";
 import { builder } from "../builder.js";
@@ -255,7 +255,11 @@ const CreateBuyerProductInput = builder.inputType("CreateBuyerProductInput", {
   description:
     "A new buyer product. It is matched to the catalogue, or a catalogue product is created for it.",
   fields: (t) => ({
-    rawMaterialName: t.string({ required: true, description: "The buyer's name for it; not blank." }),
+    rawMaterialName: t.string({
+      required: true,
+      description: "The buyer's name for it; not blank.",
+      extensions: { jsonSchema: NON_BLANK_JSON_SCHEMA },
+    }),
     measurementUnit: t.field({
       type: MeasurementUnitEnum,
       required: true,

@@ -1,7 +1,7 @@
 // The order mutations: updateOrder, and orderUpdate, which answers the same
 // refusals as userErrors.
 import { validationFailed } from "../../domain/errors.js";
-import { InputChecks } from "../../domain/input-checks.js";
+import { InputChecks, NON_BLANK_JSON_SCHEMA } from "../../domain/input-checks.js";
 import { updateOrder } from "../../services/order-update.js";
 import { builder } from "../builder.js";
 import type { GraphQLContext } from "../context.js";
@@ -23,9 +23,11 @@ const UpdateOrderInput = builder.inputType("UpdateOrderInput", {
     }),
     purchaseOrderReference: t.string({
       description: "The buyer's purchase order reference; trimmed, not blank; null clears it.",
+      extensions: { jsonSchema: NON_BLANK_JSON_SCHEMA },
     }),
     supplierOrderReference: t.string({
       description: "The supplier's order reference; trimmed, not blank; null clears it.",
+      extensions: { jsonSchema: NON_BLANK_JSON_SCHEMA },
     }),
     placedAt: t.field({
       type: "DateTime",

@@ -1,4 +1,4 @@
-import type { InputChecks } from "../../domain/input-checks.js";
+import { type InputChecks, NON_BLANK_JSON_SCHEMA } from "../../domain/input-checks.js";
 import { builder } from "../builder.js";
 
 export interface ResourceValueShape {
@@ -19,8 +19,16 @@ export const ResourceValueRef = builder.objectRef<ResourceValueShape>("ResourceV
 export const ResourceValueInput = builder.inputType("ResourceValueInput", {
   description: "An identifier of a record in an external system.",
   fields: (t) => ({
-    provider: t.string({ required: true, description: "Name of the external system; not blank." }),
-    value: t.string({ required: true, description: "The identifier in that system; not blank." }),
+    provider: t.string({
+      required: true,
+      description: "Name of the external system; not blank.",
+      extensions: { jsonSchema: NON_BLANK_JSON_SCHEMA },
+    }),
+    value: t.string({
+      required: true,
+      description: "The identifier in that system; not blank.",
+      extensions: { jsonSchema: NON_BLANK_JSON_SCHEMA },
+    }),
   }),
 });
 

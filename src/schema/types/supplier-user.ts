@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Viewer } from "../../auth/viewer.js";
 import { Prisma } from "../../db/generated/prisma/client.js";
 import { alreadyExists, notFound, validationFailed } from "../../domain/errors.js";
-import { InputChecks } from "../../domain/input-checks.js";
+import { InputChecks, NON_BLANK_JSON_SCHEMA } from "../../domain/input-checks.js";
 import { builder } from "../builder.js";
 import { connectionType } from "../connection-types.js";
 import type { GraphQLContext } from "../context.js";
@@ -48,10 +48,12 @@ const CreateSupplierUserInput = builder.inputType("CreateSupplierUserInput", {
     firstName: t.string({
       required: true,
       description: "First name; trimmed, not blank, at most 255 characters.",
+      extensions: { jsonSchema: NON_BLANK_JSON_SCHEMA },
     }),
     lastName: t.string({
       required: true,
       description: "Last name; trimmed, not blank, at most 255 characters.",
+      extensions: { jsonSchema: NON_BLANK_JSON_SCHEMA },
     }),
     contactEmail: t.string({
       required: true,
