@@ -373,7 +373,7 @@ export interface components {
             status: number;
             detail: string;
             /** @enum {string} */
-            code: "bad_request" | "invalid_json" | "unauthenticated" | "not_found" | "request_timeout" | "method_not_allowed" | "invalid_transition" | "already_exists" | "endpoint_disabled" | "idempotency_request_in_progress" | "precondition_failed" | "payload_too_large" | "request_header_fields_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "rate_limited" | "overloaded" | "unavailable" | "internal";
+            code: "bad_request" | "invalid_json" | "unknown_parameter" | "unauthenticated" | "not_found" | "request_timeout" | "method_not_allowed" | "invalid_transition" | "already_exists" | "endpoint_disabled" | "idempotency_request_in_progress" | "precondition_failed" | "payload_too_large" | "request_header_fields_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "rate_limited" | "overloaded" | "unavailable" | "internal";
             request_id: string;
             errors?: components["schemas"]["FieldError"][];
             allowed_statuses?: ("delivered" | "in_port" | "in_transit" | "in_warehouse" | "order_confirmed" | "order_placed" | "quote_selected" | "shipped")[];
@@ -400,7 +400,7 @@ export interface components {
         };
         CreateSupplierUserProblem: components["schemas"]["Problem"] & {
             /** @enum {string} */
-            code: "bad_request" | "invalid_json" | "unauthenticated" | "not_found" | "request_timeout" | "already_exists" | "idempotency_request_in_progress" | "payload_too_large" | "request_header_fields_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "rate_limited" | "overloaded" | "unavailable" | "internal";
+            code: "bad_request" | "invalid_json" | "unknown_parameter" | "unauthenticated" | "not_found" | "request_timeout" | "already_exists" | "idempotency_request_in_progress" | "payload_too_large" | "request_header_fields_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "rate_limited" | "overloaded" | "unavailable" | "internal";
         };
         AttachTagsRequest: {
             tag_ids: string[];
@@ -427,7 +427,7 @@ export interface components {
         };
         AttachTagsProblem: components["schemas"]["Problem"] & {
             /** @enum {string} */
-            code: "bad_request" | "invalid_json" | "unauthenticated" | "not_found" | "request_timeout" | "idempotency_request_in_progress" | "payload_too_large" | "request_header_fields_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "rate_limited" | "overloaded" | "unavailable" | "internal";
+            code: "bad_request" | "invalid_json" | "unknown_parameter" | "unauthenticated" | "not_found" | "request_timeout" | "idempotency_request_in_progress" | "payload_too_large" | "request_header_fields_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "rate_limited" | "overloaded" | "unavailable" | "internal";
         };
         ResourceValueInput: {
             provider: string;
@@ -490,7 +490,7 @@ export interface components {
         };
         CreateBuyerProductProblem: components["schemas"]["Problem"] & {
             /** @enum {string} */
-            code: "bad_request" | "invalid_json" | "unauthenticated" | "request_timeout" | "idempotency_request_in_progress" | "payload_too_large" | "request_header_fields_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "rate_limited" | "overloaded" | "unavailable" | "internal";
+            code: "bad_request" | "invalid_json" | "unknown_parameter" | "unauthenticated" | "request_timeout" | "idempotency_request_in_progress" | "payload_too_large" | "request_header_fields_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "rate_limited" | "overloaded" | "unavailable" | "internal";
         };
         OrderType: {
             /** Format: uuid */
@@ -557,7 +557,7 @@ export interface components {
         };
         ListOrdersProblem: components["schemas"]["Problem"] & {
             /** @enum {string} */
-            code: "bad_request" | "unauthenticated" | "request_timeout" | "request_header_fields_too_large" | "validation_failed" | "rate_limited" | "overloaded" | "unavailable" | "internal";
+            code: "bad_request" | "unknown_parameter" | "unauthenticated" | "request_timeout" | "request_header_fields_too_large" | "validation_failed" | "rate_limited" | "overloaded" | "unavailable" | "internal";
         };
         UpdateOrderRequest: {
             /** @enum {string} */
@@ -570,7 +570,7 @@ export interface components {
         };
         UpdateOrderProblem: components["schemas"]["Problem"] & {
             /** @enum {string} */
-            code: "bad_request" | "invalid_json" | "unauthenticated" | "not_found" | "request_timeout" | "invalid_transition" | "precondition_failed" | "payload_too_large" | "request_header_fields_too_large" | "unsupported_media_type" | "validation_failed" | "rate_limited" | "overloaded" | "unavailable" | "internal";
+            code: "bad_request" | "invalid_json" | "unknown_parameter" | "unauthenticated" | "not_found" | "request_timeout" | "invalid_transition" | "precondition_failed" | "payload_too_large" | "request_header_fields_too_large" | "unsupported_media_type" | "validation_failed" | "rate_limited" | "overloaded" | "unavailable" | "internal";
         };
         BuyerProductApproval: {
             /** Format: uuid */
@@ -592,11 +592,11 @@ export interface components {
         };
         ListBuyerProductApprovalsProblem: components["schemas"]["Problem"] & {
             /** @enum {string} */
-            code: "bad_request" | "unauthenticated" | "request_timeout" | "request_header_fields_too_large" | "validation_failed" | "rate_limited" | "overloaded" | "unavailable" | "internal";
+            code: "bad_request" | "unknown_parameter" | "unauthenticated" | "request_timeout" | "request_header_fields_too_large" | "validation_failed" | "rate_limited" | "overloaded" | "unavailable" | "internal";
         };
         GetOrderProblem: components["schemas"]["Problem"] & {
             /** @enum {string} */
-            code: "bad_request" | "unauthenticated" | "not_found" | "request_timeout" | "request_header_fields_too_large" | "validation_failed" | "rate_limited" | "overloaded" | "unavailable" | "internal";
+            code: "bad_request" | "unknown_parameter" | "unauthenticated" | "not_found" | "request_timeout" | "request_header_fields_too_large" | "validation_failed" | "rate_limited" | "overloaded" | "unavailable" | "internal";
         };
         BuyerProduct: {
             /** Format: uuid */
@@ -626,20 +626,20 @@ export interface components {
         };
         GetBuyerProductProblem: components["schemas"]["Problem"] & {
             /** @enum {string} */
-            code: "bad_request" | "unauthenticated" | "not_found" | "request_timeout" | "request_header_fields_too_large" | "validation_failed" | "rate_limited" | "overloaded" | "unavailable" | "internal";
+            code: "bad_request" | "unknown_parameter" | "unauthenticated" | "not_found" | "request_timeout" | "request_header_fields_too_large" | "validation_failed" | "rate_limited" | "overloaded" | "unavailable" | "internal";
         };
         GetBuyerProductApprovalProblem: components["schemas"]["Problem"] & {
             /** @enum {string} */
-            code: "bad_request" | "unauthenticated" | "not_found" | "request_timeout" | "request_header_fields_too_large" | "validation_failed" | "rate_limited" | "overloaded" | "unavailable" | "internal";
+            code: "bad_request" | "unknown_parameter" | "unauthenticated" | "not_found" | "request_timeout" | "request_header_fields_too_large" | "validation_failed" | "rate_limited" | "overloaded" | "unavailable" | "internal";
         };
         WebhookEvent: components["schemas"]["OrderCreatedEvent"] | components["schemas"]["OrderUpdatedEvent"] | components["schemas"]["BuyerProductCreatedEvent"] | components["schemas"]["BuyerProductApprovalCreatedEvent"] | components["schemas"]["BuyerProductApprovalUpdatedEvent"] | components["schemas"]["SupplierUserCreatedEvent"] | components["schemas"]["TaggingCreatedEvent"];
         ListEventsProblem: components["schemas"]["Problem"] & {
             /** @enum {string} */
-            code: "bad_request" | "unauthenticated" | "request_timeout" | "request_header_fields_too_large" | "validation_failed" | "rate_limited" | "overloaded" | "unavailable" | "internal";
+            code: "bad_request" | "unknown_parameter" | "unauthenticated" | "request_timeout" | "request_header_fields_too_large" | "validation_failed" | "rate_limited" | "overloaded" | "unavailable" | "internal";
         };
         GetEventProblem: components["schemas"]["Problem"] & {
             /** @enum {string} */
-            code: "bad_request" | "unauthenticated" | "not_found" | "request_timeout" | "request_header_fields_too_large" | "validation_failed" | "rate_limited" | "overloaded" | "unavailable" | "internal";
+            code: "bad_request" | "unknown_parameter" | "unauthenticated" | "not_found" | "request_timeout" | "request_header_fields_too_large" | "validation_failed" | "rate_limited" | "overloaded" | "unavailable" | "internal";
         };
         RedeliverEventRequest: {
             /** Format: uuid */
@@ -682,7 +682,7 @@ export interface components {
         };
         RedeliverEventProblem: components["schemas"]["Problem"] & {
             /** @enum {string} */
-            code: "bad_request" | "invalid_json" | "unauthenticated" | "not_found" | "request_timeout" | "endpoint_disabled" | "idempotency_request_in_progress" | "payload_too_large" | "request_header_fields_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "rate_limited" | "overloaded" | "unavailable" | "internal";
+            code: "bad_request" | "invalid_json" | "unknown_parameter" | "unauthenticated" | "not_found" | "request_timeout" | "endpoint_disabled" | "idempotency_request_in_progress" | "payload_too_large" | "request_header_fields_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "rate_limited" | "overloaded" | "unavailable" | "internal";
         };
         CreateWebhookEndpointRequest: {
             description?: string;
@@ -712,7 +712,7 @@ export interface components {
         };
         CreateWebhookEndpointProblem: components["schemas"]["Problem"] & {
             /** @enum {string} */
-            code: "bad_request" | "invalid_json" | "unauthenticated" | "request_timeout" | "idempotency_request_in_progress" | "payload_too_large" | "request_header_fields_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "rate_limited" | "overloaded" | "unavailable" | "internal";
+            code: "bad_request" | "invalid_json" | "unknown_parameter" | "unauthenticated" | "request_timeout" | "idempotency_request_in_progress" | "payload_too_large" | "request_header_fields_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "rate_limited" | "overloaded" | "unavailable" | "internal";
         };
         WebhookEndpoint: {
             /** Format: uuid */
@@ -735,11 +735,11 @@ export interface components {
         };
         ListWebhookEndpointsProblem: components["schemas"]["Problem"] & {
             /** @enum {string} */
-            code: "bad_request" | "unauthenticated" | "request_timeout" | "request_header_fields_too_large" | "validation_failed" | "rate_limited" | "overloaded" | "unavailable" | "internal";
+            code: "bad_request" | "unknown_parameter" | "unauthenticated" | "request_timeout" | "request_header_fields_too_large" | "validation_failed" | "rate_limited" | "overloaded" | "unavailable" | "internal";
         };
         GetWebhookEndpointProblem: components["schemas"]["Problem"] & {
             /** @enum {string} */
-            code: "bad_request" | "unauthenticated" | "not_found" | "request_timeout" | "request_header_fields_too_large" | "validation_failed" | "rate_limited" | "overloaded" | "unavailable" | "internal";
+            code: "bad_request" | "unknown_parameter" | "unauthenticated" | "not_found" | "request_timeout" | "request_header_fields_too_large" | "validation_failed" | "rate_limited" | "overloaded" | "unavailable" | "internal";
         };
         UpdateWebhookEndpointRequest: {
             description?: string | null;
@@ -751,11 +751,11 @@ export interface components {
         };
         UpdateWebhookEndpointProblem: components["schemas"]["Problem"] & {
             /** @enum {string} */
-            code: "bad_request" | "invalid_json" | "unauthenticated" | "not_found" | "request_timeout" | "payload_too_large" | "request_header_fields_too_large" | "unsupported_media_type" | "validation_failed" | "rate_limited" | "overloaded" | "unavailable" | "internal";
+            code: "bad_request" | "invalid_json" | "unknown_parameter" | "unauthenticated" | "not_found" | "request_timeout" | "payload_too_large" | "request_header_fields_too_large" | "unsupported_media_type" | "validation_failed" | "rate_limited" | "overloaded" | "unavailable" | "internal";
         };
         DeleteWebhookEndpointProblem: components["schemas"]["Problem"] & {
             /** @enum {string} */
-            code: "bad_request" | "invalid_json" | "unauthenticated" | "not_found" | "request_timeout" | "payload_too_large" | "request_header_fields_too_large" | "unsupported_media_type" | "validation_failed" | "rate_limited" | "overloaded" | "unavailable" | "internal";
+            code: "bad_request" | "invalid_json" | "unknown_parameter" | "unauthenticated" | "not_found" | "request_timeout" | "payload_too_large" | "request_header_fields_too_large" | "unsupported_media_type" | "validation_failed" | "rate_limited" | "overloaded" | "unavailable" | "internal";
         };
         RotateWebhookEndpointSecretResponse: {
             /** Format: uuid */
@@ -779,11 +779,11 @@ export interface components {
         };
         RotateWebhookEndpointSecretProblem: components["schemas"]["Problem"] & {
             /** @enum {string} */
-            code: "bad_request" | "invalid_json" | "unauthenticated" | "not_found" | "request_timeout" | "idempotency_request_in_progress" | "payload_too_large" | "request_header_fields_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "rate_limited" | "overloaded" | "unavailable" | "internal";
+            code: "bad_request" | "invalid_json" | "unknown_parameter" | "unauthenticated" | "not_found" | "request_timeout" | "idempotency_request_in_progress" | "payload_too_large" | "request_header_fields_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "rate_limited" | "overloaded" | "unavailable" | "internal";
         };
         ListWebhookDeliveriesProblem: components["schemas"]["Problem"] & {
             /** @enum {string} */
-            code: "bad_request" | "unauthenticated" | "not_found" | "request_timeout" | "request_header_fields_too_large" | "validation_failed" | "rate_limited" | "overloaded" | "unavailable" | "internal";
+            code: "bad_request" | "unknown_parameter" | "unauthenticated" | "not_found" | "request_timeout" | "request_header_fields_too_large" | "validation_failed" | "rate_limited" | "overloaded" | "unavailable" | "internal";
         };
         BuyerProductEventObject: {
             /** Format: uuid */
@@ -2248,7 +2248,7 @@ export interface operations {
             query?: {
                 limit?: number;
                 cursor?: string;
-                "type[]"?: string[];
+                "type[]"?: ("order.created" | "order.updated" | "buyer_product.created" | "buyer_product_approval.created" | "buyer_product_approval.updated" | "supplier_user.created" | "tagging.created")[];
                 created_at_from?: string;
                 created_at_to?: string;
             };
