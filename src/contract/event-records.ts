@@ -1,3 +1,4 @@
+import { API_PREFIX } from "./route.js";
 import { BUYER_PRODUCT_FIELDS, routes, SUPPLIER_USER_FIELDS, TAGGING_FIELDS } from "./routes.js";
 
 // A record in an event, in its REST shape: rendered by the same GraphQL
@@ -6,11 +7,13 @@ import { BUYER_PRODUCT_FIELDS, routes, SUPPLIER_USER_FIELDS, TAGGING_FIELDS } fr
 // single read; their events show them as `POST /suppliers/{id}/users` and
 // `POST /taggings` answer, through render-only operations that no REST path serves.
 
-function documentOf(operationId: string): string {
+function routeOf(operationId: string) {
   const route = routes.find((candidate) => candidate.operationId === operationId);
   if (!route) throw new Error(`no route ${operationId} to render events with`);
-  return route.document;
+  return route;
 }
+
+const documentOf = (operationId: string): string => routeOf(operationId).document;
 
 /**
  * The operation that renders each record type, as the change log names it.
@@ -29,4 +32,17 @@ export const EVENT_RECORD_DOCUMENTS: Record<string, string> = {
       ${TAGGING_FIELDS}
     }
   }`,
+};
+
+/**
+ * The path of the REST read of each record type that has one (`{id}` the
+ * record), which an event too large to carry its record names instead
+ * (docs/webhooks.md "Event size"). Supplier users and taggings have none.
+ */
+export const EVENT_RECORD_PATHS: Record<string, string | null> = {
+  order: `${API_PREFIX}${routeOf("getOrder").path}`,
+  buyer_product: `${API_PREFIX}${routeOf("getBuyerProduct").path}`,
+  buyer_product_approval: `${API_PREFIX}${routeOf("getBuyerProductApproval").path}`,
+  supplier_user: null,
+  tagging: null,
 };

@@ -54,3 +54,27 @@ export function parseExactJson(text: string): unknown {
 export function isJsonNumber(value: unknown): boolean {
   return typeof value === "number" || JSON.isRawJSON(value);
 }
+
+/**
+ * The largest `data` an event carries, in bytes of its JSON text. A larger one
+ * (a record with a huge text written outside the API) is stored and sent as
+ * `omittedObjectData` instead, so that every event stays deliverable.
+ */
+export const MAX_EVENT_DATA_BYTES = 256 * 1024;
+
+/**
+ * An event's `data` without its record: which record it is, the size of the
+ * `data` left out, and the path of the REST read that answers the record
+ * (null where the record type has none), to fetch it from.
+ */
+export function omittedObjectData(record: { id: string; path: string | null; sizeBytes: number }): string {
+  return JSON.stringify({
+    object_omitted: {
+      reason: "too_large",
+      size_bytes: record.sizeBytes,
+      max_bytes: MAX_EVENT_DATA_BYTES,
+      id: record.id,
+      url: record.path,
+    },
+  });
+}

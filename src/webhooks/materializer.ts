@@ -8,8 +8,15 @@
 // trigger, and claimed here with FOR UPDATE SKIP LOCKED, so several
 // processes can render side by side without rendering an entry twice.
 import { randomUUID } from "node:crypto";
+import { EVENT_RECORD_PATHS } from "../contract/event-records.js";
 import type { Prisma, PrismaClient } from "../db/generated/prisma/client.js";
-import { endpointReceives, isJsonNumber, parseExactJson } from "../domain/webhook-events.js";
+import {
+  endpointReceives,
+  isJsonNumber,
+  MAX_EVENT_DATA_BYTES,
+  omittedObjectData,
+  parseExactJson,
+} from "../domain/webhook-events.js";
 import { queueEventDeliveries } from "../services/webhook-queue.js";
 
 type Transaction = Prisma.TransactionClient;
@@ -247,12 +254,14 @@ function eventsForChanges(
     const type = `${first.recordType}.${change}`;
     const object = objects[index];
     if (!object) continue;
-    const data =
+    const data = boundedData(
       change === "updated"
         ? `{"object":${object},"previous_attributes":${JSON.stringify(
             previousAttributes(previous, parseExactJson(object) as Record<string, unknown>),
           )}}`
-        : `{"object":${object}}`;
+        : `{"object":${object}}`,
+      first,
+    );
     const eventId = randomUUID();
     events.push({
       id: eventId,
@@ -270,6 +279,14 @@ function eventsForChanges(
     deliveries.push({ buyerId: first.buyerId, eventId, endpointIds });
   }
   return { events, deliveries };
+}
+
+/** An event's `data`, or its reduced form when it is over the size every event keeps to. */
+function boundedData(data: string, { recordType, recordId }: LogEntry): string {
+  const sizeBytes = Buffer.byteLength(data);
+  if (sizeBytes <= MAX_EVENT_DATA_BYTES) return data;
+  const template = EVENT_RECORD_PATHS[recordType] ?? null;
+  return omittedObjectData({ id: recordId, path: template?.replace("{id}", recordId) ?? null, sizeBytes });
 }
 
 // One insert for the batch's events (and queueEventDeliveries one for their deliveries), not one

@@ -94,19 +94,29 @@ describe("the OpenAPI document, as a client generator reads it", () => {
       const member = component(ref);
       expect(member.properties?.type, type).toMatchObject({ const: type });
       expect(member.required, type).toEqual(expect.arrayContaining(["id", "type", "created_at", "data"]));
-      const data = member.properties?.data;
+      // The whole record, or (over the size limit, docs/webhooks.md "Event size") where to read it.
+      const [whole, omitted] = (member.properties?.data?.oneOf ?? []) as JsonSchema[];
       const updated = type.endsWith(".updated");
-      expect(data?.required, type).toEqual(updated ? ["object", "previous_attributes"] : ["object"]);
-      expect(Object.keys(data?.properties ?? {}), type).toEqual(
+      expect(whole?.required, type).toEqual(updated ? ["object", "previous_attributes"] : ["object"]);
+      expect(Object.keys(whole?.properties ?? {}), type).toEqual(
         updated ? ["object", "previous_attributes"] : ["object"],
       );
+      expect(omitted?.required, type).toEqual(["object_omitted"]);
+      expect(omitted?.properties?.object_omitted?.required, type).toEqual([
+        "reason",
+        "size_bytes",
+        "max_bytes",
+        "id",
+        "url",
+      ]);
     }
   });
 
   it("gives each event's `data.object` the schema of the record as the REST API answers it", () => {
     const union = component(successSchema("getEvent").$ref);
     const objectOf = (type: string) =>
-      component(union.discriminator?.mapping?.[type]).properties?.data?.properties?.object;
+      (component(union.discriminator?.mapping?.[type]).properties?.data?.oneOf?.[0] as JsonSchema | undefined)
+        ?.properties?.object;
     // docs/webhooks.md, "Events": which answer each event's object is.
     const answeredBy: Record<string, string> = {
       "order.created": "getOrder",

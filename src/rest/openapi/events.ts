@@ -1,5 +1,6 @@
 import type { GraphQLSchema } from "graphql";
 import { EVENT_RECORD_DOCUMENTS } from "../../contract/event-records.js";
+import { MAX_EVENT_DATA_BYTES } from "../../domain/webhook-events.js";
 import { compileRoute } from "../compiled-route.js";
 import { responseSchema, type SchemaRegistry } from "./schemas.js";
 import type { JsonSchema, Operation, Parameter, PathItem } from "./types.js";
@@ -36,6 +37,27 @@ function objectSchemas(schema: GraphQLSchema, registry: SchemaRegistry): Map<str
   );
 }
 
+/** In place of `object` and `previous_attributes`, in an event over the size limit (docs/webhooks.md "Event size"). */
+const OBJECT_OMITTED: JsonSchema = {
+  type: "object",
+  description: `Present instead of \`object\` (and \`previous_attributes\`) when they would make \`data\` larger than ${MAX_EVENT_DATA_BYTES} bytes: read the record at \`url\`.`,
+  properties: {
+    reason: { type: "string", enum: ["too_large"], description: "Why the record was left out." },
+    size_bytes: {
+      type: "integer",
+      description: "The size of the `data` left out, in bytes of its JSON text.",
+    },
+    max_bytes: { type: "integer", description: "The largest `data` an event carries." },
+    id: { type: "string", format: "uuid", description: "The record (for a tagging, the tagged record)." },
+    url: {
+      type: ["string", "null"],
+      description:
+        "The path of the REST read that answers the record, under the API's origin; null where the record type has none.",
+    },
+  },
+  required: ["reason", "size_bytes", "max_bytes", "id", "url"],
+};
+
 /**
  * Replaces the `WebhookEvent` schema, when a route answers events, by a
  * `oneOf` of one schema per event type with a `discriminator` on `type`.
@@ -58,21 +80,32 @@ export function typeWebhookEvents(schema: GraphQLSchema, registry: SchemaRegistr
     const typed: Record<string, JsonSchema> = {
       type: { type: "string", const: eventType, description: "The event type." },
       data: {
-        type: "object",
         description: data.description,
-        properties: {
-          object,
-          ...(updated
-            ? {
-                previous_attributes: {
-                  type: "object",
-                  additionalProperties: true,
-                  description: "The earlier values of the fields of `object` that changed, in its spelling.",
-                },
-              }
-            : {}),
-        },
-        required: updated ? ["object", "previous_attributes"] : ["object"],
+        // The whole record, or, for an event over the size limit, only where to read it.
+        oneOf: [
+          {
+            type: "object",
+            properties: {
+              object,
+              ...(updated
+                ? {
+                    previous_attributes: {
+                      type: "object",
+                      additionalProperties: true,
+                      description:
+                        "The earlier values of the fields of `object` that changed, in its spelling.",
+                    },
+                  }
+                : {}),
+            },
+            required: updated ? ["object", "previous_attributes"] : ["object"],
+          },
+          {
+            type: "object",
+            properties: { object_omitted: OBJECT_OMITTED },
+            required: ["object_omitted"],
+          },
+        ],
       },
     };
     const properties = Object.fromEntries(
