@@ -824,6 +824,16 @@ export interface components {
             created_at: string;
             data: {
                 object: components["schemas"]["Order"];
+            } | {
+                object_omitted: {
+                    /** @enum {string} */
+                    reason: "too_large";
+                    size_bytes: number;
+                    max_bytes: number;
+                    /** Format: uuid */
+                    id: string;
+                    url: string | null;
+                };
             };
         };
         OrderUpdatedEvent: {
@@ -841,6 +851,16 @@ export interface components {
                 previous_attributes: {
                     [key: string]: unknown;
                 };
+            } | {
+                object_omitted: {
+                    /** @enum {string} */
+                    reason: "too_large";
+                    size_bytes: number;
+                    max_bytes: number;
+                    /** Format: uuid */
+                    id: string;
+                    url: string | null;
+                };
             };
         };
         BuyerProductCreatedEvent: {
@@ -855,6 +875,16 @@ export interface components {
             created_at: string;
             data: {
                 object: components["schemas"]["BuyerProductEventObject"];
+            } | {
+                object_omitted: {
+                    /** @enum {string} */
+                    reason: "too_large";
+                    size_bytes: number;
+                    max_bytes: number;
+                    /** Format: uuid */
+                    id: string;
+                    url: string | null;
+                };
             };
         };
         BuyerProductApprovalCreatedEvent: {
@@ -869,6 +899,16 @@ export interface components {
             created_at: string;
             data: {
                 object: components["schemas"]["BuyerProductApproval"];
+            } | {
+                object_omitted: {
+                    /** @enum {string} */
+                    reason: "too_large";
+                    size_bytes: number;
+                    max_bytes: number;
+                    /** Format: uuid */
+                    id: string;
+                    url: string | null;
+                };
             };
         };
         BuyerProductApprovalUpdatedEvent: {
@@ -886,6 +926,16 @@ export interface components {
                 previous_attributes: {
                     [key: string]: unknown;
                 };
+            } | {
+                object_omitted: {
+                    /** @enum {string} */
+                    reason: "too_large";
+                    size_bytes: number;
+                    max_bytes: number;
+                    /** Format: uuid */
+                    id: string;
+                    url: string | null;
+                };
             };
         };
         SupplierUserCreatedEvent: {
@@ -900,6 +950,16 @@ export interface components {
             created_at: string;
             data: {
                 object: components["schemas"]["SupplierUser"];
+            } | {
+                object_omitted: {
+                    /** @enum {string} */
+                    reason: "too_large";
+                    size_bytes: number;
+                    max_bytes: number;
+                    /** Format: uuid */
+                    id: string;
+                    url: string | null;
+                };
             };
         };
         TaggingCreatedEvent: {
@@ -914,6 +974,16 @@ export interface components {
             created_at: string;
             data: {
                 object: components["schemas"]["TaggingResult"];
+            } | {
+                object_omitted: {
+                    /** @enum {string} */
+                    reason: "too_large";
+                    size_bytes: number;
+                    max_bytes: number;
+                    /** Format: uuid */
+                    id: string;
+                    url: string | null;
+                };
             };
         };
     };
