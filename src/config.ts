@@ -28,6 +28,23 @@ export class ConfigError extends Error {
 }
 
 /** Rules between variables, checked once each is valid on its own. */
+/**
+ * Variables that were renamed: a deployment still setting the old name is
+ * stopped with the new one rather than quietly losing its setting.
+ */
+const RENAMED_VARIABLES: Readonly<Record<string, string>> = {
+  GRAPHQL_MAX_CONCURRENT_EXPENSIVE: "MAX_CONCURRENT_EXPENSIVE_PER_KEY",
+};
+
+function renamedVariables(environment: NodeJS.ProcessEnv): string[] {
+  return Object.entries(RENAMED_VARIABLES)
+    .filter(([old]) => environment[old] !== undefined)
+    .map(
+      ([old, name]) =>
+        `${old}: renamed to ${name}, which now bounds REST's large pages too; set that instead`,
+    );
+}
+
 function problemsBetweenVariables(config: AppConfig): string[] {
   const problems: string[] = [];
   if (config.database.kind === "pglite" && config.webConcurrency > 1) {
@@ -44,8 +61,12 @@ function problemsBetweenVariables(config: AppConfig): string[] {
 export function loadConfig(environment: NodeJS.ProcessEnv = process.env): AppConfig {
   const reading = new Reading(environment);
   const config = readTable(CONFIG_TABLE, reading);
-  if (config === INVALID) throw new ConfigError(reading.problems);
-  const problems = [...reading.problems, ...problemsBetweenVariables(config)];
+  if (config === INVALID) throw new ConfigError([...reading.problems, ...renamedVariables(environment)]);
+  const problems = [
+    ...reading.problems,
+    ...renamedVariables(environment),
+    ...problemsBetweenVariables(config),
+  ];
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }

@@ -68,6 +68,12 @@ describe("configuration", () => {
     ]);
   });
 
+  it("stops a deployment that still sets a renamed variable, naming the new one", () => {
+    expect(configProblems({ GRAPHQL_MAX_CONCURRENT_EXPENSIVE: "4" })).toEqual([
+      "GRAPHQL_MAX_CONCURRENT_EXPENSIVE: renamed to MAX_CONCURRENT_EXPENSIVE_PER_KEY, which now bounds REST's large pages too; set that instead",
+    ]);
+  });
+
   it("refuses several processes on the embedded database, which one process owns", () => {
     expect(configProblems({ WEB_CONCURRENCY: "2" })).toEqual([
       "WEB_CONCURRENCY: the embedded database (PGlite) serves one process; use 1, or PostgreSQL for more",
