@@ -4,6 +4,7 @@ import type { GraphQLWorkBounds } from "../config.js";
 import { EXPENSIVE_RETRY_AFTER_SECONDS, type ExpensiveWork } from "../http/expensive-work.js";
 import type { WhenSent } from "../http/response-cache.js";
 import type { GraphQLContext } from "../schema/context.js";
+import { replicaFailure } from "../schema/read-on-replica.js";
 import { type PricedOperation, pricedOperationOf } from "./cost.js";
 import { readsOnlyVersionedData } from "./read-routing.js";
 import { refusal } from "./refusal.js";
@@ -19,9 +20,9 @@ function timedOut(timeoutMs: number): GraphQLError {
   });
 }
 
-/** An error no resolver meant (no code): on a replica, the replica's failure rather than the query's. */
+/** On a replica, the replica's failure rather than the query's (src/schema/read-on-replica.ts); a timeout is the query's. */
 function unmeant(error: GraphQLError): boolean {
-  return typeof error.extensions?.code !== "string" && !isTimeout(error);
+  return replicaFailure(error) && !isTimeout(error);
 }
 
 /** Whether an error (or what caused it) is a statement cancelled by the timeout or a transaction it closed. */

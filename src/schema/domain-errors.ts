@@ -75,11 +75,14 @@ export function overloadedError(): GraphQLError {
   );
 }
 
+/** The code of a failure to reach the database. */
+export const UNAVAILABLE_CODE = "UNAVAILABLE";
+
 /** UNAVAILABLE: the database cannot be reached; HTTP 503 and `Retry-After`, as OVERLOADED. */
 export function unavailableError(): GraphQLError {
   return new GraphQLError(UNREACHABLE_MESSAGE, {
     extensions: {
-      code: "UNAVAILABLE",
+      code: UNAVAILABLE_CODE,
       http: { status: 503, headers: { "retry-after": String(UNREACHABLE_RETRY_AFTER_SECONDS) } },
     },
   });
