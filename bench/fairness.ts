@@ -16,6 +16,12 @@ const END_DAYS = 600;
 /** `YYYY-MM-DD`, `days` before the newest order. */
 const dayBefore = (days: number) => new Date(NEWEST - days * DAY_MS).toISOString().slice(0, 10);
 
+/** Node and PostgreSQL CPU per request, ms. */
+function cpuOf(measurement: Measurement): string {
+  const ms = (value: number | null) => (value === null ? "n/a" : value.toFixed(2));
+  return `${ms(measurement.serverCpuMsPerRequest)}/${ms(measurement.databaseCpuMsPerRequest)} ms`;
+}
+
 export interface FairnessRun {
   /** Which gateway: the bound on each key's expensive work as configured, or lifted. */
   bound: string;
@@ -82,7 +88,10 @@ export async function runFairness(options: {
     const alone = after.p99Ms < before.p99Ms ? after : before;
     log(
       `fairness (${bound}): other buyer p99 ${alone.p99Ms} ms alone, ${beside.p99Ms} ms beside the flood ` +
-        `(${alone.non2xx + beside.non2xx} not 2xx); flood ${flooding.requests} pages served, ${flooding.non2xx} refused`,
+        `(${alone.non2xx + beside.non2xx} not 2xx); flood ${flooding.requests} pages served, ${flooding.non2xx} refused; ` +
+        `CPU per request, Node/PostgreSQL: other buyer alone ${cpuOf(alone)}, ` +
+        // Both measurements of the flood's window read the same process: its CPU is both buyers' work.
+        `flood window per flood page ${cpuOf(flooding)}`,
     );
     runs.push({ bound, alone, beside, flood: flooding });
   }

@@ -279,12 +279,12 @@ class CaseBuilder {
       this.cases.push({ name: `${name} ${label}`, field, expect, ...(code ? { code } : {}), ...send(value) });
     const leaf = schema.type === "array" && schema.items ? this.resolve(schema.items) : schema;
     if (leaf.enum) for (const value of leaf.enum) at(`enum ${String(value)}`, String(value), "accepted");
-    // Probe: any text, where the document states no enum, format, pattern or bound.
+    // Probe: free text, where the document states no enum, format, pattern or bound.
     const bounded = ["enum", "format", "pattern", "minimum", "maximum", "anyOf", "$ref"].some(
       (keyword) => keyword in leaf,
     );
     if (parameter.in === "query" && leaf.type === "string" && !bounded && !OPAQUE_PARAMETERS.has(field))
-      at("probe: any text", "any text at all", "accepted");
+      at("probe: free text", "free text at all", "accepted");
     const branches = this.branches(leaf);
     const formats = branches.map((branch) => branch.format).filter((format) => format !== undefined);
     if (formats.length > 0) {
