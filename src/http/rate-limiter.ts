@@ -1,4 +1,5 @@
 import type { PrismaClient } from "../db/generated/prisma/client.js";
+import { deleteRateLimitWindowsBefore } from "../services/rate-limit-windows.js";
 
 export interface RateLimitDecision {
   allowed: boolean;
@@ -39,7 +40,5 @@ export function sweepRateLimitWindows(
   onError: (error: unknown) => void,
 ): void {
   if (Math.random() * SWEEP_EVERY >= 1) return;
-  prisma.$executeRaw`DELETE FROM rate_limit_windows WHERE window_start < ${new Date(now - 2 * WINDOW_MS)}`.catch(
-    onError,
-  );
+  deleteRateLimitWindowsBefore(prisma, new Date(now - 2 * WINDOW_MS)).catch(onError);
 }
