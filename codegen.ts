@@ -1,5 +1,5 @@
 // graphql-codegen's client preset over the committed schema.graphql, as a
-// front-end team sets it up (docs/graphql.md). Here it types the dashboard
+// front-end team sets it up (docs/reference/graphql.md). Here it types the dashboard
 // test's documents and writes their persisted-documents manifest:
 // `npm run graphql:types`; a test fails when the output is stale.
 import type { CodegenConfig } from "@graphql-codegen/cli";

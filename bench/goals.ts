@@ -15,7 +15,7 @@ const cpu = (m: Measurement) =>
 
 /**
  * The goals, then the ratios that explain them (vs the floor, candidate vs
- * gateway). docs/performance.md lists every goal with its target; a test
+ * gateway). docs/design/performance.md lists every goal with its target; a test
  * (test/docs/performance-goals.test.ts) keeps the two the same.
  */
 export function goalRatios(cells: Cell[], counts: QueryCount[], scenarios: Scenario[]): Ratio[] {
@@ -124,7 +124,7 @@ export function goalRatios(cells: Cell[], counts: QueryCount[], scenarios: Scena
       perRound: [],
     });
   }
-  // Conditional and cached reads (docs/decisions.md §9).
+  // Conditional and cached reads (docs/design/decisions.md §9).
   const revalidated = cell("list-orders-revalidated", "rest");
   const floor = cell("list-orders", "floor");
   if (revalidated && floor) {
@@ -140,7 +140,7 @@ export function goalRatios(cells: Cell[], counts: QueryCount[], scenarios: Scena
       ),
     );
   }
-  // Compression (docs/decisions.md, "Compression").
+  // Compression (docs/design/decisions.md, "Compression").
   const plainPage = cell("list-orders", "rest");
   const codedPage = cell("list-orders-compressed", "rest");
   if (plainPage?.responseBytes && codedPage?.responseBytes) {

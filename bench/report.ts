@@ -153,7 +153,7 @@ const fixed = (value: number | null, digits = 0) =>
     ? "—"
     : value.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
-/** Markdown, so the same text reads on a terminal and pastes into docs/performance.md. */
+/** Markdown, so the same text reads on a terminal and pastes into docs/design/performance.md. */
 export function resultTable(summaries: CellSummary[]): string {
   const lines = [
     "| scenario | server | req/s | p50 ms | p99 ms | SQL/req | server CPU ms/req | PostgreSQL CPU ms/req | KB/resp | peak RSS MB | non-2xx |",

@@ -5,7 +5,7 @@
 // how long the import took, how long after its commit every change log entry
 // was rendered into an event, and the server's resident memory before, at its
 // peak and at the end. Uses the scratch database `bpa_bench_backlog`.
-// Figures go to docs/webhooks.md; never asserted in tests.
+// Figures go to docs/reference/webhooks.md; never asserted in tests.
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

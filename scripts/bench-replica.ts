@@ -2,7 +2,7 @@
 // Uncached order pages on a primary of the bench's own with one streaming
 // replica (bench/replica.ts): the primary's CPU per read with the replica and
 // without, and the share of reads the replica serves under 10 % writes.
-// Figures go to docs/performance.md; never asserted in tests.
+// Figures go to docs/design/performance.md; never asserted in tests.
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";

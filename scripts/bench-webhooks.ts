@@ -8,7 +8,7 @@
 // (isolation) a healthy endpoint's lag alone and while another buyer's ten
 // endpoints never answer. `--phases isolation --orders 200 --failing 0` runs
 // that last one alone, in about a minute.
-// Figures go to docs/performance.md; never asserted in tests.
+// Figures go to docs/design/performance.md; never asserted in tests.
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import path from "node:path";

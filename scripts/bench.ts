@@ -1,5 +1,5 @@
 // `npm run bench [-- options]`: the gateway beside its peers on a generated
-// PostgreSQL database. docs/performance.md explains the numbers; `--help`
+// PostgreSQL database. docs/design/performance.md explains the numbers; `--help`
 // lists the options.
 import { randomBytes } from "node:crypto";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";

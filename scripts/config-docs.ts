@@ -1,5 +1,5 @@
 // npm run config:docs: writes the tables of environment variables in README.md
-// and docs/operations.md from the configuration table (src/config/table.ts).
+// and docs/reference/operations.md from the configuration table (src/config/table.ts).
 // npm run config:docs -- --check: exits 1 when one of them is stale.
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";

@@ -1,4 +1,4 @@
-// Writes a valid import file (docs/import-format.md) with many orders, for
+// Writes a valid import file (docs/reference/import-format.md) with many orders, for
 // load tests and import timing. The same options always give the same file.
 //
 //   npx tsx scripts/generate-import-file.ts --orders 100000 --out /tmp/big.json [--seed 1]

@@ -2,7 +2,7 @@
 // tracing costs a REST list request, in process (app.fetch, in-memory PGlite,
 // an OTLP/HTTP receiver on localhost that accepts and discards). Blocks of
 // requests alternate off / on so that a busy machine's drift hits both alike.
-// docs/operations.md quotes the figures.
+// docs/reference/operations.md quotes the figures.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createApp } from "../src/app.js";

@@ -15,9 +15,9 @@ export type GraphQLLimits = GraphQLConfig["limits"];
 export type GraphQLWorkBounds = GraphQLConfig["work"];
 /** What /graphql keeps in memory in one server process, whatever clients send. */
 export type GraphQLMemoryBounds = GraphQLConfig["memory"];
-/** Documents clients may send by hash instead of in full (docs/graphql.md "Persisted documents"). */
+/** Documents clients may send by hash instead of in full (docs/reference/graphql.md "Persisted documents"). */
 export type PersistedDocumentsConfig = GraphQLConfig["persistedDocuments"];
-/** Webhook endpoints and their deliveries (docs/webhooks.md). */
+/** Webhook endpoints and their deliveries (docs/reference/webhooks.md). */
 export type WebhookConfig = AppConfig["webhooks"];
 
 /** One line per bad variable: which one and why. */

@@ -1,7 +1,7 @@
 // The repository stands alone: what code, tests and docs cite (a docs file, a
-// numbered section of docs/decisions.md, a heading, a contract section) exists
+// numbered section of docs/design/decisions.md, a heading, a contract section) exists
 // here, and nothing points at files outside the repository.
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -28,13 +28,13 @@ const FILES = SCANNED.flatMap(filesUnder).map((file) => ({
 }));
 
 function headingsOf(doc: string): string[] {
-  return readFileSync(path.join(ROOT, "docs", doc), "utf8")
+  return readFileSync(path.join(ROOT, doc), "utf8")
     .split("\n")
     .flatMap((line) => /^#+\s+(.*)$/.exec(line)?.[1] ?? []);
 }
 
-const DECISIONS = headingsOf("decisions.md");
-const CONTRACT = headingsOf("contract.md");
+const DECISIONS = headingsOf("docs/design/decisions.md");
+const CONTRACT = headingsOf("docs/reference/contract.md");
 
 /** Every match of `pattern` in the scanned files, as "file: match" for a readable failure. */
 function citations(pattern: RegExp): { where: string; groups: string[] }[] {
@@ -50,10 +50,21 @@ describe("references inside the repository", () => {
   });
 
   it("every docs/*.md that is cited exists", () => {
-    const missing = citations(/docs\/([\w-]+\.md)/g).filter(
+    const missing = citations(/docs\/((?:[\w-]+\/)*[\w-]+\.md)/g).filter(
       ({ groups: [name] }) => !FILES.some(({ file }) => file === path.join("docs", name ?? "")),
     );
     expect(missing.map((hit) => hit.where)).toEqual([]);
+  });
+
+  it("every relative link in a Markdown file leads to a file that is here", () => {
+    const broken = FILES.filter(({ file }) => file.endsWith(".md")).flatMap(({ file, text }) =>
+      [...text.matchAll(/\]\(([^)#\s]+)(?:#[^)\s]*)?\)/g)]
+        .map((match) => match[1] ?? "")
+        .filter((target) => !/^[a-z]+:/.test(target))
+        .filter((target) => !existsSync(path.join(ROOT, path.dirname(file), target)))
+        .map((target) => `${file}: ${target}`),
+    );
+    expect(broken).toEqual([]);
   });
 
   it("every numbered section of decisions.md that is cited exists", () => {
@@ -71,7 +82,7 @@ describe("references inside the repository", () => {
     expect(missing.map((hit) => hit.where)).toEqual([]);
   });
 
-  it("every contract section that is cited (contract 4.6) exists in docs/contract.md", () => {
+  it("every contract section that is cited (contract 4.6) exists in docs/reference/contract.md", () => {
     const missing = citations(/contract(?:\.md)? (?:§)?(\d\.\d)/g).filter(
       ({ groups: [number] }) => !CONTRACT.some((heading) => heading.startsWith(`${number} `)),
     );

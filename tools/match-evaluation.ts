@@ -181,7 +181,7 @@ async function runSequence(
   return outcomes;
 }
 
-/** Rule 5 as docs/decisions.md words it, without the guard: the best name at similarity 0.8 or more. */
+/** Rule 5 as docs/design/decisions.md words it, without the guard: the best name at similarity 0.8 or more. */
 async function mostSimilar(
   database: Database,
   normalizedName: string,

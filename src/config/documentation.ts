@@ -1,4 +1,4 @@
-// The tables of environment variables in README.md and docs/operations.md,
+// The tables of environment variables in README.md and docs/reference/operations.md,
 // written from the configuration table: `npm run config:docs` rewrites them,
 // and a test fails when a document's table is not what the table says.
 import { listVariables, type VariableDocs } from "./setting.js";
@@ -13,7 +13,7 @@ const { webhooks, ...general } = CONFIG_TABLE;
 /** Each document with a table, and the variables it lists: the webhooks' in operations.md, the rest in the README. */
 export const DOCUMENTED_VARIABLES: readonly { file: string; variables: readonly VariableDocs[] }[] = [
   { file: "README.md", variables: listVariables(general) },
-  { file: "docs/operations.md", variables: listVariables(webhooks) },
+  { file: "docs/reference/operations.md", variables: listVariables(webhooks) },
 ];
 
 function defaultCell(variable: VariableDocs): string {

@@ -1,6 +1,6 @@
 // Webhook endpoints and their deliveries: the webhooks' part of the
-// configuration table (AppConfig.webhooks, docs/webhooks.md). Descriptions are
-// Markdown for docs/operations.md's table.
+// configuration table (AppConfig.webhooks, docs/reference/webhooks.md). Descriptions are
+// Markdown for docs/reference/operations.md's table.
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { combine, fixed, optionalVariable, variable } from "./setting.js";

@@ -37,7 +37,7 @@ export const EVENT_RECORD_DOCUMENTS: Record<string, string> = {
 /**
  * The path of the REST read of each record type that has one (`{id}` the
  * record), which an event too large to carry its record names instead
- * (docs/webhooks.md "Event size"). Supplier users and taggings have none.
+ * (docs/reference/webhooks.md "Event size"). Supplier users and taggings have none.
  */
 export const EVENT_RECORD_PATHS: Record<string, string | null> = {
   order: `${API_PREFIX}${routeOf("getOrder").path}`,

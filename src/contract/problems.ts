@@ -1,6 +1,6 @@
 import type { FieldError } from "../http/problem.js";
 
-// The problem catalogue of docs/decisions.md §2 "Statuses and codes": every
+// The problem catalogue of docs/design/decisions.md §2 "Statuses and codes": every
 // `code` a REST problem can carry, its status, which requests can meet it, and
 // an example. The OpenAPI generator (src/rest/openapi/problems.ts) writes the
 // reference's table and each operation's problem responses from it.
@@ -17,13 +17,13 @@ export interface ProblemExample {
 export interface ProblemEntry {
   status: number;
   /**
-   * Which requests can meet it before or after their operation runs (docs/decisions.md §2
+   * Which requests can meet it before or after their operation runs (docs/design/decisions.md §2
    * "Order of checks"): every one, those with an id in the path, with a body, or POSTs.
    * Without it, only the operations that list it.
    */
   on?: "any" | "path id" | "body" | "POST";
   /**
-   * Answered by the HTTP server before the request reaches a route (docs/decisions.md §2
+   * Answered by the HTTP server before the request reaches a route (docs/design/decisions.md §2
    * "Statuses and codes"): no API key has been read, so no rate-limit headers.
    */
   beforeRouting?: true;

@@ -56,7 +56,7 @@ export const RESPONSE_HEADERS = {
     { type: "string", enum: ["true"] },
     "`true` when this response replays the first response to an earlier request with the same `Idempotency-Key`; nothing was done again.",
   ),
-  // Conditional requests (docs/decisions.md §9): on every GET, and on each PATCH whose route checks If-Match.
+  // Conditional requests (docs/design/decisions.md §9): on every GET, and on each PATCH whose route checks If-Match.
   ETag: header(
     TEXT,
     'A strong entity tag, `"<version>-<hash>"`: it changes whenever the body would change. Send it back in `If-None-Match` to learn whether anything changed (304), or in `If-Match` on `PATCH` to change only what you read. On a `PATCH` response, the tag a `GET` of the same path now shows.',

@@ -91,7 +91,7 @@ export interface JsonSchema extends Omit<oas31.SchemaObject, "properties" | "ite
 }
 
 /**
- * A GET of data the change log versions (docs/decisions.md §9): it carries an
+ * A GET of data the change log versions (docs/design/decisions.md §9): it carries an
  * ETag and Cache-Control, answers If-None-Match with 304, and is cached.
  */
 export function isVersionedRead(route: RestRoute): boolean {

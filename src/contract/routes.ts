@@ -2,7 +2,7 @@ import type { JsonValue, QueryParameter, RestRoute } from "./route.js";
 import * as examples from "./route-examples.js";
 
 // The v1 contract, one entry per endpoint, all data: each runs one GraphQL
-// operation. To add a route, add an entry here (docs/contributing.md).
+// operation. To add a route, add an entry here (docs/design/contributing.md).
 
 export { API_PREFIX } from "./route.js";
 
@@ -98,7 +98,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   "Buyer products": "Products as your organisation buys them, matched to the catalogue.",
   Orders: "Your organisation's orders.",
   "Buyer product approvals": "Which suppliers' materials are approved for your buyer products.",
-  Events: "What changed in your organisation's records, kept 30 days (docs/webhooks.md).",
+  Events: "What changed in your organisation's records, kept 30 days (docs/reference/webhooks.md).",
   "Webhook endpoints":
     "URLs your organisation's events are posted to, signed under the Standard Webhooks specification.",
   Webhooks:

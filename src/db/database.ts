@@ -68,7 +68,7 @@ export interface Database {
    * Prisma shares, without the client's per-query work; on PGlite through
    * Prisma. With `name`, PostgreSQL parses and plans it once per connection
    * rather than on every call; one name must always mean one text
-   * (docs/performance.md, "What performance rests on").
+   * (docs/design/performance.md, "What performance rests on").
    */
   query<Row extends object>(text: string, values: readonly unknown[], name?: string): Promise<Row[]>;
   /** PGlite only: its data folder as an archive, which `startFrom` opens again (the tests' migrated start). */

@@ -115,7 +115,7 @@ const REFUSED_PARAMETERS = /unsupported startup parameter/i;
  * drops them when told to ignore them. Refused, the pool connects without
  * them; either way `warn` says so once, and reads are then bounded by the
  * execution's own deadline and whatever `statement_timeout` the role has
- * (docs/operations.md, "PgBouncer"). A server that does not answer yet is
+ * (docs/reference/operations.md, "PgBouncer"). A server that does not answer yet is
  * checked no further: the pool connects when a read needs it.
  */
 export async function openPostgresReader(

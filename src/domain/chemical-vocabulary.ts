@@ -1,7 +1,7 @@
 // Word lists behind product-name normalisation and the similar-name guard.
 // Every entry is here because leaving it out either loses a match buyers
 // expect (spellings, grades) or risks a wrong one (words that differ by a
-// letter but name different chemicals). docs/auto-match.md explains each list.
+// letter but name different chemicals). docs/reference/auto-match.md explains each list.
 
 /** British (and older) spellings, whole words, to the spelling the catalogue uses. */
 export const WORD_SPELLINGS: ReadonlyMap<string, string> = new Map([

@@ -1,4 +1,4 @@
-// The five auto-match rules of docs/decisions.md §3 "Auto-match criteria", in order: what they
+// The five auto-match rules of docs/design/decisions.md §3 "Auto-match criteria", in order: what they
 // compare, and how their hits rank. The catalogue queries are src/services/match-rules.ts.
 // Deterministic: every ordering ends in (created_at, id).
 import type { ProductType } from "../db/generated/prisma/enums.js";
@@ -32,7 +32,7 @@ export interface MatchCandidate {
   score: number;
 }
 
-/** docs/decisions.md §3 "Auto-match criteria", rule 5: the least trigram similarity, same product type. */
+/** docs/design/decisions.md §3 "Auto-match criteria", rule 5: the least trigram similarity, same product type. */
 export const SIMILAR_NAME_THRESHOLD = 0.8;
 
 export function matchKeys(description: ProductDescription): MatchKeys {

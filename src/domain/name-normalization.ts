@@ -1,6 +1,6 @@
 // The steps that reduce a product name to the key auto-match compares. Text
 // steps run first (they need the punctuation that tells "7H2O" or "250kg"
-// apart), then word steps on the words that remain. docs/auto-match.md gives
+// apart), then word steps on the words that remain. docs/reference/auto-match.md gives
 // an example of each step.
 
 import { isValidCasNumber, withPlainHyphens } from "./cas-number.js";

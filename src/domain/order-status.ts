@@ -1,6 +1,6 @@
 import { OrderStatus } from "../db/generated/prisma/enums.js";
 
-// docs/decisions.md §5 "Order status transitions": stages in order; the logistics statuses share one stage
+// docs/design/decisions.md §5 "Order status transitions": stages in order; the logistics statuses share one stage
 // and may follow each other in any order.
 const STAGE: Record<OrderStatus, number> = {
   quote_selected: 0,

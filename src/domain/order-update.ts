@@ -1,4 +1,4 @@
-// An order update's rules (docs/decisions.md §3 "Update order" and §5): what a
+// An order update's rules (docs/design/decisions.md §3 "Update order" and §5): what a
 // buyer's change writes, checked against the order as stored and the
 // precondition. The service (src/services/order-update.ts) reads and writes.
 import type { OrderStatus } from "../db/generated/prisma/enums.js";
@@ -22,7 +22,7 @@ export interface OrderChanges {
 export type ChangeLog = Record<string, { from: unknown; to: unknown }>;
 
 /**
- * An update's precondition (If-Match, docs/decisions.md §9): `any` holds for
+ * An update's precondition (If-Match, docs/design/decisions.md §9): `any` holds for
  * any existing order; `versions` holds when one of these buyer versions is at
  * or after the order's last change and not beyond the buyer's current
  * version: a version at which a read showed the order as it is now. An empty

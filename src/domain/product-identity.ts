@@ -1,5 +1,5 @@
 // How a product's name, code and CAS number are reduced to the keys that
-// auto-match compares (docs/decisions.md §3 "Auto-match criteria"; docs/auto-match.md).
+// auto-match compares (docs/design/decisions.md §3 "Auto-match criteria"; docs/reference/auto-match.md).
 // The import stores these keys, so a change here needs
 // `npm run cli -- catalogue renormalize` on existing databases.
 import { normalizeName } from "./name-normalization.js";
@@ -7,8 +7,8 @@ import { normalizeName } from "./name-normalization.js";
 export { findCasNumbers, isValidCasNumber } from "./cas-number.js";
 
 /**
- * The normalisation of docs/decisions.md §3 (NFKC, case-folded, punctuation removed,
- * whitespace collapsed) plus the domain rules of docs/auto-match.md: spelling
+ * The normalisation of docs/design/decisions.md §3 (NFKC, case-folded, punctuation removed,
+ * whitespace collapsed) plus the domain rules of docs/reference/auto-match.md: spelling
  * variants, grades, hydrate and salt notation. Pack sizes stay: this is the
  * form for Packaging, whose size is part of what it is. Catalogue keys are
  * written with `normalizeProductNameForType`.

@@ -1,4 +1,4 @@
-// The events integrators can subscribe to (docs/webhooks.md, "Events"), and
+// The events integrators can subscribe to (docs/reference/webhooks.md, "Events"), and
 // their data, kept as JSON text.
 
 declare global {

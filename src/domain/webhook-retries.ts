@@ -1,4 +1,4 @@
-// When a failed delivery is tried again (docs/webhooks.md, "Retries").
+// When a failed delivery is tried again (docs/reference/webhooks.md, "Retries").
 
 /**
  * The delay before the retry that follows failed attempt `attempt` (1-based),

@@ -2,7 +2,7 @@
 // with a key from configuration (WEBHOOK_SECRET_KEY), so that a database dump
 // alone does not let anyone sign. The same encryption keeps idempotency
 // records, which hold the responses that showed a secret, in the same state.
-// docs/operations.md says how to rotate the key.
+// docs/reference/operations.md says how to rotate the key.
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 
 /** The Standard Webhooks form: `whsec_` and the base64 of the key bytes. */

@@ -8,7 +8,7 @@ import {
 import { isAsyncIterable, type Plugin } from "graphql-yoga";
 import { REFUSAL_CODES } from "./refusal.js";
 
-/** Request errors answer 400 whatever media type the client accepts (see docs/graphql.md). */
+/** Request errors answer 400 whatever media type the client accepts (see docs/reference/graphql.md). */
 const REQUEST_ERROR = { status: 400, spec: false } as const;
 
 function badRequest(message: string): GraphQLError {
@@ -72,7 +72,7 @@ function withCodes(result: ExecutionResult): void {
 
 /**
  * Every error /graphql answers carries an `extensions.code` from the list in
- * docs/graphql.md, and request errors (bad HTTP request, document or
+ * docs/reference/graphql.md, and request errors (bad HTTP request, document or
  * variables) answer HTTP 400 without a stack trace in the log.
  */
 export function errorCodesPlugin(): Plugin {

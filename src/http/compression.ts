@@ -13,7 +13,7 @@ import { Response as ServedResponse } from "@whatwg-node/server";
 import { LRUCache } from "lru-cache";
 import { codedEntityTag } from "./entity-tag.js";
 
-// Response compression (docs/decisions.md, "Compression"): brotli or gzip as
+// Response compression (docs/design/decisions.md, "Compression"): brotli or gzip as
 // the client's Accept-Encoding prefers, for the types below, from 1 KiB up.
 
 /** A content coding this service answers in; identity is the body as it is. */
@@ -27,7 +27,7 @@ const COMPRESSIBLE_TYPE =
   /^\s*(?:application\/(?:[\w.-]+\+)?json|application\/javascript|text\/(?:html|javascript|css|plain))\s*(?:;|$)/i;
 
 // An executed read is coded on every request: brotli at the lowest quality
-// whose bytes are smaller than gzip 6's on JSON pages (docs/performance.md).
+// whose bytes are smaller than gzip 6's on JSON pages (docs/design/performance.md).
 // Under 16 KiB that takes quality 5, which costs little on a small body. A
 // large page coded once and kept (GraphiQL, the reference bundle) earns more.
 const BROTLI_QUALITY = 3;

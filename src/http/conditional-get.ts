@@ -74,7 +74,7 @@ export interface ConditionalGets {
 }
 
 /**
- * Conditional and cached reads (docs/decisions.md §9), for any GET route. A
+ * Conditional and cached reads (docs/design/decisions.md §9), for any GET route. A
  * tag is "<version>-<hash>": the buyer's data version, which every write that
  * can change what the buyer reads moves on in the writing transaction, and a
  * hash of the rest of what shapes the bytes (buyer, path, query as sent — the

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 
 // Entity tags (RFC 9110 §8.8.3) as this service writes them: "<version>-<hash>",
 // the buyer's data version and a short hash of everything else that shapes the
-// bytes (docs/decisions.md §9).
+// bytes (docs/design/decisions.md §9).
 
 /** One entity-tag of an If-None-Match or If-Match list. */
 export interface EntityTag {
@@ -16,7 +16,7 @@ export type TagCondition = { any: true } | { any: false; tags: EntityTag[] };
 
 const LIST_ITEM = /\s*(W\/)?"([\x21\x23-\x7e\x80-\xff]*)"\s*(?:,|$)/y;
 const OUR_OPAQUE = /^(\d{1,18})-([0-9a-f]{16})(?:-(?:br|gz))?$/;
-/** The suffix a coded representation's tag carries (docs/decisions.md, "Compression"). */
+/** The suffix a coded representation's tag carries (docs/design/decisions.md, "Compression"). */
 const CODING_SUFFIX = /-(?:br|gz)$/;
 const SUFFIX_OF_CODING: Record<string, string> = { br: "-br", gzip: "-gz" };
 

@@ -57,7 +57,7 @@ export function createMetrics(): Metrics {
   };
 }
 
-/** Memory by kind, each key's expensive work and the answers on their way (docs/operations.md "Memory bounds"). */
+/** Memory by kind, each key's expensive work and the answers on their way (docs/reference/operations.md "Memory bounds"). */
 function sendingMetrics(registry: Registry): Pick<Metrics, "watchExpensiveWork" | "countWriteTimeout"> {
   new Gauge({
     name: "process_memory_bytes",
@@ -116,7 +116,7 @@ function sendingMetrics(registry: Registry): Pick<Metrics, "watchExpensiveWork" 
   };
 }
 
-/** Read replicas (docs/operations.md "Read replicas"); no series without them. */
+/** Read replicas (docs/reference/operations.md "Read replicas"); no series without them. */
 function databaseReadMetrics(registry: Registry): Pick<Metrics, "watchDatabaseReads"> {
   let read: Parameters<Metrics["watchDatabaseReads"]>[0] = () => ({ replicas: [], served: new Map() });
   const perReplica = (
@@ -315,7 +315,7 @@ function executionLabels(reason: string | null): { execution: "compiled" | "exec
   return reason === null ? { execution: "compiled", reason: "" } : { execution: "executed", reason };
 }
 
-/** How each REST read runs: compiled from rows, or executed (docs/performance.md, "Compiled reads"). */
+/** How each REST read runs: compiled from rows, or executed (docs/design/performance.md, "Compiled reads"). */
 function compiledReadMetrics(
   registry: Registry,
 ): Pick<

@@ -1,6 +1,6 @@
 import { Response as ServedResponse } from "@whatwg-node/server";
 
-/** A field problem in REST spelling (docs/decisions.md §2 "Problem details"). */
+/** A field problem in REST spelling (docs/design/decisions.md §2 "Problem details"). */
 export interface FieldError {
   field: string;
   code: string;

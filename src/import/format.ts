@@ -1,4 +1,4 @@
-// The shape of one record of each kind in an import file (docs/import-format.md).
+// The shape of one record of each kind in an import file (docs/reference/import-format.md).
 // Field names and enum spellings are the REST contract's; records are strict so
 // that a misspelt optional field is reported instead of silently dropped.
 import { z } from "zod";

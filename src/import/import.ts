@@ -18,7 +18,7 @@ class Rejected extends Error {
   }
 }
 
-/** Imports a parsed file (docs/import-format.md); nothing is written unless the whole file is valid. */
+/** Imports a parsed file (docs/reference/import-format.md); nothing is written unless the whole file is valid. */
 export async function importData(
   database: Pick<Database, "connect">,
   input: unknown,

@@ -80,7 +80,7 @@ export function problemsFromIssues(
 
 const LEADING = /^([^.[]*)(?:\[(\d+)\])?/;
 
-/** In file order: by top-level key as docs/import-format.md lists them, then by record index. */
+/** In file order: by top-level key as docs/reference/import-format.md lists them, then by record index. */
 export function sortProblems(problems: readonly ImportProblem[]): ImportProblem[] {
   const rank = (problem: ImportProblem): [number, number] => {
     const match = LEADING.exec(problem.path);

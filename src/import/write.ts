@@ -1,4 +1,4 @@
-// Writes a validated import plan, kind by kind in docs/import-format.md's order so that
+// Writes a validated import plan, kind by kind in docs/reference/import-format.md's order so that
 // every reference is already stored when a row needs it. The caller runs this
 // inside one transaction.
 import { catalogueKeys } from "../domain/product-identity.js";

@@ -12,7 +12,7 @@ export function acceptsIfMatch(route: RestRoute): boolean {
 }
 
 /**
- * A PATCH's If-Match (docs/decisions.md §9), for the mutation to check
+ * A PATCH's If-Match (docs/design/decisions.md §9), for the mutation to check
  * against the record it writes; undefined for other methods. `*` holds for
  * any existing record. A tag names a version only when it is, byte for byte,
  * the tag a GET of this same path answers at the version it claims: a tag of

@@ -275,7 +275,7 @@ function readResponse(read: ReadBody | null, entry: CompiledRoute, url: URL, req
 
 /**
  * Path parameters as UUIDs, or the one that names no record (404): neither a
- * UUID nor the global ID of a record type the parameter takes (docs/decisions.md
+ * UUID nor the global ID of a record type the parameter takes (docs/design/decisions.md
  * §3 "Ids"). A global ID is handed on as its UUID.
  */
 function readPathParams(
@@ -307,7 +307,7 @@ function uuidOf(value: string, nodeTypes: readonly string[]): string | null {
 /**
  * A query parameter the operation does not take is refused, naming those it
  * does, as Stripe does: a misspelled filter (`status` for `order_status[]`)
- * must not quietly answer everything (docs/decisions.md §3 "Requests and responses").
+ * must not quietly answer everything (docs/design/decisions.md §3 "Requests and responses").
  */
 function unknownQueryParameter(entry: CompiledRoute, query: URLSearchParams): Problem | null {
   const documented = entry.query.map(({ name, form }) => (form === "list" ? `${name}[]` : name));
@@ -350,7 +350,7 @@ function toVariables(
  * A body field takes null only where the contract says so (`acceptsNull`: a
  * partial update clearing it). GraphQL reads null in an optional field as
  * "absent" (a default, "unchanged", every endpoint), which the contract
- * refuses: the document admits no null there (docs/decisions.md §3
+ * refuses: the document admits no null there (docs/design/decisions.md §3
  * "Requests and responses"). A required field's null is GraphQL's own problem.
  */
 function nullProblems(entry: CompiledRoute, body: Record<string, unknown>): VariableProblem[] {

@@ -21,7 +21,7 @@ const rootsByRequest = new WeakMap<object, Map<string | number, SharedLink>>();
  * per-request mappings by those links and memoises their string keys in a
  * WeakMap, so fresh chains both miss its scoped mappings and cost a WeakMap
  * insert per link per field. Every REST document runs against this schema
- * (docs/performance.md, "What performance rests on").
+ * (docs/design/performance.md, "What performance rests on").
  */
 export function withSharedResponsePaths(schema: GraphQLSchema): GraphQLSchema {
   return mapSchema(schema, {

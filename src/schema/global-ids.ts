@@ -1,4 +1,4 @@
-// Global IDs (docs/graphql.md "Global IDs"): `Node.id` is the base64 of
+// Global IDs (docs/reference/graphql.md "Global IDs"): `Node.id` is the base64 of
 // `<type>:<uuid>`, the encoding of Pothos' relay plugin and of most Relay
 // servers. Arguments keep their UUID type so that documents written before
 // global IDs still validate; the UUID scalar also reads a global ID, and this

@@ -194,7 +194,7 @@ export function dayWhere(field: string, value: string): object | string {
 
 /** `field` equal to one of the comma-separated ids of `value`. */
 export function uuidsWhere(field: string, value: string, type: NodeTypeName): object | string {
-  // Each id as a UUID or as a global ID of `type` (docs/graphql.md "Global IDs").
+  // Each id as a UUID or as a global ID of `type` (docs/reference/graphql.md "Global IDs").
   const ids = alternatives(value)?.map((id) => {
     if (isUuid(id)) return id.toLowerCase();
     const globalId = decodeGlobalId(id);

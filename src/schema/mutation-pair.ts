@@ -1,4 +1,4 @@
-// Every mutation comes in two fields (docs/graphql.md "Errors"): one that
+// Every mutation comes in two fields (docs/reference/graphql.md "Errors"): one that
 // reports refusals as top-level errors, and its twin that answers the same
 // refusals in its payload's `userErrors`. A mutation is written once, as a
 // `MutationPair`, and both fields come from it here.

@@ -11,7 +11,7 @@ import { exitOnStartProblem, startServer } from "./start.js";
 const SERVING = "buyer-api:serving";
 /** A worker that died before serving is started again after this, not at once. */
 const RESTART_DELAY_MS = 1_000;
-/** glibc malloc arenas per worker unless MALLOC_ARENA_MAX says otherwise (docs/operations.md "Memory bounds"). */
+/** glibc malloc arenas per worker unless MALLOC_ARENA_MAX says otherwise (docs/reference/operations.md "Memory bounds"). */
 const WORKER_MALLOC_ARENAS = "2";
 const WORKER_MMAP_THRESHOLD = "131072";
 

@@ -21,7 +21,7 @@ export interface AutoMatchResult {
 type Transaction = Prisma.TransactionClient;
 
 /**
- * Finds the catalogue product a buyer product describes (docs/decisions.md §3 "Auto-match criteria", first
+ * Finds the catalogue product a buyer product describes (docs/design/decisions.md §3 "Auto-match criteria", first
  * rule that hits wins) or creates one. Runs inside the caller's transaction.
  * Concurrent creations of the same new product create it once: see lockNewProduct.
  * `buyerProductId` is the buyer product being created: a new catalogue product
@@ -84,7 +84,7 @@ function matched(candidate: MatchCandidate): AutoMatchResult {
  * (contradictsCatalogue) compares names across types. CAS numbers: compared
  * across types. A new product has no code or synonyms to lock. Taken in one
  * global order (ascending lock key), so two creations never wait on each
- * other in a cycle. docs/auto-match.md "Concurrent creations" tells why this suffices.
+ * other in a cycle. docs/reference/auto-match.md "Concurrent creations" tells why this suffices.
  */
 async function lockNewProduct(tx: Transaction, keys: MatchKeys): Promise<void> {
   const identities = keys.casNumbers.map((cas) => `cas:${cas}`);

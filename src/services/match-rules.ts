@@ -1,4 +1,4 @@
-// The five auto-match rules of docs/decisions.md §3 "Auto-match criteria", in order, as catalogue queries.
+// The five auto-match rules of docs/design/decisions.md §3 "Auto-match criteria", in order, as catalogue queries.
 // Each rule ranks its own hits; the first rule with a hit decides the match (src/domain/match-rules.ts).
 // Deterministic: every ordering ends in (created_at, id).
 import { Prisma } from "../db/generated/prisma/client.js";

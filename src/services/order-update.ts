@@ -20,7 +20,7 @@ type Queries = PrismaClient | Transaction;
 const SINGLE_STATEMENT_ATTEMPTS = 3;
 
 /**
- * Applies a buyer's change to one of its orders (docs/decisions.md §3 "Update order" and §5): checks the
+ * Applies a buyer's change to one of its orders (docs/design/decisions.md §3 "Update order" and §5): checks the
  * status transition and the precondition, stamps `placed_at` when the order becomes placed, and
  * records what changed as an order event, all or nothing.
  *

@@ -1,4 +1,4 @@
-// Attaching and detaching tags (docs/decisions.md §3 "Taggings"): the record
+// Attaching and detaching tags (docs/design/decisions.md §3 "Taggings"): the record
 // and tag lookups and the statements, around the domain's tagging rules.
 import type { Viewer } from "../auth/viewer.js";
 import { Prisma, type PrismaClient } from "../db/generated/prisma/client.js";
@@ -21,7 +21,7 @@ export type TaggingCall<Outcome> = (
 ) => Promise<Outcome>;
 
 /**
- * Attaches the buyer's tags to one of the buyer's records (docs/decisions.md §3 "Taggings").
+ * Attaches the buyer's tags to one of the buyer's records (docs/design/decisions.md §3 "Taggings").
  * Already-attached tags are kept and not reported as added.
  */
 export const attachTags: TaggingCall<AttachTagsOutcome> = async (prisma, viewer, taggableId, tagIds) => {

@@ -19,7 +19,7 @@ export interface WebhookWorker {
 
 export const WEBHOOK_USER_AGENT = "buyer-api-webhooks/1";
 
-/** How long a notification of new work waits for others to join it (docs/webhooks.md, "Where events come from"). */
+/** How long a notification of new work waits for others to join it (docs/reference/webhooks.md, "Where events come from"). */
 const WAKE_COALESCE_MS = 100;
 
 export async function startWebhookWorker(options: WebhookWorkerOptions): Promise<WebhookWorker> {

@@ -1,5 +1,5 @@
 // The import graph of src/: every arrow points down the floors described in
-// docs/architecture.md, and no module reaches itself through its imports.
+// docs/design/architecture.md, and no module reaches itself through its imports.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
@@ -42,7 +42,8 @@ function areaOf(file: string): string {
 
 function floorOf(area: string): number {
   const floor = FLOORS.findIndex((areas) => areas.includes(area));
-  if (floor < 0) throw new Error(`src/${area} has no floor: add it to FLOORS and docs/architecture.md`);
+  if (floor < 0)
+    throw new Error(`src/${area} has no floor: add it to FLOORS and docs/design/architecture.md`);
   return floor;
 }
 

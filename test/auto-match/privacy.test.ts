@@ -1,4 +1,4 @@
-// docs/decisions.md, "Shared catalogue and privacy": buyer A's words for a
+// docs/design/decisions.md, "Shared catalogue and privacy": buyer A's words for a
 // product (its raw material name and code) never reach buyer B, whichever
 // way B meets the catalogue product A's creation added: creating its own
 // buyer product over REST, reading it back over GraphQL, the matchProduct dry

@@ -1,4 +1,4 @@
-// The change log (docs/decisions.md §9): every write that changes what a buyer
+// The change log (docs/design/decisions.md §9): every write that changes what a buyer
 // reads leaves entries for that buyer, and bumps the buyer's version once per
 // transaction, whichever path wrote it.
 import { randomUUID } from "node:crypto";

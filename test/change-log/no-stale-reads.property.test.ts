@@ -1,4 +1,4 @@
-// The property behind conditional and cached reads (docs/decisions.md §9): a
+// The property behind conditional and cached reads (docs/design/decisions.md §9): a
 // 304 or a cached answer always equals what a fresh execution returns at that
 // moment, whatever wrote in between: REST, GraphQL mutations, the import (of
 // changed orders and approvals, a renamed supplier or product), catalogue

@@ -1,5 +1,5 @@
 // What an import does to a record changed through the API since the file was
-// last imported (docs/import-format.md, "How an import behaves"): the file is
+// last imported (docs/reference/import-format.md, "How an import behaves"): the file is
 // the source of truth for the records it carries, so the record goes back to
 // what the file says, the change is logged like any other, and the CLI says
 // how many stored records it changed.

@@ -9,7 +9,7 @@ import { formatProblem } from "../../src/import/problems.js";
 import type { KindCount } from "../../src/import/write.js";
 import { createTestDatabase, type TestDatabase } from "../support/test-database.js";
 
-// A small valid import file (docs/import-format.md), kept beside the tests that read it.
+// A small valid import file (docs/reference/import-format.md), kept beside the tests that read it.
 const EXAMPLE = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures", "example.json");
 const BUYER = "00000000-0000-4000-8000-000000001001";
 const EXAMPLE_KEY = "bpk_example_0123456789abcdefghijklmnopqrstuv";

@@ -1,4 +1,4 @@
-// The goals docs/performance.md lists are the goals the bench judges
+// The goals docs/design/performance.md lists are the goals the bench judges
 // (bench/goals.ts), with the same targets: every goal the bench judges has a
 // row, no row names a goal the bench does not judge, and "met" agrees with the
 // current value. The bench's goals are read off what it reports for a run in
@@ -76,9 +76,9 @@ interface GoalRow {
   met: string;
 }
 
-/** The rows of the table under "## Goals" in docs/performance.md. */
+/** The rows of the table under "## Goals" in docs/design/performance.md. */
 function documentedGoals(): GoalRow[] {
-  const doc = readFileSync(new URL("../../docs/performance.md", import.meta.url), "utf8");
+  const doc = readFileSync(new URL("../../docs/design/performance.md", import.meta.url), "utf8");
   const section = doc.split(/^## /m).find((part) => part.startsWith("Goals\n")) ?? "";
   return section
     .split("\n")
@@ -104,7 +104,7 @@ function patternOf(goal: string): RegExp {
 const GOALS = judgedGoals();
 const ROWS = documentedGoals();
 
-describe("docs/performance.md's goals", () => {
+describe("docs/design/performance.md's goals", () => {
   it("lists goals at all", () => {
     expect(ROWS.length).toBeGreaterThan(5);
     expect(GOALS.length).toBeGreaterThan(5);

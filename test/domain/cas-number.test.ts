@@ -1,4 +1,4 @@
-// CAS registry numbers, auto-match rule 1 of docs/decisions.md "Auto-match criteria":
+// CAS registry numbers, auto-match rule 1 of docs/design/decisions.md "Auto-match criteria":
 // only a number whose check digit agrees is trusted.
 import { describe, expect, it } from "vitest";
 import { findCasNumbers, isValidCasNumber } from "../../src/domain/cas-number.js";

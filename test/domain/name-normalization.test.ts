@@ -1,4 +1,4 @@
-// Name normalisation for auto-match: every example of docs/auto-match.md's
+// Name normalisation for auto-match: every example of docs/reference/auto-match.md's
 // "Normalisation" table, and what it deliberately does not do.
 import { describe, expect, it } from "vitest";
 import { normalizeProductNameForType } from "../../src/domain/product-identity.js";

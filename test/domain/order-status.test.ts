@@ -1,4 +1,4 @@
-// Order status transitions (docs/decisions.md, "5. Order status transitions")
+// Order status transitions (docs/design/decisions.md, "5. Order status transitions")
 // as a table, without HTTP: forward by any number of stages, sideways among
 // the logistics statuses, never backward and never out of delivered.
 import { describe, expect, it } from "vitest";

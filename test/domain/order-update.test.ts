@@ -1,4 +1,4 @@
-// Updating an order (docs/decisions.md, "Update order" and "5. Order status
+// Updating an order (docs/design/decisions.md, "Update order" and "5. Order status
 // transitions") on the domain function, with a real database but no HTTP.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Viewer } from "../../src/auth/viewer.js";

@@ -1,4 +1,4 @@
-// Tagging rules (docs/decisions.md, "Taggings") on the domain functions, with
+// Tagging rules (docs/design/decisions.md, "Taggings") on the domain functions, with
 // a real database but no HTTP: which records a buyer may tag, idempotent
 // attaching, and tags named by their position when they are not the buyer's.
 import { randomUUID } from "node:crypto";

@@ -1,4 +1,4 @@
-// docs/graphql.md's recipe for Apollo Client with graphql-codegen's persisted
+// docs/reference/graphql.md's recipe for Apollo Client with graphql-codegen's persisted
 // documents, run as written: codegen generates the typed documents and the
 // manifest, the server accepts only that manifest, and Apollo sends each
 // document by its hash (over GET). Without the recipe's `__typename`
@@ -53,7 +53,7 @@ async function runCodegen(directory: string, recipe: boolean) {
   return { document: generated.RecentOrdersDocument, manifest: join(output, "persisted-documents.json") };
 }
 
-describe("Apollo Client over graphql-codegen's persisted documents (docs/graphql.md)", {
+describe("Apollo Client over graphql-codegen's persisted documents (docs/reference/graphql.md)", {
   timeout: 120_000,
 }, () => {
   const directory = mkdtempSync(join(tmpdir(), "bpa-apollo-codegen-"));
@@ -127,8 +127,8 @@ describe("Apollo Client over graphql-codegen's persisted documents (docs/graphql
     expect(data).toEqual({ orders: { edges: [{ node: {} }] } });
   });
 
-  it("is the recipe docs/graphql.md gives", () => {
-    const docs = readFileSync("docs/graphql.md", "utf8");
+  it("is the recipe docs/reference/graphql.md gives", () => {
+    const docs = readFileSync("docs/reference/graphql.md", "utf8");
     expect(docs).toContain("documentTransforms: [addTypenameSelectionDocumentTransform]");
     expect(docs).toContain("presetConfig: { persistedDocuments: true }");
     expect(docs).toContain("generateHash: (document) =>");

@@ -1,5 +1,5 @@
 // Every error /graphql answers carries an `extensions.code` from the list in
-// docs/graphql.md; bad input from the client (HTTP parameters, document,
+// docs/reference/graphql.md; bad input from the client (HTTP parameters, document,
 // variables) is a 400 with a client code, never INTERNAL, and logs no error.
 import { readFileSync } from "node:fs";
 import { Writable } from "node:stream";
@@ -10,9 +10,9 @@ import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
 import { createTestApp, type TestApp, testConfig } from "../support/test-app.js";
 import { GRAPHQL, type GraphQLErrorBody } from "./helpers.js";
 
-/** The codes docs/graphql.md lists: first column of its error tables. */
+/** The codes docs/reference/graphql.md lists: first column of its error tables. */
 function documentedCodes(): Set<string> {
-  const docs = readFileSync(new URL("../../docs/graphql.md", import.meta.url), "utf8");
+  const docs = readFileSync(new URL("../../docs/reference/graphql.md", import.meta.url), "utf8");
   const codes = new Set<string>();
   for (const line of docs.split("\n")) {
     const firstCell = /^\|([^|]*)\|/.exec(line)?.[1] ?? "";

@@ -1,5 +1,5 @@
 // Narrowing the root lists: `filter` inputs and the `query:` search grammar
-// (src/schema/list-query.ts, docs/graphql.md "Searching with query"), each
+// (src/schema/list-query.ts, docs/reference/graphql.md "Searching with query"), each
 // scoped to the key's buyer, and the clear errors bad searches get.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 // What /graphql keeps in memory stays within its configured bounds however many distinct
-// documents clients send (docs/operations.md, "Memory bounds"): automatic persisted queries
+// documents clients send (docs/reference/operations.md, "Memory bounds"): automatic persisted queries
 // forget the least recently used documents, and parsed documents are kept by estimated bytes.
 import { createHash } from "node:crypto";
 import { setFlagsFromString } from "node:v8";

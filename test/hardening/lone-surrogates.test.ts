@@ -1,6 +1,6 @@
 // Text that is not well-formed Unicode (a lone surrogate, which JSON's "\ud800"
 // escape writes) is refused on both APIs as 422 / VALIDATION_FAILED naming the
-// field, before anything is written: docs/decisions.md §2 "Problem details".
+// field, before anything is written: docs/design/decisions.md §2 "Problem details".
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { graphql } from "../graphql/helpers.js";
 import { expectProblem } from "../rest/helpers.js";

@@ -1,6 +1,6 @@
 // The API key lookup every request sends is a named statement on PostgreSQL, parsed and planned once
-// per connection (docs/performance.md, "What performance rests on"); DATABASE_NAMED_STATEMENTS=false sends it unnamed,
-// for PgBouncer before 1.21 in transaction mode (docs/operations.md, "PgBouncer").
+// per connection (docs/design/performance.md, "What performance rests on"); DATABASE_NAMED_STATEMENTS=false sends it unnamed,
+// for PgBouncer before 1.21 in transaction mode (docs/reference/operations.md, "PgBouncer").
 import { describe, expect, it } from "vitest";
 import { withinOneWindow } from "../support/rate-limit-window.js";
 import { seedBuyer } from "../support/seed.js";

@@ -1,4 +1,4 @@
-// Response compression (docs/decisions.md, "Compression"): brotli or gzip as Accept-Encoding asks,
+// Response compression (docs/design/decisions.md, "Compression"): brotli or gzip as Accept-Encoding asks,
 // a tag per coding, 304s for any coding's tag, the response cache keeping coded pages.
 import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";

@@ -1,4 +1,4 @@
-// The response cache's memory (docs/performance.md, "What performance rests on"): an evicted
+// The response cache's memory (docs/design/performance.md, "What performance rests on"): an evicted
 // entry gives its bytes back as soon as no answer is sending them, so the cache holds its bound;
 // no answer is spoiled by it.
 import { describe, expect, it } from "vitest";

@@ -94,7 +94,7 @@ describe("the OpenAPI document, as a client generator reads it", () => {
       const member = component(ref);
       expect(member.properties?.type, type).toMatchObject({ const: type });
       expect(member.required, type).toEqual(expect.arrayContaining(["id", "type", "created_at", "data"]));
-      // The whole record, or (over the size limit, docs/webhooks.md "Event size") where to read it.
+      // The whole record, or (over the size limit, docs/reference/webhooks.md "Event size") where to read it.
       const [whole, omitted] = (member.properties?.data?.oneOf ?? []) as JsonSchema[];
       const updated = type.endsWith(".updated");
       expect(whole?.required, type).toEqual(updated ? ["object", "previous_attributes"] : ["object"]);
@@ -117,7 +117,7 @@ describe("the OpenAPI document, as a client generator reads it", () => {
     const objectOf = (type: string) =>
       (component(union.discriminator?.mapping?.[type]).properties?.data?.oneOf?.[0] as JsonSchema | undefined)
         ?.properties?.object;
-    // docs/webhooks.md, "Events": which answer each event's object is.
+    // docs/reference/webhooks.md, "Events": which answer each event's object is.
     const answeredBy: Record<string, string> = {
       "order.created": "getOrder",
       "order.updated": "getOrder",

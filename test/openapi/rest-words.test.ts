@@ -53,8 +53,10 @@ function graphqlVocabulary(): Map<string, string> {
       }
     }
   }
-  // The GraphQL error codes docs/graphql.md lists.
-  for (const [, code = ""] of readFileSync("docs/graphql.md", "utf8").matchAll(/^\| `([A-Z][A-Z_]+)`/gm))
+  // The GraphQL error codes docs/reference/graphql.md lists.
+  for (const [, code = ""] of readFileSync("docs/reference/graphql.md", "utf8").matchAll(
+    /^\| `([A-Z][A-Z_]+)`/gm,
+  ))
     words.set(code, "a GraphQL error code");
   return words;
 }

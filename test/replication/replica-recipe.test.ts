@@ -1,4 +1,4 @@
-// docs/operations.md's replica recipe, run as a newcomer pastes it: on a
+// docs/reference/operations.md's replica recipe, run as a newcomer pastes it: on a
 // primary of the test's own (a temporary cluster on a free port, removed
 // after), the recipe's commands make the database, the replication role, the
 // pg_hba.conf line and the replica; the gateway started with the recipe's two
@@ -21,12 +21,12 @@ import { type ServerProcess, startServerProcess, stopServerProcess } from "../su
 const binaries = postgresServerBinaries();
 const asRoot = process.getuid?.() === 0;
 
-/** The recipe's shell block, from docs/operations.md. */
+/** The recipe's shell block, from docs/reference/operations.md. */
 function recipe(): string {
-  const docs = readFileSync(path.join(projectRoot(), "docs", "operations.md"), "utf8");
+  const docs = readFileSync(path.join(projectRoot(), "docs", "reference", "operations.md"), "utf8");
   const section = docs.slice(docs.indexOf("**Setting one up.**"));
   const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1];
-  if (!block) throw new Error("docs/operations.md has no replica recipe");
+  if (!block) throw new Error("docs/reference/operations.md has no replica recipe");
   return block;
 }
 
@@ -71,7 +71,7 @@ function freePort(): Promise<number> {
   });
 }
 
-describe.runIf(binaries)("the replica recipe of docs/operations.md", { timeout: 400_000 }, () => {
+describe.runIf(binaries)("the replica recipe of docs/reference/operations.md", { timeout: 400_000 }, () => {
   const root = mkdtempSync(path.join(tmpdir(), "bpa-replica-recipe-"));
   const primaryData = path.join(root, "primary");
   const replicaData = path.join(root, "replica");

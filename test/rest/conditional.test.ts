@@ -1,4 +1,4 @@
-// Conditional and cached reads (docs/decisions.md §9); If-Match on PATCH is if-match.test.ts.
+// Conditional and cached reads (docs/design/decisions.md §9); If-Match on PATCH is if-match.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withinOneWindow } from "../support/rate-limit-window.js";
 import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";

@@ -1,5 +1,5 @@
 // Every endpoint's success response, field by field, against the contract
-// (docs/contract.md §2 and §4) and docs/decisions.md §3.
+// (docs/reference/contract.md §2 and §4) and docs/design/decisions.md §3.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SeededBuyer, seedApprovals, seedBuyer, seedOrders } from "../support/seed.js";
 import { APP_BASE_URL, callApi, createTestApp, type TestApp } from "../support/test-app.js";

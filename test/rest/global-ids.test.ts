@@ -1,4 +1,4 @@
-// docs/decisions.md §3 "Ids": every id the REST API takes, in a path, a query
+// docs/design/decisions.md §3 "Ids": every id the REST API takes, in a path, a query
 // or a body, is the record's UUID or, for a record with one, its global ID,
 // and the OpenAPI document says which.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// If-Match on PATCH /orders/{id} (docs/decisions.md §9): a tag holds only when
+// If-Match on PATCH /orders/{id} (docs/design/decisions.md §9): a tag holds only when
 // it is one this server issued for that order's current representation, and of
 // updates sent with the same tag exactly one is written, whatever they change.
 import fc from "fast-check";

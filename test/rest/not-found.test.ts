@@ -1,4 +1,4 @@
-// docs/decisions.md §2 "Statuses and codes": a 404 says what was not found.
+// docs/design/decisions.md §2 "Statuses and codes": a 404 says what was not found.
 // A path no operation has names the path and points to the reference; a
 // record's 404 names the kind of record, worded the same by a read and a write.
 import { randomUUID } from "node:crypto";

@@ -1,6 +1,6 @@
 // An event whose data is over the documented size (a huge text written by
 // SQL, outside the API) is delivered in its reduced form, signed like any
-// other, and the feed shows the same: docs/webhooks.md "Event size".
+// other, and the feed shows the same: docs/reference/webhooks.md "Event size".
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createEventRenderer } from "../../src/app.js";
 import { DEFAULT_WEBHOOK_CONFIG, type WebhookConfig } from "../../src/config.js";

@@ -1,4 +1,4 @@
-// docs/webhooks.md gives the signature algorithm in prose for receivers in any
+// docs/reference/webhooks.md gives the signature algorithm in prose for receivers in any
 // language. A real delivery from the worker is verified here with node:crypto
 // alone, following that paragraph step by step, and a tampered copy fails.
 import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
@@ -23,7 +23,7 @@ const config: WebhookConfig = {
 
 const TOLERANCE_SECONDS = 5 * 60;
 
-/** The paragraph of docs/webhooks.md, step by step. */
+/** The paragraph of docs/reference/webhooks.md, step by step. */
 function verifiedByHand(
   secret: string,
   headers: IncomingHttpHeaders,
@@ -49,7 +49,7 @@ function verifiedByHand(
     });
 }
 
-describe("a delivery verified without the library, as docs/webhooks.md describes", {
+describe("a delivery verified without the library, as docs/reference/webhooks.md describes", {
   timeout: 30_000,
 }, () => {
   let database: TestDatabase;
@@ -108,8 +108,8 @@ describe("a delivery verified without the library, as docs/webhooks.md describes
     expect(verifiedByHand(secret, delivery.headers, body, timestamp + TOLERANCE_SECONDS + 1)).toBe(false);
   });
 
-  it("is the paragraph docs/webhooks.md gives", () => {
-    const docs = readFileSync("docs/webhooks.md", "utf8").replaceAll("\n", " ");
+  it("is the paragraph docs/reference/webhooks.md gives", () => {
+    const docs = readFileSync("docs/reference/webhooks.md", "utf8").replaceAll("\n", " ");
     for (const step of [
       "take the secret after its `whsec_` prefix and base64-decode it",
       "`<webhook-id>.<webhook-timestamp>.<body>`",

@@ -35,7 +35,7 @@ export function registerImport(program: Command): void {
     .command("import")
     .summary("load buyers, suppliers, catalogue, approvals and orders from a JSON file")
     .description(
-      "Loads an import file (version 1, see docs/import-format.md). The whole file is validated first: " +
+      "Loads an import file (version 1, see docs/reference/import-format.md). The whole file is validated first: " +
         "if anything is wrong, every bad value is listed by its JSON path on stderr, nothing is written " +
         "and the exit code is 1. Otherwise everything is written in one transaction.\n\n" +
         "Records are upserted by id and the file is the source of truth for the records it carries: a " +

@@ -33,7 +33,7 @@ export interface DocumentOptions {
  * Paths are whole (`/api/public/buyer/v1/orders`) and the server is the bare
  * origin, as Stripe's and GitHub's documents are: generators that ignore
  * `servers` still call the right path, and those that read it call the
- * right origin (docs/decisions.md §6 "Limits").
+ * right origin (docs/design/decisions.md §6 "Limits").
  */
 export function buildOpenApiDocument(
   schema: GraphQLSchema,

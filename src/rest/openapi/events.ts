@@ -37,7 +37,7 @@ function objectSchemas(schema: GraphQLSchema, registry: SchemaRegistry): Map<str
   );
 }
 
-/** In place of `object` and `previous_attributes`, in an event over the size limit (docs/webhooks.md "Event size"). */
+/** In place of `object` and `previous_attributes`, in an event over the size limit (docs/reference/webhooks.md "Event size"). */
 const OBJECT_OMITTED: JsonSchema = {
   type: "object",
   description: `Present instead of \`object\` (and \`previous_attributes\`) when they would make \`data\` larger than ${MAX_EVENT_DATA_BYTES} bytes: read the record at \`url\`.`,
@@ -128,7 +128,7 @@ export function typeWebhookEvents(schema: GraphQLSchema, registry: SchemaRegistr
   return new Map(Object.entries(mapping));
 }
 
-/** The Standard Webhooks headers of every delivery (docs/webhooks.md "Verifying a delivery"). */
+/** The Standard Webhooks headers of every delivery (docs/reference/webhooks.md "Verifying a delivery"). */
 const DELIVERY_HEADERS: Parameter[] = [
   {
     name: "webhook-id",

@@ -62,7 +62,7 @@ export function operationProblemSchema(
   });
 }
 
-/** RFC 9457 problem details as docs/decisions.md §2 "Problem details" defines them. */
+/** RFC 9457 problem details as docs/design/decisions.md §2 "Problem details" defines them. */
 export function problemSchema(schema: GraphQLSchema, registry: SchemaRegistry): JsonSchema {
   const orderStatus = schema.getType("OrderStatus");
   if (!isEnumType(orderStatus)) throw new Error("OpenAPI: the schema has no OrderStatus enum");

@@ -62,7 +62,7 @@ function described(schema: JsonSchema, description: string | null | undefined): 
   return description ? { ...schema, description } : schema;
 }
 
-/** docs/decisions.md §3 "Requests and responses": every date-time written has milliseconds and a Z. */
+/** docs/design/decisions.md §3 "Requests and responses": every date-time written has milliseconds and a Z. */
 const WRITTEN_DATE_TIME = "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$";
 
 const SCALARS: Record<string, JsonSchema> = {
@@ -74,7 +74,7 @@ const SCALARS: Record<string, JsonSchema> = {
   UUID: { type: "string", format: "uuid" },
   DateTime: { type: "string", format: "date-time" },
   Date: { type: "string", format: "date" },
-  // Exact decimals are written as JSON numbers (docs/decisions.md §3 "Requests and responses").
+  // Exact decimals are written as JSON numbers (docs/design/decisions.md §3 "Requests and responses").
   Decimal: { type: "number" },
   JSON: {},
 };
@@ -100,7 +100,7 @@ const GLOBAL_ID_PATTERN = "^[A-Za-z0-9+/]+={0,2}$";
 
 /**
  * The schema of an id the service takes: a UUID, or also a global ID where the
- * argument or field takes the global IDs of `nodeTypes` (docs/decisions.md §3 "Ids").
+ * argument or field takes the global IDs of `nodeTypes` (docs/design/decisions.md §3 "Ids").
  */
 export function idSchema(nodeTypes: readonly string[], registry: SchemaRegistry): JsonSchema {
   if (nodeTypes.length === 0) return { type: "string", format: "uuid" };
@@ -116,7 +116,7 @@ export function idSchema(nodeTypes: readonly string[], registry: SchemaRegistry)
 
 interface InputSchemaOptions {
   registry: SchemaRegistry;
-  /** Body strings are limited (docs/decisions.md §6 "Limits"); query parameters have their own rules. */
+  /** Body strings are limited (docs/design/decisions.md §6 "Limits"); query parameters have their own rules. */
   limitStrings: boolean;
 }
 

@@ -127,7 +127,7 @@ const ApprovalFilterInput = builder.inputType("BuyerProductApprovalFilter", {
   }),
 });
 
-/** `query:` on approvals; docs/graphql.md, "Searching with query", lists the same keys. */
+/** `query:` on approvals; docs/reference/graphql.md, "Searching with query", lists the same keys. */
 export const APPROVAL_QUERY: QueryGrammar = {
   keys: {
     reference: {

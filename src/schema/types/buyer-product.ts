@@ -152,7 +152,7 @@ const BuyerProductFilterInput = builder.inputType("BuyerProductFilter", {
   }),
 });
 
-/** `query:` on buyer products; docs/graphql.md, "Searching with query", lists the same keys. */
+/** `query:` on buyer products; docs/reference/graphql.md, "Searching with query", lists the same keys. */
 export const BUYER_PRODUCT_QUERY: QueryGrammar = {
   keys: {
     name: {

@@ -283,7 +283,7 @@ const ORDER_SORT_KEYS: Record<string, SortKey> = {
 
 const REFERENCES = ["orderReference", "purchaseOrderReference"];
 
-/** `query:` on orders; docs/graphql.md, "Searching with query", lists the same keys. */
+/** `query:` on orders; docs/reference/graphql.md, "Searching with query", lists the same keys. */
 export const ORDER_QUERY: QueryGrammar = {
   keys: {
     reference: {

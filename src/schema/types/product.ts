@@ -1,5 +1,5 @@
 // The shared catalogue as a buyer sees it
-// (docs/decisions.md §10 "Shared catalogue and privacy"). A curated product shows its catalogue name and
+// (docs/design/decisions.md §10 "Shared catalogue and privacy"). A curated product shows its catalogue name and
 // code. A product auto-match created holds no buyer's text, so each buyer sees
 // it under the name it gave itself (withOwnName) and with no code.
 import type { Product } from "../../db/generated/prisma/client.js";

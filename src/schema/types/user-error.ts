@@ -1,5 +1,5 @@
 // Typed refusals for the mutations that answer them in their payload
-// (docs/graphql.md "Errors"): the same codes, paths and messages as the
+// (docs/reference/graphql.md "Errors"): the same codes, paths and messages as the
 // top-level errors of the original mutations, as fields a generated client types.
 import type { FieldProblem } from "../../domain/errors.js";
 import { builder, type SchemaTypes } from "../builder.js";

@@ -1,4 +1,4 @@
-// Deliveries of events to the buyer's endpoints, with their attempts (docs/webhooks.md).
+// Deliveries of events to the buyer's endpoints, with their attempts (docs/reference/webhooks.md).
 import { notFound } from "../../domain/errors.js";
 import { builder } from "../builder.js";
 import { newestFirstConnection } from "../connection-fields.js";

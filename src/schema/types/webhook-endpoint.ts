@@ -1,5 +1,5 @@
 // Webhook endpoints and the queries that list and read them, for GraphQL
-// clients and the REST routes that run these fields (docs/webhooks.md).
+// clients and the REST routes that run these fields (docs/reference/webhooks.md).
 import { WEBHOOK_EVENT_TYPES } from "../../domain/webhook-events.js";
 import { builder } from "../builder.js";
 import { buyerRowField } from "../buyer-row-field.js";

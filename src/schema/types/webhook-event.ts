@@ -1,5 +1,5 @@
 // The buyer's events feed: each change to a record, as the REST API shows the
-// record (docs/webhooks.md).
+// record (docs/reference/webhooks.md).
 
 import type { FieldProblem } from "../../domain/errors.js";
 import { parseExactJson, WEBHOOK_EVENT_TYPES } from "../../domain/webhook-events.js";

@@ -58,7 +58,7 @@ const CreateWebhookEndpointInput = builder.inputType("CreateWebhookEndpointInput
   fields: (t) => ({
     url: t.string({
       required: true,
-      description: "An https URL on the public internet (see docs/webhooks.md, Security).",
+      description: "An https URL on the public internet (see docs/reference/webhooks.md, Security).",
       extensions: { jsonSchema: URL_INPUT_SCHEMA },
     }),
     enabledEvents: t.stringList({
