@@ -14,6 +14,27 @@ const OWN_PROCESS = [
   "test/webhooks/secrets-at-rest.test.ts",
 ];
 
+/**
+ * Tests of several processes or real PostgreSQL clusters: replicas, worker
+ * clusters, processes killed mid-work, a PGlite folder shared by commands.
+ * They take minutes, so `npm test` runs them only with TEST_PROCESSES=1;
+ * CI (.ci/run) always sets it.
+ */
+const PROCESSES = [
+  "test/replication/replica-reads.test.ts",
+  "test/replication/replica-recipe.test.ts",
+  "test/replication/replica-health.test.ts",
+  "test/console/demo-database.test.ts",
+  "test/console/demo-data-directory.test.ts",
+  "test/hardening/cluster-metrics.test.ts",
+  "test/hardening/cluster-worker-death.test.ts",
+  "test/hardening/processes.test.ts",
+  "test/hardening/crash-retry.test.ts",
+  "test/webhooks/crash.test.ts",
+  "test/http/response-cache-socket.test.ts",
+];
+const runsProcesses = process.env.TEST_PROCESSES === "1";
+
 export default defineConfig({
   resolve: {
     // Node resolves `graphql` to its CommonJS entry for our dependencies; Vite
@@ -33,6 +54,9 @@ export default defineConfig({
     env: { NODE_ENV: "test" },
     projects: [
       { extends: true, test: { name: "own-process", include: OWN_PROCESS, isolate: true } },
+      ...(runsProcesses
+        ? [{ extends: true, test: { name: "processes", include: PROCESSES, isolate: false } }]
+        : []),
       {
         extends: true,
         // Every other file opens its own app and database and leaves no global
@@ -41,7 +65,7 @@ export default defineConfig({
         test: {
           name: "shared-process",
           include: ["test/**/*.test.ts"],
-          exclude: OWN_PROCESS,
+          exclude: [...OWN_PROCESS, ...PROCESSES],
           isolate: false,
         },
       },
