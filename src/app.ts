@@ -19,7 +19,6 @@ import { withCodeSamples } from "./http/code-samples.js";
 import { createCompression } from "./http/compression.js";
 import { type ConditionalGets, createConditionalGets } from "./http/conditional-get.js";
 import { createExpensiveWork, type ExpensiveWork } from "./http/expensive-work.js";
-import { createIdempotencyStore } from "./http/idempotency-store.js";
 import { MAX_BODY_BYTES } from "./http/json-body.js";
 import { type ClusterMetrics, createMetrics, type Metrics } from "./http/metrics.js";
 import { createRequestOrigin } from "./http/request-origin.js";
@@ -52,6 +51,7 @@ import { createRecordRenderer, renderRecordsOfBuyers } from "./rest/record-rende
 import { createReadPlanner, type ReadPlanner } from "./schema/compiled/read-planner.js";
 import type { GraphQLContext } from "./schema/context.js";
 import { schema } from "./schema/index.js";
+import { createIdempotencyStore } from "./services/idempotency-store.js";
 import { createOrderUpdateFeed, type OrderUpdateFeed } from "./services/order-notifications.js";
 import { webhookEndpointsWith } from "./services/webhook-endpoints.js";
 import { countUnrenderedChanges } from "./services/webhook-events.js";

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { PrismaClient } from "../db/generated/prisma/client.js";
-import type { IdempotencyStore } from "./idempotency-store.js";
+import type { IdempotencyStore } from "../services/idempotency-store.js";
 import { problemResponse } from "./problem.js";
 
 const MAX_IDEMPOTENCY_KEY_LENGTH = 255;

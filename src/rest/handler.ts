@@ -19,7 +19,6 @@ import {
   type ExpensiveWork,
 } from "../http/expensive-work.js";
 import { respondIdempotently } from "../http/idempotency.js";
-import type { IdempotencyStore } from "../http/idempotency-store.js";
 import { readJsonObject } from "../http/json-body.js";
 import { jsonResponse, type Problem, problemResponse } from "../http/problem.js";
 import type { Route } from "../http/router.js";
@@ -28,6 +27,7 @@ import { HELP_LINK } from "../http/stages/not-found.js";
 import type { GraphQLContext, ReadPosition } from "../schema/context.js";
 import { decodeGlobalId } from "../schema/global-ids.js";
 import { readOnReplicaOrPrimary } from "../schema/read-on-replica.js";
+import type { IdempotencyStore } from "../services/idempotency-store.js";
 import {
   bodyOfResult,
   type CompiledReads,
