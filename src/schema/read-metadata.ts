@@ -1,9 +1,10 @@
-// What a field's resolver reads, declared beside it as data, so that the
-// compiled reads (src/schema/compiled/) can turn a fixed document into SQL
-// without running resolvers. Root fields declare how their arguments become
-// a Prisma `where` (and a page); fields with their own resolvers declare
-// where in the row Prisma loaded for them their value is. A field declaring
-// nothing keeps a document that selects it on normal execution.
+// What a field reads, as data, so that the compiled reads
+// (src/schema/compiled/) can turn a fixed document into SQL without running
+// resolvers. Root fields declare how their arguments become a Prisma `where`
+// (and a page); fields that read their parent's row declare where in it their
+// value is, once, through src/schema/field-reads.ts, which makes their
+// `select` and resolver from the same declaration. A field declaring nothing
+// keeps a document that selects it on normal execution.
 import type { Viewer } from "../auth/viewer.js";
 import type { NodeTypeName } from "./global-ids.js";
 import type { PageRequest } from "./page-window.js";
@@ -73,35 +74,10 @@ export function recordByIdExtension(model: string, where: (id: string, viewer: V
   return recordReadExtension({ model, where: (args, viewer) => where(String(args.id), viewer) });
 }
 
-function rowReadExtension(read: RowRead): { rowRead: RowRead } {
+/** Extensions of a field with its own resolver: made only by src/schema/field-reads.ts, with that resolver. */
+export function rowReadExtension(read: RowRead): { rowRead: RowRead } {
   rowReads.set(read, read);
   return { rowRead: read };
-}
-
-/** The field's value is the value at `path` of its parent's row. */
-export function readsPath(...path: RowPath): { rowRead: RowRead } {
-  return rowReadExtension({ kind: "path", path });
-}
-
-/**
- * The field's value is an object of these properties of its parent's row, or
- * null when a value at one of `presentWhen` is null.
- */
-export function readsObject(
-  properties: Record<string, ObjectProperty>,
-  presentWhen: readonly RowPath[] = [],
-): { rowRead: RowRead } {
-  return rowReadExtension({ kind: "object", properties, presentWhen });
-}
-
-/** The field's value is a text joined from literal parts, context values and row values. */
-export function readsText(...parts: TextPart[]): { rowRead: RowRead } {
-  return rowReadExtension({ kind: "text", parts });
-}
-
-/** The field's value is the global ID of its parent's row, a record of `type`. */
-export function readsGlobalId(type: NodeTypeName): { rowRead: RowRead } {
-  return rowReadExtension({ kind: "globalId", type });
 }
 
 type Extensions = Readonly<Record<string, unknown>> | null | undefined;

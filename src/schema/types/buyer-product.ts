@@ -14,9 +14,9 @@ import {
   MeasurementUnitEnum,
   ProductTypeEnum,
 } from "../enums.js";
+import { readsObject, readsPath, rows } from "../field-reads.js";
 import { containsWord, enumWhere, type QueryGrammar, textWhere, yesNo } from "../list-query.js";
 import { mutationPair, payloadType, type RecordLoader, recordOrNull, valueOrNull } from "../mutation-pair.js";
-import { readsObject, readsPath } from "../read-metadata.js";
 import { buyerRecordField } from "../record-field.js";
 import { requireViewer } from "../require-viewer.js";
 import { searchableRootConnection } from "../searchable-list.js";
@@ -91,9 +91,7 @@ export const BuyerProductRef = builder.prismaObject("BuyerProduct", {
     resourceValues: t.field({
       type: [ResourceValueRef],
       description: "Identifiers in external systems, in the order they were given.",
-      select: { resourceValues: { orderBy: { position: "asc" }, select: { provider: true, value: true } } },
-      extensions: readsPath("resourceValues"),
-      resolve: (product) => product.resourceValues,
+      ...readsPath(rows("resourceValues", { orderBy: { position: "asc" }, columns: ["provider", "value"] })),
     }),
     productId: t.expose("productId", {
       type: "UUID",
@@ -105,8 +103,7 @@ export const BuyerProductRef = builder.prismaObject("BuyerProduct", {
       description:
         "How it was matched to the catalogue when it was created, as createBuyerProduct answered then. Null " +
         "for products created before the outcome was stored, and for products imported with their catalogue product.",
-      select: { autoMatchStrategy: true, autoMatchScore: true },
-      extensions: readsObject(
+      ...readsObject(
         {
           matched: { differs: ["autoMatchStrategy"], from: NO_MATCH },
           strategy: ["autoMatchStrategy"],
@@ -114,8 +111,6 @@ export const BuyerProductRef = builder.prismaObject("BuyerProduct", {
         },
         [["autoMatchStrategy"], ["autoMatchScore"]],
       ),
-      resolve: ({ autoMatchStrategy: strategy, autoMatchScore: score }) =>
-        strategy === null || score === null ? null : { matched: strategy !== NO_MATCH, strategy, score },
     }),
     createdAt: t.expose("createdAt", { type: "DateTime", description: "When it was created." }),
     updatedAt: t.expose("updatedAt", { type: "DateTime", description: "When it last changed." }),

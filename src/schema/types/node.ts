@@ -7,8 +7,8 @@ import { validationFailed } from "../../domain/errors.js";
 import { InputChecks } from "../../domain/input-checks.js";
 import { builder } from "../builder.js";
 import type { GraphQLContext } from "../context.js";
-import { decodeGlobalId, encodeGlobalId, NODE_TYPES, type NodeTypeName } from "../global-ids.js";
-import { readsGlobalId } from "../read-metadata.js";
+import { readsGlobalId } from "../field-reads.js";
+import { decodeGlobalId, NODE_TYPES, type NodeTypeName } from "../global-ids.js";
 import { requireViewer } from "../require-viewer.js";
 
 /** At most this many ids per `nodes` call: a page of a list, not a table. */
@@ -33,9 +33,7 @@ export function nodeIdFields(type: NodeTypeName) {
   return builder.prismaObjectFields(type, (t) => ({
     id: t.id({
       description: `The ${type}'s global ID (see Node); its UUID is databaseId.`,
-      select: { id: true },
-      extensions: readsGlobalId(type),
-      resolve: (row: { id: string }) => encodeGlobalId(type, row.id),
+      ...readsGlobalId(type),
     }),
     databaseId: t.expose("id", {
       type: "UUID",

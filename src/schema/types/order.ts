@@ -6,9 +6,9 @@ import { connectionType } from "../connection-types.js";
 import { dayFilter } from "../day-range.js";
 import { OrderStatusEnum, PriceTypeEnum } from "../enums.js";
 import { orNull } from "../field-options.js";
+import { readsObject, readsPath, readsText, rows } from "../field-reads.js";
 import { takesIdsOf } from "../global-ids.js";
 import { dayWhere, enumWhere, type QueryGrammar, textWhere, uuidsWhere } from "../list-query.js";
-import { readsObject, readsPath, readsText } from "../read-metadata.js";
 import { buyerRecordField } from "../record-field.js";
 import { searchableRootConnection } from "../searchable-list.js";
 import { byOptionalText, type SortKey } from "../sort-keys.js";
@@ -61,21 +61,13 @@ builder.prismaObject("DeliverySite", {
     address: t.field({
       type: AddressRef,
       description: "Where the site is.",
-      extensions: readsObject({
+      ...readsObject({
         street: ["addressStreet"],
         city: ["addressCity"],
         state: ["addressState"],
         postcode: ["addressPostcode"],
         country: ["addressCountry"],
         fullAddress: ["addressFullAddress"],
-      }),
-      resolve: (site) => ({
-        street: site.addressStreet,
-        city: site.addressCity,
-        state: site.addressState,
-        postcode: site.addressPostcode,
-        country: site.addressCountry,
-        fullAddress: site.addressFullAddress,
       }),
     }),
   }),
@@ -97,8 +89,7 @@ const OrderAdditionalDataRef = builder
           }),
         }),
         description: "The ordered product.",
-        extensions: readsPath(),
-        resolve: (data) => data,
+        ...readsPath(),
       }),
       supplier: t.field({
         type: builder.objectRef<{ supplierName: string }>("OrderSupplierSummary").implement({
@@ -108,8 +99,7 @@ const OrderAdditionalDataRef = builder
           }),
         }),
         description: "The supplier.",
-        extensions: readsPath(),
-        resolve: (data) => data,
+        ...readsPath(),
       }),
     }),
   });
@@ -120,8 +110,7 @@ export const OrderRef = builder.prismaObject("Order", {
   fields: (t) => ({
     url: t.string({
       description: "Link to the order in the web application.",
-      extensions: readsText({ context: "appBaseUrl" }, "/orders/", { path: ["id"] }),
-      resolve: (order, _args, context) => `${context.appBaseUrl}/orders/${order.id}`,
+      ...readsText({ context: "appBaseUrl" }, "/orders/", { path: ["id"] }),
     }),
     supplierProfileId: t.expose("supplierId", { type: "UUID", description: "The supplier's id." }),
     buyerProductApprovalId: t.expose("buyerProductApprovalId", {
@@ -163,19 +152,12 @@ builder.prismaObjectFields("Order", (t) => ({
   profileConnectionRelationship: t.string({
     nullable: true,
     description: "How the buyer is connected to the supplier.",
-    select: (_args, context) => ({
-      supplier: {
-        select: {
-          connections: {
-            where: { buyerId: context.viewer?.buyerId ?? NO_BUYER },
-            select: { relationship: true },
-            take: 1,
-          },
-        },
-      },
-    }),
-    extensions: readsPath("supplier", "connections", 0, "relationship"),
-    resolve: (order) => order.supplier.connections[0]?.relationship ?? null,
+    ...readsPath(
+      "supplier",
+      rows("connections", { where: ({ viewer }) => ({ buyerId: viewer?.buyerId ?? NO_BUYER }), take: 1 }),
+      0,
+      "relationship",
+    ),
   }),
   allowedNextStatuses: t.field({
     type: [OrderStatusEnum],
@@ -188,24 +170,14 @@ builder.prismaObjectFields("Order", (t) => ({
   resourceValues: t.field({
     type: [ResourceValueRef],
     description: "Identifiers of the order in external systems, in the order they were given.",
-    select: { resourceValues: { orderBy: { position: "asc" }, select: { provider: true, value: true } } },
-    extensions: readsPath("resourceValues"),
-    resolve: (order) => order.resourceValues,
+    ...readsPath(rows("resourceValues", { orderBy: { position: "asc" }, columns: ["provider", "value"] })),
   }),
   additionalData: t.field({
     type: OrderAdditionalDataRef,
     description: "Product and supplier names.",
-    select: {
-      supplier: { select: { name: true } },
-      approval: { select: { buyerProduct: { select: { rawMaterialName: true } } } },
-    },
-    extensions: readsObject({
+    ...readsObject({
       productName: ["approval", "buyerProduct", "rawMaterialName"],
       supplierName: ["supplier", "name"],
-    }),
-    resolve: (order) => ({
-      productName: order.approval.buyerProduct.rawMaterialName,
-      supplierName: order.supplier.name,
     }),
   }),
   product: t.field({

@@ -1,0 +1,220 @@
+// A field that reads its parent's row states once what it reads, as data: the
+// value at a path, an object of paths, a text of parts, the row's global ID.
+// From that one statement come the Prisma `select` and the resolver of normal
+// execution and the read the compiled reads plan as SQL (src/schema/compiled/),
+// as a grafast field's plan is both what runs and what is planned. A field
+// spreads `...readsPath(…)` (or another `reads…`) into its options and writes
+// no `select`, `resolve` or `extensions` of its own; test/graphql/field-reads.test.ts
+// holds every field to that.
+import type { GraphQLContext } from "./context.js";
+import { encodeGlobalId, type NodeTypeName } from "./global-ids.js";
+import {
+  type ObjectProperty,
+  type RowPath,
+  type RowRead,
+  rowReadExtension,
+  type TextPart,
+} from "./read-metadata.js";
+
+/** Which rows of a list relation a path goes through, in Prisma's words; the `where` may be made from the request's context. */
+export interface ListRows {
+  relation: string;
+  where?: object | ((context: GraphQLContext) => object);
+  orderBy?: object;
+  take?: number;
+  /** The columns each row loads, when the path ends at the list: its rows are the field's value. */
+  columns?: readonly string[];
+}
+
+/** A step into a row: a column or a to-one relation by name, a list relation's rows, or a position among them. */
+export type ReadStep = string | number | ListRows;
+
+/** The rows of the list relation `relation` that a path takes, as `args` narrow and order them. */
+export function rows(relation: string, args: Omit<ListRows, "relation"> = {}): ListRows {
+  return { relation, ...args };
+}
+
+/** A Prisma selection, or a relation's query in one (`{ select, where, … }`), as plain data. */
+type Selection = Record<string, unknown>;
+
+/** What a declaration gives a field: its `select`, its resolver and the planner's read. */
+export interface ReadOptions {
+  /**
+   * Typed `never`: Pothos types a `select` by the parent's model, which a
+   * declaration made at run time cannot name; the schema test checks each
+   * declared path against the model instead.
+   */
+  select?: never;
+  /** Returns what the declaration reads; typed `never` for the same reason, and checked by the same test. */
+  resolve: (parent: unknown, args: unknown, context: GraphQLContext) => never;
+  extensions: { rowRead: RowRead };
+}
+
+const optionsOfRead = new WeakMap<RowRead, ReadOptions>();
+
+/** The options a declaration gave its field, to tell them from hand-written ones. */
+export function readOptionsOf(read: RowRead): ReadOptions | undefined {
+  return optionsOfRead.get(read);
+}
+
+/** The field's value is the value at `path` of its parent's row; null where a step finds nothing. */
+export function readsPath(...path: ReadStep[]): ReadOptions {
+  const read: RowRead = { kind: "path", path: path.map((step) => (isListRows(step) ? step.relation : step)) };
+  return declare(read, [path], (row) => valueAt(row, path));
+}
+
+/**
+ * The field's value is an object of these properties of its parent's row, or
+ * null when the value at one of `presentWhen` is null.
+ */
+export function readsObject(
+  properties: Record<string, ObjectProperty>,
+  presentWhen: readonly RowPath[] = [],
+): ReadOptions {
+  const read: RowRead = { kind: "object", properties, presentWhen };
+  const paths = [...Object.values(properties).map(propertyPath), ...presentWhen];
+  return declare(read, paths, (row) => {
+    if (presentWhen.some((path) => valueAt(row, path) === null)) return null;
+    return Object.fromEntries(
+      Object.entries(properties).map(([name, property]) => [
+        name,
+        isRowPath(property) ? valueAt(row, property) : valueAt(row, property.differs) !== property.from,
+      ]),
+    );
+  });
+}
+
+/** The field's value is a text joined from literal parts, context values and row values; null when a row value is. */
+export function readsText(...parts: TextPart[]): ReadOptions {
+  const read: RowRead = { kind: "text", parts };
+  const paths = parts.flatMap((part) => (typeof part === "object" && "path" in part ? [part.path] : []));
+  return declare(read, paths, (row, context) => {
+    let text = "";
+    for (const part of parts) {
+      if (typeof part === "string") text += part;
+      else if ("context" in part) text += context[part.context];
+      else {
+        const value = valueAt(row, part.path);
+        if (typeof value !== "string") return null;
+        text += value;
+      }
+    }
+    return text;
+  });
+}
+
+/** The field's value is the global ID of its parent's row, a record of `type`. */
+export function readsGlobalId(type: NodeTypeName): ReadOptions {
+  return declare({ kind: "globalId", type }, [["id"]], (row) => {
+    const id = valueAt(row, ["id"]);
+    return typeof id === "string" ? encodeGlobalId(type, id) : null;
+  });
+}
+
+function declare(
+  read: RowRead,
+  paths: readonly (readonly ReadStep[])[],
+  value: (row: unknown, context: GraphQLContext) => unknown,
+): ReadOptions {
+  const options: ReadOptions = {
+    ...selectOption(paths),
+    // The field's GraphQL type says what `value` returns; the compiled reads' tests write both and compare.
+    resolve: (row, _args, context) => value(row, context) as never,
+    extensions: rowReadExtension(read),
+  };
+  optionsOfRead.set(read, options);
+  return options;
+}
+
+/** The `select` loading `paths`: none when they read only the parent itself, a function when a `where` needs the context. */
+function selectOption(paths: readonly (readonly ReadStep[])[]): Pick<ReadOptions, "select"> {
+  const read = paths.filter((path) => path.length > 0);
+  if (read.length === 0) return {};
+  const selectFor = (context: GraphQLContext | undefined) => {
+    const selection: Selection = {};
+    for (const path of read) addPath(selection, path, context);
+    return selection;
+  };
+  const needsContext = read.some((path) => path.some((step) => isListRows(step) && isFunction(step.where)));
+  // plugin-prisma calls a function `select` with the field's arguments and the request's context.
+  const select = needsContext
+    ? (_args: unknown, context: GraphQLContext) => selectFor(context)
+    : selectFor(undefined);
+  return { select: select as never };
+}
+
+/** Adds the selection of `path` to `selection`, merged with what other paths of the same field select. */
+function addPath(selection: Selection, path: readonly ReadStep[], context: GraphQLContext | undefined): void {
+  const [step, ...rest] = path;
+  if (step === undefined) return;
+  if (typeof step === "number") throw new Error("a position in a read path follows no list relation");
+  if (typeof step === "string") {
+    if (rest.length === 0) {
+      if (selection[step] === undefined) selection[step] = true;
+      return;
+    }
+    addPath(nestedSelection(selection, step), rest, context);
+    return;
+  }
+  const { relation, where, orderBy, take, columns } = step;
+  const query = relationQuery(selection, relation);
+  const args = {
+    ...(where === undefined ? {} : { where: isFunction(where) ? where(contextFor(context)) : where }),
+    ...(orderBy === undefined ? {} : { orderBy }),
+    ...(take === undefined ? {} : { take }),
+  };
+  Object.assign(query, args);
+  const [position, ...afterPosition] = rest;
+  const inRow = typeof position === "number" ? afterPosition : rest;
+  if (inRow.length > 0) addPath(nestedSelection(selection, relation), inRow, context);
+  else for (const column of columns ?? []) nestedSelection(selection, relation)[column] = true;
+}
+
+/** The query of `relation` in `selection` (`{ select, where, … }`), made when absent. */
+function relationQuery(selection: Selection, relation: string): Selection {
+  const entry = selection[relation];
+  if (isSelection(entry)) return entry;
+  const query: Selection = {};
+  selection[relation] = query;
+  return query;
+}
+
+/** The `select` beneath `relation` in `selection`, made when absent. */
+function nestedSelection(selection: Selection, relation: string): Selection {
+  const query = relationQuery(selection, relation);
+  const nested = query.select;
+  if (isSelection(nested)) return nested;
+  const made: Selection = {};
+  query.select = made;
+  return made;
+}
+
+function contextFor(context: GraphQLContext | undefined): GraphQLContext {
+  if (!context) throw new Error("a list's where made from the context, in a select without one");
+  return context;
+}
+
+/** The value at `path` of `row`: null where a step finds nothing. */
+function valueAt(row: unknown, path: readonly ReadStep[]): unknown {
+  let value = row;
+  for (const step of path) {
+    if (typeof value !== "object" || value === null) return null;
+    const key = isListRows(step) ? step.relation : step;
+    value = (value as Record<string | number, unknown>)[key];
+  }
+  return value ?? null;
+}
+
+function propertyPath(property: ObjectProperty): RowPath {
+  return isRowPath(property) ? property : property.differs;
+}
+
+const isSelection = (value: unknown): value is Selection =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+const isRowPath = (property: ObjectProperty): property is RowPath => Array.isArray(property);
+
+const isListRows = (step: ReadStep): step is ListRows => typeof step === "object";
+
+const isFunction = (value: unknown): value is (context: GraphQLContext) => object =>
+  typeof value === "function";
