@@ -16,6 +16,30 @@ export interface ChangeLogEntry {
 }
 
 /**
+ * The record type the change log's triggers log a write of each table as:
+ * the table's own, or its parent's for a record's list of resource values. A
+ * table that is not here is not logged. `test/change-log/record-types.test.ts`
+ * checks it against the triggers in the database.
+ */
+export const RECORD_TYPE_OF_TABLE: ReadonlyMap<string, string> = new Map([
+  ["orders", "order"],
+  ["order_resource_values", "order"],
+  ["buyer_products", "buyer_product"],
+  ["buyer_product_resource_values", "buyer_product"],
+  ["buyer_product_approvals", "buyer_product_approval"],
+  ["supplier_users", "supplier_user"],
+  ["taggings", "tagging"],
+  ["tags", "tag"],
+  ["tag_groups", "tag_group"],
+  ["delivery_sites", "delivery_site"],
+  ["supplier_connections", "supplier_connection"],
+  ["buyers", "buyer"],
+  ["suppliers", "supplier"],
+  ["products", "product"],
+  ["order_types", "order_type"],
+]);
+
+/**
  * The buyer's current version: 0 before its first write, then bumped once by
  * every transaction that changes what the buyer can read.
  */

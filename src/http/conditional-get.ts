@@ -57,7 +57,7 @@ export interface ConditionalGets {
    */
   notModified(request: Request, url: URL, state: ReadState): Response | null;
   /**
-   * Answers a GET from the cache when the buyer's data is unchanged since it
+   * Answers a GET from the cache when what it can show is unchanged since it
    * was stored; otherwise runs `execute` and keeps a 200 for next time.
    * `whenSent` tells when the answer has gone out, so that the bytes it shares
    * with the cache can be freed once both are done with them. The answer is
@@ -75,8 +75,8 @@ export interface ConditionalGets {
 
 /**
  * Conditional and cached reads (docs/design/decisions.md §9), for any GET route. A
- * tag is "<version>-<hash>": the buyer's data version, which every write that
- * can change what the buyer reads moves on in the writing transaction, and a
+ * tag is "<version>-<hash>": the version of the records the read can show,
+ * which every write of them moves on in the writing transaction, and a
  * hash of the rest of what shapes the bytes (buyer, path, query as sent — the
  * Link header repeats it — and the origin links are written with). The
  * version comes from this request's own admission statement, so neither a

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 
 // Entity tags (RFC 9110 §8.8.3) as this service writes them: "<version>-<hash>",
-// the buyer's data version and a short hash of everything else that shapes the
+// the version of what the read can show and a short hash of everything else that shapes the
 // bytes (docs/design/decisions.md §9).
 
 /** One entity-tag of an If-None-Match or If-Match list. */

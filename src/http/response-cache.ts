@@ -126,8 +126,8 @@ function nearest(entry: Entry, coding: ContentCoding): ContentCoding {
 
 /**
  * A least-recently-used store of response bytes bounded by their total size.
- * Keys carry the buyer's data version, so an entry is never served after the
- * buyer's data changed: it is simply never asked for again and ages out.
+ * Keys carry the version of what the read can show, so an entry is never served
+ * after that data changed: it is simply never asked for again and ages out.
  */
 export function createResponseCache(maxBytes: number): ResponseCache {
   if (maxBytes === 0) {

@@ -40,6 +40,12 @@ export type RouteRead = (
   context: GraphQLContext,
 ) => (() => Promise<{ body: ReadBody | null } | null>) | null;
 
+/** A GET route's compiled read, and the change log's record types its answers can show (null: any of the buyer's). */
+export interface CompiledRouteRead {
+  read: RouteRead;
+  recordTypes: readonly string[] | null;
+}
+
 /**
  * Plans every GET route's read once and tells `reads` how each runs; the
  * result gives a route's compiled read, if it has one. A compiled read that
@@ -48,8 +54,8 @@ export type RouteRead = (
 export function compileReads(
   reads: CompiledReads | undefined,
   entries: readonly CompiledRoute[],
-): (entry: CompiledRoute) => RouteRead | undefined {
-  const compiled = new Map<CompiledRoute, RouteRead>();
+): (entry: CompiledRoute) => CompiledRouteRead | undefined {
+  const compiled = new Map<CompiledRoute, CompiledRouteRead>();
   if (!reads) return () => undefined;
   const plans = entries
     .filter((entry) => entry.route.method === "GET")
@@ -57,19 +63,22 @@ export function compileReads(
       const plan = planRouteRead(reads.planner, entry);
       const { operationId } = entry.route;
       if ("compiled" in plan)
-        compiled.set(entry, (variables, context) => {
-          const read = plan.compiled.prepare(variables, context);
-          return (
-            read &&
-            (async () => {
-              try {
-                return { body: bodyOfOutcome(await read()) };
-              } catch (error) {
-                reads.failed(operationId, error);
-                return null;
-              }
-            })
-          );
+        compiled.set(entry, {
+          recordTypes: plan.compiled.recordTypes,
+          read: (variables, context) => {
+            const read = plan.compiled.prepare(variables, context);
+            return (
+              read &&
+              (async () => {
+                try {
+                  return { body: bodyOfOutcome(await read()) };
+                } catch (error) {
+                  reads.failed(operationId, error);
+                  return null;
+                }
+              })
+            );
+          },
         });
       return { operationId, reason: "reason" in plan ? plan.reason : null };
     });

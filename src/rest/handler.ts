@@ -31,9 +31,9 @@ import type { IdempotencyStore } from "../services/idempotency-store.js";
 import {
   bodyOfResult,
   type CompiledReads,
+  type CompiledRouteRead,
   compileReads,
   type ReadBody,
-  type RouteRead,
 } from "./compiled-read.js";
 import { type CompiledRoute, compileRoute } from "./compiled-route.js";
 import { type EntityTagFor, withWrittenEntityTag, writeConditionFor } from "./conditional-write.js";
@@ -103,11 +103,16 @@ export function createRestHandler(dependencies: RestDependencies): RestHandler {
     ...dependencies,
     compiledReadOf: compileReads(dependencies.compiledReads, [...byPath.values()].flat()),
   };
-  const endpoint = (candidates: readonly CompiledRoute[]): Endpoint => ({
-    admits: true,
-    versionedGet: candidates.some((entry) => isVersionedRead(entry.route)),
-    handle: (exchange) => serve(served, exchange, candidates),
-  });
+  const endpoint = (candidates: readonly CompiledRoute[]): Endpoint => {
+    const versioned = candidates.find((entry) => isVersionedRead(entry.route));
+    return {
+      admits: true,
+      versionedGet: versioned !== undefined,
+      // What the compiled read's statement reads; a read that is executed instead reads the same.
+      versionedRecordTypes: (versioned && served.compiledReadOf(versioned)?.recordTypes) ?? null,
+      handle: (exchange) => serve(served, exchange, candidates),
+    };
+  };
   return {
     routes: [...byPath].map(([template, candidates]) => ({ template, target: endpoint(candidates) })),
     noOperation: endpoint([]),
@@ -116,7 +121,7 @@ export function createRestHandler(dependencies: RestDependencies): RestHandler {
 
 /** The request at a path whose operations are `candidates` (none: no operation has the path). */
 async function serve(
-  dependencies: RestDependencies & { compiledReadOf(entry: CompiledRoute): RouteRead | undefined },
+  dependencies: RestDependencies & { compiledReadOf(entry: CompiledRoute): CompiledRouteRead | undefined },
   exchange: Exchange,
   candidates: readonly CompiledRoute[],
 ): Promise<Response> {
@@ -149,7 +154,7 @@ async function serve(
     };
     const { traceExecution } = dependencies;
     // A GET whose document compiles is answered from its rows; one it refuses or that fails is executed.
-    const read = dependencies.compiledReadOf(entry)?.(variables.values, context);
+    const read = dependencies.compiledReadOf(entry)?.read(variables.values, context);
     const compiled = read && (await (traceExecution ? traceExecution(entry.operation, read) : read()));
     if (compiled) return readResponse(compiled.body, entry, url, requestId);
     const execute = (on: GraphQLContext["prisma"] | undefined) => () =>

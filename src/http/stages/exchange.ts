@@ -15,6 +15,11 @@ export interface Endpoint {
   readonly admits: boolean;
   /** Its GET (and HEAD) reads only data the change log versions: conditional (ETag, 304) and cached. */
   readonly versionedGet: boolean;
+  /**
+   * The change log's record types its versioned GET can show, which its
+   * ETags' versions follow; null: any of the buyer's (the buyer's version).
+   */
+  readonly versionedRecordTypes?: readonly string[] | null;
   handle(exchange: Exchange): Promise<Response>;
   /** How it answers a problem the stages found, when not as an RFC 9457 problem (GraphQL's errors). */
   problemResponse?(problem: Problem, requestId: string): Response;

@@ -33,6 +33,8 @@ export function columnSql(table: TableRef, column: ScalarColumn): string {
  */
 export class SqlWriter {
   readonly values: (string | null)[] = [];
+  /** The tables of the models this writer's SQL reads. */
+  readonly tables = new Set<string>();
   private aliases: number;
 
   constructor(
@@ -62,6 +64,7 @@ export class SqlWriter {
   model(name: string): ModelTable {
     const model = this.dataModel.get(name);
     if (!model) throw new UntranslatableError(`no table for the model ${name}`);
+    this.tables.add(model.table);
     return model;
   }
 

@@ -77,6 +77,12 @@ export type ReadOutcome =
 
 export interface CompiledRead {
   /**
+   * The change log's record types whose writes can change its answers (the
+   * tables its statement reads); null when it reads a table the log does not
+   * version.
+   */
+  readonly recordTypes: readonly string[] | null;
+  /**
    * The read for one request, or null when the request's arguments are
    * refused (a bad cursor, a global ID of another type, …): normal execution
    * answers those, with the problems it always gives. Deciding sends no
@@ -139,6 +145,7 @@ export function planRecordRead(
   const { scope, write } = rootRows(plan, field.type, read.model, node.selectionSet);
   const select = `SELECT ${scope.selectList()} FROM ${scope.from()}`;
   return {
+    recordTypes: plan.recordTypes(),
     prepare: (variables, context) => {
       const prepared = requestOf(context, variables, argumentsOf, read.where);
       if (!prepared) return null;
@@ -170,6 +177,7 @@ export function planRootList(
   const from = scope.from();
   const { table } = scope;
   return {
+    recordTypes: plan.recordTypes(),
     prepare: (variables, context) => {
       const prepared = requestOf(context, variables, argumentsOf, read.request);
       if (!prepared) return null;

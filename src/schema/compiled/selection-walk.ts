@@ -17,6 +17,7 @@ import {
   type SelectionSetNode,
 } from "graphql";
 import type { Viewer } from "../../auth/viewer.js";
+import { RECORD_TYPE_OF_TABLE } from "../../db/change-log.js";
 import type { DataModel } from "../../db/data-model.js";
 import { contractSpelling } from "../../domain/contract-vocabulary.js";
 import { encodeGlobalId, type NodeTypeName } from "../global-ids.js";
@@ -81,9 +82,22 @@ export class PlanContext {
     const named = getNamedType(type);
     if (!isObjectType(named) || named.extensions.pothosPrismaModel !== model)
       throw new PlanError(`${named.name} is not the Prisma object of ${model}`);
-    const table = this.dataModel.get(model);
-    if (!table) throw new PlanError(`no table for the model ${model}`);
-    return new Scope(this.sql, { model: table, alias: this.sql.alias() });
+    if (!this.dataModel.has(model)) throw new PlanError(`no table for the model ${model}`);
+    return new Scope(this.sql, { model: this.sql.model(model), alias: this.sql.alias() });
+  }
+
+  /**
+   * The change log's record types whose writes can change what the statement
+   * as planned reads; null when it reads a table the log does not version.
+   */
+  recordTypes(): readonly string[] | null {
+    const types = new Set<string>();
+    for (const table of this.sql.tables) {
+      const type = RECORD_TYPE_OF_TABLE.get(table);
+      if (type === undefined) return null;
+      types.add(type);
+    }
+    return [...types].sort();
   }
 
   /** The plan-time parameters, each request's buyer in place of the planning one. */
