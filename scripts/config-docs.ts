@@ -1,4 +1,4 @@
-// npm run config:docs: writes the tables of environment variables in README.md
+// npm run config:docs: writes the tables of environment variables in docs/reference/configuration.md
 // and docs/reference/operations.md from the configuration table (src/config/table.ts).
 // npm run config:docs -- --check: exits 1 when one of them is stale.
 import { readFileSync, writeFileSync } from "node:fs";

@@ -1,4 +1,4 @@
-// The tables of environment variables in README.md and docs/reference/operations.md,
+// The tables of environment variables in docs/reference/configuration.md and docs/reference/operations.md,
 // written from the configuration table: `npm run config:docs` rewrites them,
 // and a test fails when a document's table is not what the table says.
 import { listVariables, type VariableDocs } from "./setting.js";
@@ -10,9 +10,9 @@ export const GENERATED_END = "<!-- end of environment variables -->";
 
 const { webhooks, ...general } = CONFIG_TABLE;
 
-/** Each document with a table, and the variables it lists: the webhooks' in operations.md, the rest in the README. */
+/** Each document with a table, and the variables it lists: the webhooks' in operations.md, the rest in configuration.md. */
 export const DOCUMENTED_VARIABLES: readonly { file: string; variables: readonly VariableDocs[] }[] = [
-  { file: "README.md", variables: listVariables(general) },
+  { file: "docs/reference/configuration.md", variables: listVariables(general) },
   { file: "docs/reference/operations.md", variables: listVariables(webhooks) },
 ];
 

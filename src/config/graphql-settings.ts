@@ -1,5 +1,5 @@
 // The GraphQL endpoint's part of the configuration table (AppConfig.graphql).
-// Descriptions are Markdown for README.md's table.
+// Descriptions are Markdown for docs/reference/configuration.md's table.
 
 import { combine, optionalVariable, variable } from "./setting.js";
 import { booleanFlag, limit, persistedDocumentsManifest, wholeNumber } from "./values.js";
@@ -27,7 +27,7 @@ export const GRAPHQL_SETTINGS = {
       default: "12",
       schema: limit,
       description:
-        "nesting of fields in one GraphQL operation; a connection counts two levels (`edges { node }`) ([docs/reference/graphql.md](docs/reference/graphql.md#limits))",
+        "nesting of fields in one GraphQL operation; a connection counts two levels (`edges { node }`) ([graphql](graphql.md#limits))",
     }),
     maxAliases: variable({
       name: "GRAPHQL_MAX_ALIASES",
@@ -77,7 +77,7 @@ export const GRAPHQL_SETTINGS = {
       default: "1000",
       schema: limit,
       description:
-        "documents registered by automatic persisted queries that each process keeps, least recently used first out ([docs/reference/operations.md](docs/reference/operations.md#memory-bounds))",
+        "documents registered by automatic persisted queries that each process keeps, least recently used first out ([operations](operations.md#memory-bounds))",
     }),
     apqMaxBytes: variable({
       name: "GRAPHQL_APQ_MAX_BYTES",
@@ -108,7 +108,7 @@ export const GRAPHQL_SETTINGS = {
         whenUnset: "unset",
         schema: persistedDocumentsManifest,
         description:
-          "path to a manifest of persisted documents (`persisted-documents.json` from graphql-codegen); see [docs/reference/graphql.md](docs/reference/graphql.md#persisted-documents)",
+          "path to a manifest of persisted documents (`persisted-documents.json` from graphql-codegen); see [graphql](graphql.md#persisted-documents)",
       }),
       /** Nothing sent in full, no automatic registration. */
       only: variable({

@@ -1,9 +1,9 @@
 // The configuration table: every environment variable once, with what its
 // text may be, its default, what it means, and (by its place here) the
 // AppConfig field it lands in. AppConfig's type, loadConfig, the defaults and
-// the tables in README.md and docs/reference/operations.md all come from it.
-// Descriptions are Markdown for README.md's table, the webhooks' for
-// docs/reference/operations.md's.
+// the tables in docs/reference/configuration.md and operations.md all come from it.
+// Descriptions are Markdown for configuration.md's table, the webhooks' for
+// operations.md's (links relative to docs/reference/).
 import { z } from "zod";
 import { DEFAULT_DATABASE_URL } from "../db/database-url.js";
 import { readTracingSettings } from "../telemetry/settings.js";
@@ -96,14 +96,14 @@ export const CONFIG_TABLE = {
     default: "true",
     schema: booleanFlag,
     description:
-      "the API key lookup every request sends is prepared once per PostgreSQL connection; `false` for PgBouncer before 1.21 in transaction mode ([docs/reference/operations.md](docs/reference/operations.md#pgbouncer))",
+      "the API key lookup every request sends is prepared once per PostgreSQL connection; `false` for PgBouncer before 1.21 in transaction mode ([operations](operations.md#pgbouncer))",
   }),
   databaseReplicaUrls: variable({
     name: "DATABASE_REPLICA_URLS",
     default: "",
     schema: postgresUrlList,
     description:
-      "comma-separated `postgres://` URLs of streaming replicas of `DATABASE_URL`: a buyer's reads run on one that has replayed the buyer's last write, the rest on the primary ([docs/reference/operations.md](docs/reference/operations.md#read-replicas)); empty: every read on the primary",
+      "comma-separated `postgres://` URLs of streaming replicas of `DATABASE_URL`: a buyer's reads run on one that has replayed the buyer's last write, the rest on the primary ([operations](operations.md#read-replicas)); empty: every read on the primary",
   }),
   databaseReplicaMaxLagMs: variable({
     name: "DATABASE_REPLICA_MAX_LAG",
@@ -141,7 +141,7 @@ export const CONFIG_TABLE = {
     default: "30000",
     schema: wholeNumber(1000, { unit: "number of milliseconds" }),
     description:
-      "how long a client may take to read a whole answer once it is ready; a slower reader's connection is closed (event streams excepted) ([docs/reference/operations.md](docs/reference/operations.md#memory-bounds))",
+      "how long a client may take to read a whole answer once it is ready; a slower reader's connection is closed (event streams excepted) ([operations](operations.md#memory-bounds))",
   }),
   maxConcurrentExpensivePerKey: variable({
     name: "MAX_CONCURRENT_EXPENSIVE_PER_KEY",
@@ -173,14 +173,14 @@ export const CONFIG_TABLE = {
       range: "must be 0 (off) to 4294967296",
     }),
     description:
-      "bytes of GET responses each process keeps for repeated reads; `0` turns the cache off ([docs/reference/operations.md](docs/reference/operations.md#response-cache))",
+      "bytes of GET responses each process keeps for repeated reads; `0` turns the cache off ([operations](operations.md#response-cache))",
   }),
   compression: variable({
     name: "COMPRESSION",
     default: "true",
     schema: booleanFlag,
     description:
-      "answers in brotli or gzip when the client's `Accept-Encoding` accepts one; `false` sends them as they are, for a proxy in front that compresses ([docs/design/decisions.md](docs/design/decisions.md#compression))",
+      "answers in brotli or gzip when the client's `Accept-Encoding` accepts one; `false` sends them as they are, for a proxy in front that compresses ([decisions](../design/decisions.md#compression))",
   }),
   logLevel: variable({
     name: "LOG_LEVEL",
