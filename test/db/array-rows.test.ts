@@ -44,6 +44,16 @@ describe.runIf(onPostgres)("statements read as arrays of texts", () => {
     ]);
   });
 
+  it("answer a value of any type as PostgreSQL's text of it, never converted", async () => {
+    const rows = await queryArrayRows(
+      pool,
+      `SELECT 7::int, 2::bigint, 1.50::numeric(4,2), true, timestamp '2026-01-02 03:04:05.5', '{"a":1}'::jsonb, ARRAY[1, 2]`,
+      [],
+      undefined,
+    );
+    expect(rows).toEqual([["7", "2", "1.50", "t", "2026-01-02 03:04:05.5", '{"a": 1}', "{1,2}"]]);
+  });
+
   it("parse a named statement once per connection, and run it again from there", async () => {
     const text = "SELECT $1::int + 1";
     for (const value of ["1", "2", "3"])
