@@ -5,10 +5,11 @@
 // answers at that moment, and each is queued to the buyer's endpoints that
 // subscribe to its type, in the same transaction that marks its log entries
 // rendered. Entries to render are listed in `change_log_unrendered` by a
-// trigger, and claimed here with FOR UPDATE SKIP LOCKED, so several
-// processes can render side by side without rendering an entry twice.
+// trigger; the statements that claim them and write the events are
+// src/services/webhook-event-rendering.ts.
 import { randomUUID } from "node:crypto";
 import { EVENT_RECORD_PATHS } from "../contract/event-records.js";
+import type { ChangeLogEntry } from "../db/change-log.js";
 import type { Prisma, PrismaClient } from "../db/generated/prisma/client.js";
 import {
   endpointReceives,
@@ -17,6 +18,14 @@ import {
   omittedObjectData,
   parseExactJson,
 } from "../domain/webhook-events.js";
+import {
+  claimUnrenderedEntries,
+  type EventRow,
+  inRenderingTransaction,
+  insertEvents,
+  type SubscribedEndpoint,
+  subscribedEndpoints,
+} from "../services/webhook-event-rendering.js";
 import { queueEventDeliveries } from "../services/webhook-queue.js";
 
 type Transaction = Prisma.TransactionClient;
@@ -47,17 +56,6 @@ export interface RenderedBatch {
   events: number;
   /** Whether it claimed as many entries as it was allowed to, so that more may be waiting. */
   full: boolean;
-}
-
-interface LogEntry {
-  seq: bigint;
-  buyerId: string;
-  recordType: string;
-  recordId: string;
-  change: string;
-  previous: unknown;
-  version: bigint;
-  changedAt: Date;
 }
 
 /** Database columns whose REST field has another name. */
@@ -111,16 +109,16 @@ function isDateTime(value: unknown): boolean {
  * previous values are, key by key, those of its earliest entry.
  */
 export function groupChanges(
-  entries: LogEntry[],
-): { first: LogEntry; change: string; previous: Record<string, unknown> }[] {
-  const groups = new Map<string, LogEntry[]>();
+  entries: ChangeLogEntry[],
+): { first: ChangeLogEntry; change: string; previous: Record<string, unknown> }[] {
+  const groups = new Map<string, ChangeLogEntry[]>();
   for (const entry of entries) {
     const key = `${entry.buyerId}|${entry.version}|${entry.recordType}|${entry.recordId}`;
     groups.set(key, [...(groups.get(key) ?? []), entry]);
   }
   return [...groups.values()].map((group) => {
     const sorted = group.sort((a, b) => (a.seq < b.seq ? -1 : 1));
-    const first = sorted[0] as LogEntry;
+    const first = sorted[0] as ChangeLogEntry;
     const created = sorted.some((entry) => entry.change === "created");
     const previous: Record<string, unknown> = {};
     for (const entry of sorted) {
@@ -132,45 +130,23 @@ export function groupChanges(
   });
 }
 
-/** An event row as the batch insert takes it. */
-interface EventRow {
-  id: string;
-  buyer_id: string;
-  type: string;
-  /** `{"object":…}` around the rendered text, which goes in unchanged. */
-  data: string;
-  change_seq: string;
-  created_at: string;
-}
-
 interface EventDeliveries {
   buyerId: string;
   eventId: string;
   endpointIds: string[];
 }
 
-interface SubscribedEndpoint {
-  id: string;
-  buyerId: string;
-  enabledEvents: string[];
-}
-
 /**
  * Renders the `limit` oldest unrendered log entries (and the other entries of
  * their transactions about the same records) in one transaction, which
- * commits before the next batch starts: however long the list, a
- * transaction's size and memory stay bounded, and a process that dies
- * mid-way loses only its uncommitted batch, whose entries stay listed.
+ * commits before the next batch starts.
  */
 export async function materializeEvents(
   prisma: PrismaClient,
   render: RecordRenderer,
-  limit = 200,
+  limit: number,
 ): Promise<RenderedBatch> {
-  return prisma.$transaction((tx) => renderClaimedBatch(tx, render, limit), {
-    timeout: 60_000,
-    maxWait: 10_000,
-  });
+  return inRenderingTransaction(prisma, (tx) => renderClaimedBatch(tx, render, limit));
 }
 
 async function renderClaimedBatch(
@@ -178,14 +154,10 @@ async function renderClaimedBatch(
   render: RecordRenderer,
   limit: number,
 ): Promise<RenderedBatch> {
-  const { claimedCount, entries } = await claimLogEntries(tx, limit);
+  const { claimedCount, entries } = await claimUnrenderedEntries(tx, limit);
   if (claimedCount === 0) return { entries: 0, events: 0, full: false };
 
-  const buyerIds = [...new Set(entries.map((entry) => entry.buyerId))];
-  const endpoints = await tx.webhookEndpoint.findMany({
-    where: { buyerId: { in: buyerIds }, status: { not: "disabled" } },
-    select: { id: true, buyerId: true, enabledEvents: true },
-  });
+  const endpoints = await subscribedEndpoints(tx, [...new Set(entries.map((entry) => entry.buyerId))]);
 
   const changes = groupChanges(entries);
   const objects = await render(
@@ -196,46 +168,6 @@ async function renderClaimedBatch(
   await insertEvents(tx, events);
   await queueEventDeliveries(tx, deliveries);
   return { entries: entries.length, events: events.length, full: claimedCount >= limit };
-}
-
-/**
- * Takes up to `limit` entries off the unrendered list, with their
- * transactions' other entries about the same records; `claimedCount` counts
- * only the first kind, which is what `limit` bounds.
- */
-async function claimLogEntries(
-  tx: Transaction,
-  limit: number,
-): Promise<{ claimedCount: number; entries: LogEntry[] }> {
-  const claimed = await tx.$queryRaw<{ seq: bigint }[]>`
-    DELETE FROM change_log_unrendered WHERE seq IN (
-      SELECT seq FROM change_log_unrendered ORDER BY seq LIMIT ${limit} FOR UPDATE SKIP LOCKED)
-    RETURNING seq`;
-  if (claimed.length === 0) return { claimedCount: 0, entries: [] };
-  // The rest of the same transactions' entries about the same records, should the limit have cut
-  // them off: one change of a record is one event. Only those records', so that a transaction of a
-  // whole import still renders batch by batch.
-  const siblings = await tx.$queryRaw<{ seq: bigint }[]>`
-    DELETE FROM change_log_unrendered WHERE seq IN (
-      SELECT u.seq FROM change_log AS claimed
-      JOIN change_log AS c
-        ON c.buyer_id = claimed.buyer_id AND c.record_type = claimed.record_type
-        AND c.record_id = claimed.record_id AND c.version = claimed.version
-      JOIN change_log_unrendered AS u ON u.seq = c.seq
-      WHERE claimed.seq = ANY(${claimed.map((row) => row.seq)}::bigint[])
-      FOR UPDATE OF u SKIP LOCKED)
-    RETURNING seq`;
-  // `previous` as text, parsed here with every digit of its amounts (Prisma's Json would round them).
-  const rows = await tx.$queryRaw<(Omit<LogEntry, "previous"> & { previous: string | null })[]>`
-    SELECT seq, buyer_id AS "buyerId", record_type AS "recordType", record_id AS "recordId", change,
-           previous::text AS previous, version, changed_at AS "changedAt"
-    FROM change_log WHERE seq = ANY(${[...claimed, ...siblings].map((row) => row.seq)}::bigint[])
-    ORDER BY seq`;
-  const entries: LogEntry[] = rows.map((row) => ({
-    ...row,
-    previous: row.previous === null ? null : parseExactJson(row.previous),
-  }));
-  return { claimedCount: claimed.length, entries };
 }
 
 /**
@@ -282,22 +214,9 @@ function eventsForChanges(
 }
 
 /** An event's `data`, or its reduced form when it is over the size every event keeps to. */
-function boundedData(data: string, { recordType, recordId }: LogEntry): string {
+function boundedData(data: string, { recordType, recordId }: ChangeLogEntry): string {
   const sizeBytes = Buffer.byteLength(data);
   if (sizeBytes <= MAX_EVENT_DATA_BYTES) return data;
   const template = EVENT_RECORD_PATHS[recordType] ?? null;
   return omittedObjectData({ id: recordId, path: template?.replace("{id}", recordId) ?? null, sizeBytes });
-}
-
-// One insert for the batch's events (and queueEventDeliveries one for their deliveries), not one
-// per event. The events go as one JSON text that PostgreSQL takes apart (each `data` a JSON string,
-// stored as its text): Prisma's createMany sends every field of every row as a parameter, and took
-// several times as long for a batch.
-async function insertEvents(tx: Transaction, events: readonly EventRow[]): Promise<void> {
-  if (events.length === 0) return;
-  await tx.$executeRaw`
-    INSERT INTO webhook_events (id, buyer_id, type, data, change_seq, created_at)
-    SELECT e.id, e.buyer_id, e.type, e.data, e.change_seq, e.created_at
-    FROM jsonb_to_recordset(${JSON.stringify(events)}::jsonb)
-      AS e(id uuid, buyer_id uuid, type text, data text, change_seq bigint, created_at timestamptz)`;
 }
