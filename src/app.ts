@@ -9,6 +9,7 @@ import { routes } from "./contract/routes.js";
 import { readDataModel } from "./db/data-model.js";
 import type { Database } from "./db/database.js";
 import type { Prisma, PrismaClient } from "./db/generated/prisma/client.js";
+import { selectRowsIn } from "./db/readers.js";
 import type { ReadPosition } from "./db/replicas.js";
 import { type CompiledDocuments, compiledDocumentsPlugin } from "./graphql/compiled-documents.js";
 import { graphqlRoute } from "./graphql/endpoint.js";
@@ -326,8 +327,7 @@ export function createEventRenderer({
       schema,
       dataModel: readDataModel(database.prisma),
       // On the worker's transaction (the context's client), so that records are read in its snapshot.
-      query: (text, values, context) =>
-        context.prisma.$queryRawUnsafe<Record<string, unknown>[]>(text, ...values),
+      query: (text, values, context) => selectRowsIn(context.prisma, text, values),
     }),
     planned(plans) {
       logger?.info(

@@ -62,6 +62,19 @@ export function sendStatement<Result>(
   return inStatementSpan(text, name, () => send(options.namedStatements ? name : undefined));
 }
 
+/**
+ * One statement with `$1`… parameters on a Prisma client or its transaction,
+ * its rows as objects of their columns: a read inside a transaction sees
+ * that transaction's snapshot.
+ */
+export function selectRowsIn(
+  client: Pick<PrismaClient, "$queryRawUnsafe">,
+  text: string,
+  values: readonly unknown[],
+): Promise<Record<string, unknown>[]> {
+  return client.$queryRawUnsafe<Record<string, unknown>[]>(text, ...values);
+}
+
 /** A Prisma client over `pool` that reports its statements to `onQuery`. */
 export function prismaOverPool(pool: pg.Pool, onQuery: QueryObserver | undefined): PrismaClient {
   const prisma = new PrismaClient({
