@@ -3,7 +3,7 @@ import { ProductType } from "../../db/generated/prisma/enums.js";
 import { validationFailed } from "../../domain/errors.js";
 import { InputChecks, NON_BLANK_JSON_SCHEMA } from "../../domain/input-checks.js";
 import { NO_MATCH } from "../../domain/match-rules.js";
-import { matchOrCreateProduct } from "../../services/auto-match.js";
+import { createBuyerProduct } from "../../services/buyer-products.js";
 import { builder } from "../builder.js";
 import { connectionType } from "../connection-types.js";
 import type { GraphQLContext } from "../context.js";
@@ -301,41 +301,22 @@ async function createBuyerProductFrom(
   if (checks.problems.length) throw validationFailed(checks.problems);
 
   const id = randomUUID();
-  const autoMatch = await context.prisma.$transaction(async (tx) => {
-    const match = await matchOrCreateProduct(
-      tx,
-      { rawMaterialName, rawMaterialCode, productType: input.productType },
-      id,
-    );
-    // createMany: no statement reads the row back. This insert's change log trigger takes the buyer's
-    // version row, which every write of the buyer queues for until COMMIT; nothing more should follow.
-    await tx.buyerProduct.createMany({
-      data: {
-        id,
-        buyerId: viewer.buyerId,
-        productId: match.productId,
-        rawMaterialName,
-        measurementUnit: input.measurementUnit,
-        productType: input.productType,
-        rawMaterialCode,
-        annualUsage: input.annualUsage ?? null,
-        typicalOrderSize: input.typicalOrderSize ?? null,
-        frequency,
-        containerType: input.containerType ?? null,
-        targetApprovals: input.targetApprovals ?? null,
-        priorityProduct: input.priorityProduct ?? false,
-        active: input.active ?? true,
-        documentTypes,
-        autoMatchStrategy: match.strategy,
-        autoMatchScore: match.score,
-      },
-    });
-    if (resourceValues.length > 0) {
-      await tx.buyerProductResourceValue.createMany({
-        data: resourceValues.map((item, position) => ({ buyerProductId: id, position, ...item })),
-      });
-    }
-    return match;
+  const autoMatch = await createBuyerProduct(context.prisma, {
+    id,
+    buyerId: viewer.buyerId,
+    rawMaterialName,
+    rawMaterialCode,
+    measurementUnit: input.measurementUnit,
+    productType: input.productType,
+    annualUsage: input.annualUsage ?? null,
+    typicalOrderSize: input.typicalOrderSize ?? null,
+    frequency,
+    containerType: input.containerType ?? null,
+    targetApprovals: input.targetApprovals ?? null,
+    priorityProduct: input.priorityProduct ?? false,
+    active: input.active ?? true,
+    documentTypes,
+    resourceValues,
   });
   return { buyerProductId: id, autoMatch };
 }
