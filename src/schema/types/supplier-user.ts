@@ -1,8 +1,7 @@
-import { randomUUID } from "node:crypto";
 import type { Viewer } from "../../auth/viewer.js";
-import { Prisma } from "../../db/generated/prisma/client.js";
-import { alreadyExists, notFound, validationFailed } from "../../domain/errors.js";
+import { validationFailed } from "../../domain/errors.js";
 import { InputChecks, NON_BLANK_JSON_SCHEMA } from "../../domain/input-checks.js";
+import { createSupplierUser } from "../../services/supplier-users.js";
 import { builder } from "../builder.js";
 import { connectionType } from "../connection-types.js";
 import type { GraphQLContext } from "../context.js";
@@ -77,33 +76,12 @@ async function createSupplierUserFrom(
   checks.email(["input", "contactEmail"], contactEmail);
   if (checks.problems.length) throw validationFailed(checks.problems);
 
-  const connection = await context.prisma.supplierConnection.findUnique({
-    where: { buyerId_supplierId: { buyerId: viewer.buyerId, supplierId: input.supplierId } },
-    select: { supplierId: true },
+  return createSupplierUser(context.prisma, viewer.buyerId, {
+    supplierId: input.supplierId,
+    firstName,
+    lastName,
+    contactEmail,
   });
-  if (!connection) throw notFound("Supplier");
-
-  try {
-    const id = randomUUID();
-    await context.prisma.supplierUser.create({
-      select: { id: true },
-      data: {
-        id,
-        supplierId: input.supplierId,
-        firstName,
-        lastName,
-        contactEmail,
-        contactEmailKey: contactEmail.toLowerCase(),
-        createdByBuyerId: viewer.buyerId,
-      },
-    });
-    return id;
-  } catch (error) {
-    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") {
-      throw alreadyExists("A user with this email already exists under this supplier");
-    }
-    throw error;
-  }
 }
 
 recordMutationPair({
