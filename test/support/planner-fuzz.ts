@@ -14,8 +14,8 @@ import type { GeneratedDocument } from "./document-generator.js";
 export type FuzzOutcome =
   /** The planner answered, with the bytes execution gave. */
   | { kind: "same" }
-  /** The planner did not plan the document, for `reason`. */
-  | { kind: "refused"; reason: string }
+  /** The planner did not plan the document, for `reason` (with its code, when the planner gives one). */
+  | { kind: "refused"; reason: string; code: string | undefined }
   /** Planned, but this request's arguments are left to execution, which refused them too. */
   | { kind: "declined" }
   /** The plan's read met a row value it leaves to execution (RowValueError), as the endpoint does. */
@@ -48,7 +48,12 @@ export async function compareAnswers(
   // Yoga writes `data` and `errors` with JSON.stringify; a refused request has errors.
   const executedText = JSON.stringify({ data: executed.data, errors: executed.errors });
   const plan = planGraphQLRead(planner, schema, operationOf(generated.text));
-  if ("reason" in plan) return { kind: "refused", reason: plan.reason };
+  if ("reason" in plan)
+    return {
+      kind: "refused",
+      reason: plan.reason,
+      code: "refusal" in plan ? String(plan.refusal) : undefined,
+    };
   const read = plan.compiled.prepare(generated.variables, context());
   if (!read) {
     if (executed.errors?.length) return { kind: "declined" };
@@ -65,6 +70,15 @@ export async function compareAnswers(
   return planned === executedText ? { kind: "same" } : { kind: "differs", planned, executed: executedText };
 }
 
+/**
+ * How refusals are named: by the planner's code when it gives one (each
+ * code in `codes`), else by the first pattern its reason matches.
+ */
+export interface RefusalNames {
+  codes: readonly string[];
+  patterns: Readonly<Record<string, RegExp>>;
+}
+
 /** Counts of outcomes over a run, by kind and, for refusals, by named reason. */
 export class FuzzTally {
   readonly documents = { total: 0, same: 0, declined: 0, fellBack: 0, differs: 0 };
@@ -73,7 +87,7 @@ export class FuzzTally {
   readonly unnamed = new Set<string>();
   readonly differences: { generated: GeneratedDocument; planned: string; executed: string }[] = [];
 
-  constructor(private readonly named: Readonly<Record<string, RegExp>>) {}
+  constructor(private readonly names: RefusalNames) {}
 
   add(generated: GeneratedDocument, outcome: FuzzOutcome): void {
     this.documents.total += 1;
@@ -92,9 +106,13 @@ export class FuzzTally {
         this.differences.push({ generated, planned: outcome.planned, executed: outcome.executed });
         return;
       case "refused": {
-        const name = Object.entries(this.named).find(([, pattern]) => pattern.test(outcome.reason))?.[0];
+        const { codes, patterns } = this.names;
+        const name =
+          outcome.code === undefined
+            ? Object.entries(patterns).find(([, pattern]) => pattern.test(outcome.reason))?.[0]
+            : codes.find((code) => code === outcome.code);
         if (!name) this.unnamed.add(outcome.reason);
-        const counted = name ?? `(unnamed) ${outcome.reason}`;
+        const counted = name ?? `(unnamed) ${outcome.code ?? ""} ${outcome.reason}`;
         this.refusals.set(counted, (this.refusals.get(counted) ?? 0) + 1);
       }
     }
