@@ -2,9 +2,10 @@
 // 304 or a cached answer always equals what a fresh execution returns at that
 // moment, whatever wrote in between: REST, GraphQL mutations, the import (of
 // changed orders and approvals, a renamed supplier or product), catalogue
-// renormalize, or plain SQL. Two app instances share the database, each with
-// its own cache; a third, without a cache and without validators, is the
-// reference. BPA_PROPERTY_STEPS sets the number of steps (default 2,000).
+// renormalize, or plain SQL, of the orders or of any record the reads embed.
+// Two app instances share the database, each with its own cache; a third,
+// without a cache and without validators, is the reference.
+// BPA_PROPERTY_STEPS sets the number of steps (default 2,000).
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -22,12 +23,16 @@ const STEPS = Number(process.env.BPA_PROPERTY_STEPS ?? 2000);
 const STEPS_PER_RUN = 50;
 const CREATED_AT = new Date("2025-04-01T08:00:00.000Z");
 
+// `{order}`, `{approval}` and `{buyerProduct}` are the reading buyer's first order, its approval and its buyer product.
 const READ_PATHS = [
   "/orders?limit=3",
   "/orders",
   "/orders?order_status[]=order_placed&order_status[]=order_confirmed",
+  "/orders/{order}",
   "/buyer_product_approvals?limit=5",
   "/buyer_product_approvals",
+  "/buyer_product_approvals/{approval}",
+  "/buyer_products/{buyerProduct}",
 ];
 const REFERENCES = ["PO-1", "PO-2", "PO-3"];
 const STATUSES = ["quote_selected", "order_placed", "order_confirmed", "shipped", "delivered"] as const;
@@ -51,7 +56,21 @@ type Step =
       approvalStatus: number;
     }
   | { kind: "renormalize" }
-  | { kind: "sql"; order: number; reference: number };
+  | { kind: "sql"; order: number; reference: number }
+  | { kind: "sqlShown"; write: number; reference: number };
+
+/** Plain SQL writes of the records orders, approvals and buyer products embed; `$1` a reference, `$2` the first buyer. */
+const SHOWN_WRITES = [
+  "UPDATE delivery_sites SET site_name = $1 WHERE buyer_id = $2::uuid",
+  "UPDATE order_types SET type_of = $1 WHERE id IN (SELECT order_type_id FROM orders WHERE buyer_id = $2::uuid)",
+  "UPDATE buyer_products SET raw_material_name = $1 WHERE buyer_id = $2::uuid",
+  "UPDATE supplier_connections SET relationship = $1 WHERE buyer_id = $2::uuid",
+  "UPDATE buyer_product_approvals SET reference = $1 WHERE buyer_id = $2::uuid",
+  `INSERT INTO buyer_product_resource_values (buyer_product_id, position, provider, value)
+   SELECT id, 0, 'erp', $1 FROM buyer_products WHERE buyer_id = $2::uuid
+   ON CONFLICT (buyer_product_id, position) DO UPDATE SET value = excluded.value`,
+  "UPDATE tags SET name = $1 WHERE buyer_id = $2::uuid",
+];
 
 const index = (size: number) => fc.integer({ min: 0, max: size - 1 });
 const instance = index(2);
@@ -117,6 +136,14 @@ const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
       reference: index(REFERENCES.length),
     }),
   },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant("sqlShown" as const),
+      write: index(SHOWN_WRITES.length),
+      reference: index(REFERENCES.length),
+    }),
+  },
 );
 
 interface Answer {
@@ -146,6 +173,8 @@ describe("no stale reads", { timeout: 900_000 }, () => {
   let buyers: SeededBuyer[];
   /** The first buyer's orders: two seeded, two written by the import. */
   let orderIds: string[];
+  /** Each buyer's first order, the one `{order}` reads. */
+  const firstOrders: string[] = [];
   let importedOrderIds: string[];
   /** What each client kept: per instance, buyer and path, the last full answer. */
   const kept = new Map<string, Answer>();
@@ -207,7 +236,9 @@ describe("no stale reads", { timeout: 900_000 }, () => {
     await database.prisma.supplierConnection.create({
       data: { buyerId: second.buyerId, supplierId: first.supplierId, relationship: "approved_supplier" },
     });
-    await seedOrders(database, second, [{ createdAt: CREATED_AT, supplierId: first.supplierId }]);
+    const [secondOrder = ""] = await seedOrders(database, second, [
+      { createdAt: CREATED_AT, supplierId: first.supplierId },
+    ]);
     const seeded = await seedOrders(database, first, [
       { createdAt: CREATED_AT, orderStatus: "order_placed" },
       { createdAt: CREATED_AT },
@@ -218,6 +249,7 @@ describe("no stale reads", { timeout: 900_000 }, () => {
       orders: importedOrderIds.map((id) => importedOrder(id, "quote_selected", "PO-1")),
     });
     orderIds = [...seeded, ...importedOrderIds];
+    firstOrders.push(seeded[0] ?? "", secondOrder);
   });
   afterAll(async () => {
     for (const db of extraDatabases) await db.close();
@@ -233,7 +265,10 @@ describe("no stale reads", { timeout: 900_000 }, () => {
       case "read": {
         seen.reads++;
         const buyer = buyers[step.buyer] ?? first;
-        const path = READ_PATHS[step.path] ?? "/orders";
+        const path = (READ_PATHS[step.path] ?? "/orders")
+          .replace("{order}", firstOrders[step.buyer] ?? "")
+          .replace("{approval}", buyer.approvalId)
+          .replace("{buyerProduct}", buyer.buyerProductId);
         const slot = `${step.instance} ${step.buyer} ${path}`;
         const before = kept.get(slot);
         const answer = await read(
@@ -342,6 +377,15 @@ describe("no stale reads", { timeout: 900_000 }, () => {
         seen.writes++;
         await database.prisma
           .$executeRaw`UPDATE orders SET tracking_type = ${REFERENCES[step.reference]} WHERE id = ${orderId}::uuid`;
+        return;
+      }
+      case "sqlShown": {
+        seen.writes++;
+        await database.prisma.$executeRawUnsafe(
+          SHOWN_WRITES[step.write] ?? "",
+          REFERENCES[step.reference],
+          first.buyerId,
+        );
         return;
       }
     }
