@@ -108,7 +108,7 @@ export const HEADER_PARAMETERS = {
 
 const POLLING_SECTION = `## Polling efficiently
 
-Every \`GET\` of orders, buyer products, approvals and the lists of them answers with a strong \`ETag\` and \`Cache-Control: private, no-cache\`; the operations that carry them list \`If-None-Match\` and 304. Events, webhook endpoints and deliveries change as deliveries run, so their \`GET\`s answer \`Cache-Control: no-store\` without an \`ETag\`: read them again each time. Keep the body and its \`ETag\`; next time, send the tag in \`If-None-Match\`. While nothing you can read has changed, the answer is \`304 Not Modified\` without a body, and it does not count against your rate limit (\`RateLimit-Remaining\` stays where it was). A tag changes whenever the body would.
+Every \`GET\` of orders, buyer products, approvals and the lists of them answers with a strong \`ETag\` and \`Cache-Control: private, no-cache\`; the operations that carry them list \`If-None-Match\` and 304. Events, webhook endpoints and deliveries change as deliveries run, so their \`GET\`s answer \`Cache-Control: no-store\` without an \`ETag\`: read them again each time. Keep the body and its \`ETag\`; next time, send the tag in \`If-None-Match\`. While nothing the answer shows has changed, the answer is \`304 Not Modified\` without a body, and it does not count against your rate limit (\`RateLimit-Remaining\` stays where it was). A tag changes whenever the body would; a change to records the answer cannot show keeps it (an order's change keeps the tags of the approvals and buyer products).
 
 \`\`\`sh
 curl -si https://api.example.com/api/public/buyer/v1/orders?limit=100 -H "X-API-KEY: $KEY" | grep -i etag
