@@ -11,6 +11,7 @@ import { type DatabaseWatch, watchDatabase } from "../bench/database-watch.js";
 import { dropDatabase, migrate, recreateDatabase, seedDataset, setChangeLog } from "../bench/dataset.js";
 import { type ExplainResult, explainPages, explainTable } from "../bench/explain.js";
 import { type FairnessResult, runFairness } from "../bench/fairness.js";
+import { LAST_GOALS_FILE, PERFORMANCE_DOC, recordRun } from "../bench/goal-table.js";
 import { goalRatios } from "../bench/goals.js";
 import { describeMachine } from "../bench/machine.js";
 import { databaseUrl, parseOptions } from "../bench/options.js";
@@ -298,6 +299,9 @@ writeFileSync(
   )}\n`,
 );
 log(`wrote ${path.relative(root, options.out)} (${elapsed(started)} in all)`);
+// The goals this run judged become the performance page's current values.
+recordRun(ratios, new Date().toISOString(), root);
+log(`wrote ${LAST_GOALS_FILE} and the goals table of ${PERFORMANCE_DOC}`);
 
 if (!options.keepDb) {
   await dropDatabase(options.adminUrl, options.database);
