@@ -234,7 +234,7 @@ function compiledReads(database: Database, metrics: Metrics, logger: Logger): Co
   return {
     planner: createReadPlanner({
       schema,
-      dataModel: readDataModel(database.prisma),
+      dataModel: readDataModel(),
       // They read the buyer's versioned records: where the request's versioned reads run.
       query: (text, values, context, name) =>
         (context.reads?.reader(true) ?? database.reads).selectRows(text, values, name),
@@ -325,7 +325,7 @@ export function createEventRenderer({
   const renderRecords = createRecordRenderer(schema, {
     planner: createReadPlanner({
       schema,
-      dataModel: readDataModel(database.prisma),
+      dataModel: readDataModel(),
       // On the worker's transaction (the context's client), so that records are read in its snapshot.
       query: (text, values, context) => selectRowsIn(context.prisma, text, values),
     }),

@@ -1,11 +1,10 @@
 // The tables behind the Prisma models, as the compiled reads need them:
 // each model's table, each field's column, each relation's join. Relations
 // and requiredness come from the datamodel the Pothos generator writes;
-// table and column names (`@map`, `@@map`) only the client's runtime data
-// model holds.
-import { z } from "zod";
+// table and column names (`@map`, `@@map`) from this project's own
+// generator (scripts/prisma-table-names.ts), both run by `prisma generate`.
 import { getDatamodel } from "./generated/pothos-types.js";
-import type { PrismaClient } from "./generated/prisma/client.js";
+import { tableNames } from "./generated/table-names.js";
 
 export interface ScalarColumn {
   kind: "scalar";
@@ -38,29 +37,15 @@ export interface ModelTable {
 
 export type DataModel = ReadonlyMap<string, ModelTable>;
 
-const runtimeDataModel = z.object({
-  models: z.record(
-    z.string(),
-    z.object({
-      dbName: z.string().nullable(),
-      fields: z.array(z.object({ name: z.string(), dbName: z.string().nullish() })),
-    }),
-  ),
-});
-
 /**
- * Every model's table, read from a client. A relation joins on the fields
+ * Every model's table, as the schema declares it. A relation joins on the fields
  * that hold it (`@relation(fields:)`) and the related model's id, which is
  * what every relation of this schema references; a relation that cannot be
  * read so is left out, and so are documents reading through it.
  */
-export function readDataModel(prisma: PrismaClient): DataModel {
-  const names = runtimeDataModel.parse(Reflect.get(prisma, "_runtimeDataModel"));
+export function readDataModel(): DataModel {
   const { models } = getDatamodel().datamodel;
-  const columnOf = (model: string, field: string) => {
-    const runtime = names.models[model]?.fields.find((candidate) => candidate.name === field);
-    return runtime ? (runtime.dbName ?? field) : null;
-  };
+  const columnOf = (model: string, field: string) => tableNames[model]?.columns[field] ?? null;
   const idOf = (model: string) => {
     const ids = models[model]?.fields.filter((field) => field.isId) ?? [];
     const [id] = ids;
@@ -95,7 +80,7 @@ export function readDataModel(prisma: PrismaClient): DataModel {
           on,
         });
     }
-    result.set(name, { name, table: names.models[name]?.dbName ?? name, fields });
+    result.set(name, { name, table: tableNames[name]?.table ?? name, fields });
   }
   return result;
 }

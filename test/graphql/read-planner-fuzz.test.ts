@@ -149,7 +149,7 @@ beforeAll(async () => {
   }
   planner = createReadPlanner({
     schema,
-    dataModel: readDataModel(database.prisma),
+    dataModel: readDataModel(),
     query: (text, values) => database.query(text, values),
   });
   const uuids = buyers.flatMap((buyer) => [

@@ -44,7 +44,7 @@ beforeAll(async () => {
   [first, second] = await generateTwoBuyers(database);
   planner = createReadPlanner({
     schema,
-    dataModel: readDataModel(database.prisma),
+    dataModel: readDataModel(),
     query: (text, values) => {
       statements.push({ text, values });
       return database.query(text, values);
