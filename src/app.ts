@@ -11,8 +11,8 @@ import type { Database } from "./db/database.js";
 import type { Prisma, PrismaClient } from "./db/generated/prisma/client.js";
 import { selectRowsIn } from "./db/readers.js";
 import type { ReadPosition } from "./db/replicas.js";
-import { type CompiledDocuments, compiledDocumentsPlugin } from "./graphql/compiled-documents.js";
 import { graphqlRoute } from "./graphql/endpoint.js";
+import { type PlannedReads, plannedReadsPlugin } from "./graphql/planned-reads.js";
 import { limitSubscriptionsPerKey } from "./graphql/subscription-limit.js";
 import { createGraphQLServer } from "./graphql/yoga.js";
 import { createAdmission, createAuthFailureLimit } from "./http/admission.js";
@@ -177,10 +177,10 @@ function createRoutes(
     plugins: [
       metrics.graphqlPlugin,
       ...(tracing?.graphqlPlugins ?? []),
-      // Last: it answers a compiled query once the cost limit and the execute span have run.
-      compiledDocumentsPlugin(
+      // Last: it answers a planned query once the cost limit and the execute span have run.
+      plannedReadsPlugin(
         schema,
-        compiledDocuments(reads.planner, metrics, logger, tracing),
+        plannedReads(reads.planner, metrics, logger, tracing),
         config.graphql.persistedDocuments.manifest,
       ),
     ],
@@ -253,13 +253,13 @@ function compiledReads(database: Database, metrics: Metrics, logger: Logger): Co
   };
 }
 
-/** Persisted GraphQL documents answered by the REST reads' planner; logged and counted alike. */
-function compiledDocuments(
+/** GraphQL queries answered by the REST reads' planner; logged and counted alike. */
+function plannedReads(
   planner: ReadPlanner,
   metrics: Metrics,
   logger: Logger,
   tracing: Tracing | undefined,
-): CompiledDocuments {
+): PlannedReads {
   return {
     planner,
     planned(plans) {
@@ -270,11 +270,12 @@ function compiledDocuments(
         "persisted GraphQL documents: compiled from rows, or executed",
       );
     },
+    executed: metrics.countExecutedQuery,
     failed(operation, error) {
-      metrics.countCompiledDocumentFailure(operation);
+      metrics.countCompiledDocumentFailure();
       logger.error(
         { err: error, operation },
-        "compiled GraphQL read failed; the operation was executed instead",
+        "planned GraphQL read failed; the operation was executed instead",
       );
     },
     inExecution: tracing?.inGraphQLExecution,

@@ -76,15 +76,6 @@ function registrationKey(context: RequestScope, hash: string): string {
   return `${context.viewer?.buyerId ?? "anonymous"}:${hash}`;
 }
 
-// Requests that name a persisted document. Yoga drops `documentId` once it
-// has the document, so they are told apart here, before it does.
-const persistedRequests = new WeakSet<Request>();
-
-/** Whether the request ran a persisted document (a manifest's, or one registered by its hash). */
-export function isPersistedRequest(request: Request): boolean {
-  return persistedRequests.has(request);
-}
-
 /**
  * Persisted documents on /graphql:
  * - the documents of a manifest (`GRAPHQL_PERSISTED_DOCUMENTS`, the
@@ -121,11 +112,6 @@ export function persistedDocumentsPlugins(
   return [
     documentIdFromQueryString,
     registrationPlugin(manifest, only, manifestIdOf, registered),
-    {
-      onParams({ params, request }) {
-        if (persistedDocumentId(params) !== null) persistedRequests.add(request);
-      },
-    },
     usePersistedOperations<RequestScope>({
       allowArbitraryOperations: !only,
       extractPersistedOperationId: persistedDocumentId,

@@ -2,6 +2,7 @@ import { type DocumentNode, getOperationAST } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { ReplicaStatus } from "../db/replicas.js";
+import { PLAN_REFUSALS } from "../schema/compiled/writers.js";
 import type { ConditionalGetCounters } from "./conditional-get.js";
 import type { ExpensiveWork } from "./expensive-work.js";
 
@@ -33,13 +34,24 @@ export interface Metrics {
   observeDocumentPlans(
     plans: readonly { document: string; operation: string; reason: string | null }[],
   ): void;
-  /** Counts a compiled GraphQL read that failed, its operation then executed. */
-  countCompiledDocumentFailure(operation: string): void;
+  /** Counts a planned GraphQL read that failed, its operation then executed. */
+  countCompiledDocumentFailure(): void;
+  /** Counts a GraphQL query executed rather than answered by its planned read, by why. */
+  countExecutedQuery(reason: ExecutedQueryReason): void;
   /** Reports the replicas' state and the reads each database server served when metrics are collected. */
   watchDatabaseReads(
     read: () => { replicas: readonly ReplicaStatus[]; served: ReadonlyMap<string, number> },
   ): void;
 }
+
+/**
+ * Why a GraphQL query was executed rather than answered by its planned read:
+ * the planner's refusals, its arguments refused (execution words the error),
+ * or its planned read failed. A fixed list, so the label set stays bounded.
+ */
+export const EXECUTED_QUERY_REASONS = [...PLAN_REFUSALS, "arguments", "failed"] as const;
+
+export type ExecutedQueryReason = (typeof EXECUTED_QUERY_REASONS)[number];
 
 /** Prometheus metrics of this process: requests, latency, GraphQL operations and the runtime. */
 export function createMetrics(): Metrics {
@@ -320,7 +332,11 @@ function compiledReadMetrics(
   registry: Registry,
 ): Pick<
   Metrics,
-  "observeReadPlans" | "countCompiledReadFailure" | "observeDocumentPlans" | "countCompiledDocumentFailure"
+  | "observeReadPlans"
+  | "countCompiledReadFailure"
+  | "observeDocumentPlans"
+  | "countCompiledDocumentFailure"
+  | "countExecutedQuery"
 > {
   const plans = new Gauge({
     name: "rest_read_execution",
@@ -343,19 +359,30 @@ function compiledReadMetrics(
     aggregator: "max",
     registers: [registry],
   });
+  // Operation names are the client's to choose, so they are not a label.
   const documentFailures = new Counter({
     name: "graphql_compiled_read_failures_total",
-    help: "Compiled GraphQL reads that failed, by operation; each of those operations was executed instead",
-    labelNames: ["operation"] as const,
+    help: "Planned GraphQL reads that failed; each of those operations was executed instead",
     registers: [registry],
   });
+  const executedQueries = new Counter({
+    name: "graphql_executed_queries_total",
+    help: "GraphQL queries executed rather than answered by their planned read, by reason (docs/reference/graphql.md)",
+    labelNames: ["reason"] as const,
+    registers: [registry],
+  });
+  // Every reason shows from the start, at 0.
+  for (const reason of EXECUTED_QUERY_REASONS) executedQueries.inc({ reason }, 0);
   return {
     observeDocumentPlans(planned) {
       for (const { document, operation, reason } of planned)
         documentPlans.set({ document, operation, ...executionLabels(reason) }, 1);
     },
-    countCompiledDocumentFailure(operation) {
-      documentFailures.inc({ operation });
+    countCompiledDocumentFailure() {
+      documentFailures.inc();
+    },
+    countExecutedQuery(reason) {
+      executedQueries.inc({ reason });
     },
     observeReadPlans(planned) {
       for (const { operationId, reason } of planned)

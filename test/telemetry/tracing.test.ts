@@ -156,7 +156,11 @@ describe("tracing with OpenTelemetry, exported over OTLP/HTTP", () => {
         traceparent: upstream.header,
         "content-type": "application/json",
       },
-      body: JSON.stringify({ query: "query RecentOrders { orders(first: 2) { edges { node { id } } } }" }),
+      // A connection nested in the nodes: the planner refuses it, so the document is executed.
+      body: JSON.stringify({
+        query:
+          "query RecentOrders { orders(first: 2) { edges { node { id events(first: 1) { edges { node { id } } } } } } }",
+      }),
     });
     expect(response.status).toBe(200);
     expect(((await response.json()) as { errors?: unknown }).errors).toBeUndefined();

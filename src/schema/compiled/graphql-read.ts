@@ -17,7 +17,7 @@ import type { PageInfoShape } from "../page-window.js";
 import { rootListOf } from "../read-metadata.js";
 import type { CompiledRead, ReadOutcome, ReadPlanner } from "./read-planner.js";
 import { fieldsOf } from "./selection-walk.js";
-import { type OutputSpelling, PlanError } from "./writers.js";
+import { type OutputSpelling, PlanError, type PlanRefusal } from "./writers.js";
 
 /** Values as GraphQL execution serializes them: an enum by its name, a Decimal as a string of its digits. */
 export const GRAPHQL_SPELLING: OutputSpelling = {
@@ -42,13 +42,14 @@ export function planGraphQLRead(
   planner: ReadPlanner,
   schema: GraphQLSchema,
   operation: OperationDefinitionNode,
-): { compiled: CompiledGraphQLRead } | { reason: string } {
+): { compiled: CompiledGraphQLRead } | { reason: string; refusal: PlanRefusal } {
   const plan = planner.plan(operation, GRAPHQL_SPELLING);
   if ("reason" in plan) return plan;
   const [root] = operation.selectionSet.selections;
   const rootField =
     root?.kind === Kind.FIELD ? schema.getQueryType()?.getFields()[root.name.value] : undefined;
-  if (root?.kind !== Kind.FIELD || !rootField) return { reason: "it selects no root field" };
+  if (root?.kind !== Kind.FIELD || !rootField)
+    return { reason: "it selects no root field", refusal: "root_fields" };
   try {
     const write = dataWriter(
       root,
@@ -57,7 +58,7 @@ export function planGraphQLRead(
     );
     return { compiled: compiledWith(plan.compiled, write) };
   } catch (error) {
-    if (error instanceof PlanError) return { reason: error.message };
+    if (error instanceof PlanError) return { reason: error.message, refusal: error.refusal };
     throw error;
   }
 }
@@ -98,7 +99,7 @@ function connectionWriter(
   const parts = fieldsOf(root.selectionSet).map((field, index) => {
     const prefix = `${index === 0 ? "" : ","}${keyOf(field)}:`;
     if (field.directives?.length || field.selectionSet?.selections.some((node) => node.directives?.length))
-      throw new PlanError(`${connection.name}.${field.name.value} has a directive`);
+      throw new PlanError(`${connection.name}.${field.name.value} has a directive`, "directive");
     if (field.name.value === "pageInfo") {
       const write = pageInfoWriter(field);
       return (page: Extract<ReadOutcome, { kind: "page" }>) => prefix + write(page.pageInfo);
@@ -106,7 +107,7 @@ function connectionWriter(
     // The planner compiles only `edges { node }` beside `pageInfo` (read-statements.ts).
     const [node] = fieldsOf(field.selectionSet);
     if (field.name.value !== "edges" || !node)
-      throw new PlanError(`${connection.name}.${field.name.value} is not compiled`);
+      throw new PlanError(`${connection.name}.${field.name.value} is not compiled`, "connection_field");
     const open = `{${keyOf(node)}:`;
     return (page: Extract<ReadOutcome, { kind: "page" }>) => {
       let out = `${prefix}[`;
@@ -135,8 +136,10 @@ function pageInfoWriter(node: FieldNode): (info: PageInfoShape) => string {
   const parts = fieldsOf(node.selectionSet).map((field, index) => {
     const key = field.alias?.value ?? field.name.value;
     const write = PAGE_INFO_FIELDS[field.name.value];
-    if (!write || keys.has(key) || field.directives?.length)
-      throw new PlanError(`PageInfo.${field.name.value} is not compiled as selected`);
+    if (field.directives?.length)
+      throw new PlanError(`PageInfo.${field.name.value} has a directive`, "directive");
+    if (keys.has(key)) throw new PlanError(`PageInfo selects ${key} more than once`, "repeated_key");
+    if (!write) throw new PlanError(`PageInfo.${field.name.value} is not compiled`);
     keys.add(key);
     return { prefix: `${index === 0 ? "" : ","}${JSON.stringify(key)}:`, write };
   });

@@ -32,15 +32,18 @@ import {
 } from "./read-statements.js";
 import { planRecordBatch, type RecordBatchRead } from "./record-batch.js";
 import { PlanContext } from "./selection-walk.js";
-import { type OutputSpelling, PlanError } from "./writers.js";
+import { type OutputSpelling, PlanError, type PlanRefusal } from "./writers.js";
 
 export type { CompiledRead, QueryRows, ReadOutcome } from "./read-statements.js";
 export type { RecordBatchRead } from "./record-batch.js";
-export type { OutputSpelling } from "./writers.js";
+export type { OutputSpelling, PlanRefusal } from "./writers.js";
 
-export type ReadPlan = { compiled: CompiledRead } | { reason: string };
+/** Why an operation is not planned: a code from a fixed list, and words for the startup log. */
+export type PlanRefused = { reason: string; refusal: PlanRefusal };
 
-export type RecordBatchPlan = { compiled: RecordBatchRead } | { reason: string };
+export type ReadPlan = { compiled: CompiledRead } | PlanRefused;
+
+export type RecordBatchPlan = { compiled: RecordBatchRead } | PlanRefused;
 
 export interface ReadPlanner {
   plan(operation: OperationDefinitionNode, spelling: OutputSpelling): ReadPlan;
@@ -63,7 +66,7 @@ export function createReadPlanner(options: {
         const record = recordReadOf(field.extensions);
         if (list) return planRootList(plan, list, field, fieldNode, argumentsOf, query);
         if (record) return planRecordRead(plan, record, field, fieldNode, argumentsOf, query);
-        throw new PlanError(`Query.${field.name} declares no compiled read`);
+        throw new PlanError(`Query.${field.name} declares no compiled read`, "root_field");
       });
     },
     planRecordBatch(operation, spelling) {
@@ -79,12 +82,13 @@ export function createReadPlanner(options: {
   /** The operation's one root field, and what planning it starts from. */
   function rootOf(operation: OperationDefinitionNode, spelling: OutputSpelling) {
     const root = schema.getQueryType();
-    if (operation.operation !== "query" || !root) throw new PlanError("it is not a query");
+    if (operation.operation !== "query" || !root) throw new PlanError("it is not a query", "operation");
     const [fieldNode, ...more] = operation.selectionSet.selections;
-    if (fieldNode?.kind !== Kind.FIELD || more.length > 0 || fieldNode.directives?.length)
-      throw new PlanError("it selects more than one root field, or a fragment or directive");
+    if (more.length > 0) throw new PlanError("it selects more than one root field", "root_fields");
+    if (fieldNode?.kind !== Kind.FIELD) throw new PlanError("its root is a fragment", "fragment");
+    if (fieldNode.directives?.length) throw new PlanError("its root field has a directive", "directive");
     const field = root.getFields()[fieldNode.name.value];
-    if (!field) throw new PlanError(`Query has no field ${fieldNode.name.value}`);
+    if (!field) throw new PlanError(`Query.${fieldNode.name.value} is not planned`, "typename");
     const argumentsOf = (variables: Readonly<Record<string, unknown>>) =>
       readArguments(schema, operation, field, fieldNode, variables);
     return { field, fieldNode, plan: new PlanContext(dataModel, spelling), argumentsOf };
@@ -92,11 +96,11 @@ export function createReadPlanner(options: {
 }
 
 /** What `make` planned, or why it could not be planned. */
-function planned<Compiled>(make: () => Compiled): { compiled: Compiled } | { reason: string } {
+function planned<Compiled>(make: () => Compiled): { compiled: Compiled } | PlanRefused {
   try {
     return { compiled: make() };
   } catch (error) {
-    if (error instanceof PlanError) return { reason: error.message };
+    if (error instanceof PlanError) return { reason: error.message, refusal: error.refusal };
     throw error;
   }
 }

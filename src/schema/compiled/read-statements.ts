@@ -233,11 +233,14 @@ function nodeSelectionOf(connection: GraphQLObjectType, node: FieldNode): NodeSe
     const [nodeField, ...others] = fieldsOf(selected.selectionSet);
     const nodeType = isObjectType(edge) ? edge.getFields().node?.type : undefined;
     if (name !== "edges" || !nodeField || others.length > 0 || nodeField.name.value !== "node" || !nodeType)
-      throw new PlanError(`${connection.name}.${name} is not compiled: only edges { node } and pageInfo are`);
-    if (nodeSelection) throw new PlanError("edges is selected twice");
+      throw new PlanError(
+        `${connection.name}.${name} is not compiled: only edges { node } and pageInfo are`,
+        "connection_field",
+      );
+    if (nodeSelection) throw new PlanError("edges is selected twice", "repeated_key");
     nodeSelection = { type: nodeType, selections: nodeField.selectionSet };
   }
-  if (!nodeSelection) throw new PlanError("the page selects no edges { node }");
+  if (!nodeSelection) throw new PlanError("the page selects no edges { node }", "connection_field");
   return nodeSelection;
 }
 

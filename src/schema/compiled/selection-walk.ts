@@ -121,11 +121,12 @@ export class PlanContext {
       fieldsOf(selectionSet).map((node) => {
         const key = node.alias?.value ?? node.name.value;
         // Execution merges a key selected twice into one; written twice, the JSON would differ.
-        if (keys.has(key)) throw new PlanError(`${type.name} selects ${key} more than once`);
+        if (keys.has(key)) throw new PlanError(`${type.name} selects ${key} more than once`, "repeated_key");
         keys.add(key);
         const field = type.getFields()[node.name.value];
-        if (!field) throw new PlanError(`${type.name}.${node.name.value} is not compiled (__typename)`);
-        if (node.directives?.length) throw new PlanError(`${type.name}.${field.name} has a directive`);
+        if (!field) throw new PlanError(`${type.name}.${node.name.value} is not compiled`, "typename");
+        if (node.directives?.length)
+          throw new PlanError(`${type.name}.${field.name} has a directive`, "directive");
         return { key, write: this.fieldOf(type, field, node, source) };
       }),
     );
@@ -139,7 +140,7 @@ export class PlanContext {
   ): Writer {
     const where = `${parent.name}.${field.name}`;
     if (field.args.length > 0 && (node.arguments?.length ?? 0) > 0)
-      throw new PlanError(`${where} takes arguments`);
+      throw new PlanError(`${where} takes arguments`, "field_arguments");
     const { extensions } = field;
     const rowRead = rowReadOf(extensions);
     const exposed = extensions.pothosExposedField;
@@ -149,9 +150,9 @@ export class PlanContext {
       if (rowRead) value = this.readRow(rowRead, field, source);
       else if (typeof exposed === "string") value = this.property(source, exposed);
       else if (isNamed(relation)) value = this.property(source, relation.name);
-      else throw new PlanError("it has a resolver that declares nothing it reads");
+      else throw new PlanError("it has a resolver that declares nothing it reads", "undeclared_field");
     } catch (error) {
-      if (error instanceof PlanError) throw new PlanError(`${where}: ${error.message}`);
+      if (error instanceof PlanError) throw new PlanError(`${where}: ${error.message}`, error.refusal);
       throw error;
     }
     return this.writerOf(field.type, node.selectionSet, value, source.scope, where);
@@ -284,14 +285,14 @@ function guarded<Result>(make: () => Result, where: string): Result {
   try {
     return make();
   } catch (error) {
-    if (error instanceof PlanError) throw new PlanError(`${where}: ${error.message}`);
+    if (error instanceof PlanError) throw new PlanError(`${where}: ${error.message}`, error.refusal);
     throw error;
   }
 }
 
 export function fieldsOf(selectionSet: SelectionSetNode | undefined): FieldNode[] {
   return (selectionSet?.selections ?? []).map((selection) => {
-    if (selection.kind !== Kind.FIELD) throw new PlanError("it uses a fragment");
+    if (selection.kind !== Kind.FIELD) throw new PlanError("it uses a fragment", "fragment");
     return selection;
   });
 }

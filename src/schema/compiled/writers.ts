@@ -38,9 +38,47 @@ export class RowValueError extends Error {
   override readonly name = "RowValueError";
 }
 
-/** A selection the planner cannot compile, with the reason the startup log and /metrics show. */
+/**
+ * Why a selection cannot be planned, as a code from a fixed list: /metrics
+ * counts refusals by it, so it must never carry a document's own text.
+ */
+export const PLAN_REFUSALS = [
+  /** More than one root field, or a root field beside a fragment. */
+  "root_fields",
+  /** A root field with no planned read (declared in read-metadata.ts). */
+  "root_field",
+  /** A fragment spread or inline fragment. */
+  "fragment",
+  /** A directive (`@include`, `@skip`) on a field. */
+  "directive",
+  /** The same response key selected twice. */
+  "repeated_key",
+  /** `__typename` where it is not planned. */
+  "typename",
+  /** A connection's field other than `edges { node }` and `pageInfo`. */
+  "connection_field",
+  /** A field below the root taking arguments (a nested connection). */
+  "field_arguments",
+  /** A field whose resolver declares nothing it reads. */
+  "undeclared_field",
+  /** A declared read the statement cannot express (a path, a column's type). */
+  "read_shape",
+  /** Not a query. */
+  "operation",
+] as const;
+
+export type PlanRefusal = (typeof PLAN_REFUSALS)[number];
+
+/** A selection the planner cannot compile: its code for /metrics, and a reason the startup log shows. */
 export class PlanError extends Error {
   override readonly name = "PlanError";
+
+  constructor(
+    message: string,
+    readonly refusal: PlanRefusal = "read_shape",
+  ) {
+    super(message);
+  }
 }
 
 // A timestamp's text as PostgreSQL writes it in UTC, in DateStyle ISO (its

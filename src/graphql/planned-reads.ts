@@ -1,0 +1,121 @@
+// Every query answered by a planned read: a query document (sent in full,
+// by a manifest's id, registered by its hash, or from GraphiQL) is planned
+// into one SQL statement the first time it is seen, and a query whose
+// selection the planner covers is answered from its rows, with the JSON text
+// of its `data` written straight from them. What the planner refuses runs on
+// normal execution, counted in /metrics by its reason. Both give the same
+// bytes (test/graphql/planned-reads.test.ts).
+import { type DocumentNode, type ExecutionResult, type GraphQLSchema, getOperationAST, parse } from "graphql";
+import type { Plugin, YogaInitialContext } from "graphql-yoga";
+import type { ExecutedQueryReason } from "../http/metrics.js";
+import { type CompiledGraphQLRead, planGraphQLRead } from "../schema/compiled/graphql-read.js";
+import type { PlanRefusal, ReadPlanner } from "../schema/compiled/read-planner.js";
+import type { GraphQLContext } from "../schema/context.js";
+
+export interface PlannedReads {
+  planner: ReadPlanner;
+  /** Once, at startup: each manifest document's operations, with null when planned, else why executed. */
+  planned(plans: readonly { document: string; operation: string; reason: string | null }[]): void;
+  /** A query was executed rather than answered by a planned read. */
+  executed(reason: ExecutedQueryReason): void;
+  /** A planned read threw; the operation was executed instead. */
+  failed(operation: string, error: unknown): void;
+  /** Runs a planned read inside the operation's execute span, when tracing is on. */
+  inExecution?<Result>(contextValue: object, run: () => Promise<Result>): Promise<Result>;
+}
+
+/** An operation's plan, or why it has none. */
+type Plan = { read: CompiledGraphQLRead } | { refusal: PlanRefusal };
+
+/** A result Yoga writes with its own `stringify` (its ExecutionResultWithSerializer). */
+type ResultWithText = ExecutionResult & { stringify(result: ExecutionResult): string };
+
+/** The result of a planned read: its `data` as text, written through `stringify`. */
+function resultOf(dataText: string): ResultWithText {
+  return {
+    data: {},
+    // Plugins that add `extensions` (cost, rate limit) spread the result, which keeps this.
+    stringify: (result) =>
+      result.extensions === undefined
+        ? `{"data":${dataText}}`
+        : `{"data":${dataText},"extensions":${JSON.stringify(result.extensions)}}`,
+  };
+}
+
+function operationName(document: DocumentNode, name: string | null | undefined): string {
+  return getOperationAST(document, name)?.name?.value ?? "anonymous";
+}
+
+/**
+ * The plugin answering queries from planned reads. It runs last among the
+ * execution hooks, after the cost limit and the execute span have started;
+ * a query it cannot plan is left to execution.
+ */
+export function plannedReadsPlugin(
+  schema: GraphQLSchema,
+  reads: PlannedReads,
+  manifest: ReadonlyMap<string, string>,
+): Plugin {
+  reads.planned(
+    [...manifest].flatMap(([id, text]) => {
+      const document = parse(text);
+      return document.definitions.flatMap((definition) => {
+        if (definition.kind !== "OperationDefinition") return [];
+        const plan = planGraphQLRead(reads.planner, schema, definition);
+        const reason = "reason" in plan ? plan.reason : null;
+        return [{ document: id, operation: definition.name?.value ?? "anonymous", reason }];
+      });
+    }),
+  );
+  // Plans are kept by the parsed document, so they live exactly as long as
+  // it: every way a document arrives (in full, by a manifest id or a hash
+  // registered by APQ, whose text the persisted-operations plugin hands on
+  // as the query, or from GraphiQL) is parsed through Yoga's parse cache,
+  // keyed by the text and bounded by bytes (document-cache.ts), which hands
+  // the same DocumentNode back while it keeps it. A document it drops (or
+  // never keeps, being larger than its budget) is planned again when next
+  // seen, and its old plans go with it; a plan's size follows its document's.
+  const plansByDocument = new WeakMap<DocumentNode, Map<string | null, Plan | null>>();
+  const planOf = (document: DocumentNode, name: string | null): Plan | null => {
+    let plans = plansByDocument.get(document);
+    if (!plans) {
+      plans = new Map();
+      plansByDocument.set(document, plans);
+    }
+    let plan = plans.get(name);
+    if (plan === undefined) {
+      const operation = getOperationAST(document, name);
+      const planned =
+        operation?.operation === "query" ? planGraphQLRead(reads.planner, schema, operation) : null;
+      plan = planned && ("compiled" in planned ? { read: planned.compiled } : { refusal: planned.refusal });
+      plans.set(name, plan);
+    }
+    return plan;
+  };
+  return {
+    // Not async: an operation left to execution is not made to wait a turn for a promise.
+    onExecute({ args, setResultAndStopExecution }) {
+      const plan = planOf(args.document, args.operationName ?? null);
+      // Mutations and subscriptions have no plan, and are not counted.
+      if (!plan) return;
+      if ("refusal" in plan) {
+        reads.executed(plan.refusal);
+        return;
+      }
+      // Yoga makes every operation's context with `contextFor` (yoga.ts), over its own.
+      const context = args.contextValue as GraphQLContext & YogaInitialContext;
+      const read = plan.read.prepare(args.variableValues ?? {}, context);
+      if (!read) {
+        reads.executed("arguments");
+        return;
+      }
+      return (reads.inExecution ? reads.inExecution(context, read) : read()).then(
+        (data) => setResultAndStopExecution(resultOf(data)),
+        (error: unknown) => {
+          reads.executed("failed");
+          reads.failed(operationName(args.document, args.operationName), error);
+        },
+      );
+    },
+  };
+}

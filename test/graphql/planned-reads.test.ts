@@ -1,0 +1,225 @@
+// Every query answered by its planned read, however a front end sends it: in
+// full, a manifest document by its id, a document registered by its hash, or
+// from GraphiQL. The answer is the one graphql-js execution gives, byte for
+// byte, from one statement; /metrics says how each manifest document runs,
+// and counts by reason each query executed rather than planned.
+import { createHash } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { execute, parse } from "graphql";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config.js";
+import { schema } from "../../src/schema/index.js";
+import { contextOf } from "../support/compiled-reads.js";
+import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
+import { createTestApp, type TestApp } from "../support/test-app.js";
+import { GRAPHQL } from "./helpers.js";
+
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+
+const ORDERS = `query Orders($first: Int, $after: String) {
+  orders(first: $first, after: $after) {
+    pageInfo { hasNextPage endCursor }
+    edges { node { id databaseId orderStatus priceType quantity priceTotal currency placedAt createdAt
+      supplier { id name } deliverySite { siteName address { city } } resourceValues { provider value } } }
+    page: pageInfo { more: hasNextPage hasPreviousPage startCursor __typename }
+  }
+}`;
+const ORDER = "query Order($id: UUID!) { order(id: $id) { id orderReference quantity orderStatus } }";
+/** A connection nested in a page's nodes: executed. */
+const NESTED =
+  "query Nested { orders(first: 2) { edges { node { id events(first: 1) { edges { node { id } } } } } } }";
+
+let harness: TestApp;
+let buyer: SeededBuyer;
+let other: SeededBuyer;
+
+beforeAll(async () => {
+  const directory = mkdtempSync(join(tmpdir(), "bpa-planned-reads-"));
+  const path = join(directory, "persisted-documents.json");
+  writeFileSync(
+    path,
+    JSON.stringify(Object.fromEntries([ORDERS, ORDER, NESTED].map((text) => [sha256(text), text]))),
+  );
+  const config = loadConfig({ GRAPHQL_PERSISTED_DOCUMENTS: path });
+  harness = await createTestApp({ graphql: { persistedDocuments: config.graphql.persistedDocuments } });
+  buyer = await seedBuyer(harness.database, "Planned reads");
+  other = await seedBuyer(harness.database, "Other buyer");
+  await seedOrders(
+    harness.database,
+    buyer,
+    [1, 2, 3, 4, 5].map((day) => ({
+      createdAt: new Date(Date.UTC(2025, 0, day, 0, 0, 0, day * 7)),
+      placedAt: day % 2 === 0 ? null : new Date(Date.UTC(2025, 1, day)),
+      resourceValues: day === 3 ? [] : [{ provider: "erp", value: `E-"${day}"\u00e9` }],
+    })),
+  );
+  // Amounts past a float's digits, and a trailing zero the Decimal scalar drops.
+  await harness.database.prisma.order.updateMany({
+    where: { buyerId: buyer.buyerId },
+    data: { quantity: "12345678901234.567890" },
+  });
+  await seedOrders(harness.database, other, [{ createdAt: new Date(Date.UTC(2025, 0, 9)) }]);
+}, 60_000);
+
+afterAll(async () => {
+  await harness?.close();
+});
+
+/** The response's text, and its `data` as the text before `extensions` (which counts the caller's requests). */
+async function post(
+  body: unknown,
+  key = buyer.apiKey,
+): Promise<{ status: number; text: string; data: string }> {
+  const response = await harness.app.fetch(GRAPHQL, {
+    method: "POST",
+    headers: { "x-api-key": key, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  const end = text.indexOf(',"extensions":');
+  return { status: response.status, text, data: end < 0 ? text : `${text.slice(0, end)}}` };
+}
+
+/** What graphql-js execution answers, as Yoga writes it (`data` and `errors`, without `extensions`). */
+async function executed(
+  query: string,
+  variables: Record<string, unknown> = {},
+  as: SeededBuyer = buyer,
+): Promise<string> {
+  const result = await execute({
+    schema,
+    document: parse(query),
+    contextValue: contextOf(harness.database, as),
+    variableValues: variables,
+  });
+  return JSON.stringify({ ...(result.errors ? { errors: result.errors } : {}), data: result.data });
+}
+
+const byId = (query: string, variables: Record<string, unknown> = {}) =>
+  post({ documentId: sha256(query), variables });
+
+/** Statements sent since the last reset, without the API key lookup and the rate limit's. */
+const readStatements = () => harness.queries.filter((sql) => !/api_keys|rate_limit_windows/.test(sql));
+
+async function metrics(): Promise<string> {
+  return (await harness.app.fetch("http://localhost/metrics")).text();
+}
+
+/** How many queries /metrics counts as executed for `reason`. */
+async function executedCount(reason: string): Promise<number> {
+  const line = new RegExp(`^graphql_executed_queries_total\\{reason="${reason}"\\} (\\d+)$`, "m");
+  const count = line.exec(await metrics())?.[1];
+  if (count === undefined) throw new Error(`no graphql_executed_queries_total for ${reason}`);
+  return Number(count);
+}
+
+describe("queries answered by planned reads", () => {
+  it("/metrics says which manifest documents are planned, and why the others are executed", async () => {
+    const text = await metrics();
+    expect(text).toContain(
+      `graphql_document_execution{document="${sha256(ORDERS)}",operation="Orders",execution="compiled",reason=""} 1`,
+    );
+    expect(text).toContain(
+      `graphql_document_execution{document="${sha256(ORDER)}",operation="Order",execution="compiled",reason=""} 1`,
+    );
+    expect(text).toMatch(
+      new RegExp(
+        `graphql_document_execution\\{document="${sha256(NESTED)}",operation="Nested",execution="executed",reason="[^"]*Order.events[^"]*"\\} 1`,
+      ),
+    );
+  });
+
+  it("answers a page sent in full, page after page, with the bytes execution gives, from one statement", async () => {
+    let after: string | null = null;
+    for (let page = 0; page < 3; page += 1) {
+      const variables = { first: 2, after };
+      harness.resetQueries();
+      const planned = await post({ query: ORDERS, variables });
+      const reads = readStatements();
+      expect(planned.status).toBe(200);
+      expect(planned.data).toBe(await executed(ORDERS, variables));
+      expect(reads, "one statement, which reads the orders").toHaveLength(1);
+      expect(reads[0]).toMatch(/FROM "orders"/);
+      const parsed = JSON.parse(planned.text) as {
+        data: { orders: { pageInfo: { endCursor: string | null } } };
+        extensions: { rateLimit: unknown; cost: unknown };
+      };
+      expect(parsed.extensions).toMatchObject({ rateLimit: expect.any(Object), cost: expect.any(Object) });
+      after = parsed.data.orders.pageInfo.endCursor;
+    }
+  });
+
+  it("answers a manifest document by its id, a document registered by its hash, and GraphiQL's GET alike", async () => {
+    const query = "query Registered { orders(first: 3) { edges { node { id orderStatus } } } }";
+    const expected = await executed(ORDERS, { first: 3 });
+    const registered = await executed(query);
+    harness.resetQueries();
+    expect((await byId(ORDERS, { first: 3 })).data).toBe(expected);
+    const hash = { persistedQuery: { version: 1, sha256Hash: sha256(query) } };
+    expect((await post({ query, extensions: hash })).data).toBe(registered);
+    expect((await post({ extensions: hash })).data).toBe(registered);
+    const url = new URL(GRAPHQL);
+    url.searchParams.set("query", ORDERS);
+    url.searchParams.set("variables", JSON.stringify({ first: 3 }));
+    const fromGraphiql = await harness.app.fetch(url, {
+      headers: { "x-api-key": buyer.apiKey, accept: "application/graphql-response+json" },
+    });
+    const text = await fromGraphiql.text();
+    expect(text.slice(0, text.indexOf(',"extensions":'))).toBe(expected.slice(0, -1));
+    expect(
+      readStatements().filter((sql) => /FROM "orders"/.test(sql)),
+      "one statement each",
+    ).toHaveLength(4);
+  });
+
+  it("answers a record, and null for another buyer's, as execution does", async () => {
+    const page = JSON.parse((await post({ query: ORDERS, variables: { first: 1 } })).text) as {
+      data: { orders: { edges: { node: { databaseId: string } }[] } };
+    };
+    const id = page.data.orders.edges[0]?.node.databaseId;
+    const planned = await post({ query: ORDER, variables: { id } });
+    expect(planned.data).toBe(await executed(ORDER, { id }));
+    expect(planned.data).toContain('"quantity":"12345678901234.56789"');
+    const asOther = await post({ query: ORDER, variables: { id } }, other.apiKey);
+    expect(asOther.data).toBe('{"data":{"order":null}}');
+  });
+
+  it("executes a request whose arguments its planned read refuses, answers what execution answers, and counts it", async () => {
+    const before = await executedCount("arguments");
+    const variables = { first: 2, after: "not a cursor" };
+    const answer = await post({ query: ORDERS, variables });
+    expect(answer.data).toBe((await byId(ORDERS, variables)).data);
+    expect(JSON.parse(answer.text)).toMatchObject({
+      errors: [{ extensions: { code: "VALIDATION_FAILED" } }],
+    });
+    expect(await executedCount("arguments")).toBe(before + 2);
+  });
+
+  it("executes a query it cannot plan, and /metrics counts it by a reason code, not by its text", async () => {
+    const before = await executedCount("field_arguments");
+    const answer = await post({ query: NESTED });
+    expect(answer.status).toBe(200);
+    expect(answer.data).toBe(await executed(NESTED));
+    expect(await executedCount("field_arguments")).toBe(before + 1);
+    const text = await metrics();
+    const reasons = [...text.matchAll(/^graphql_executed_queries_total\{reason="([^"]*)"\}/gm)].map(
+      (match) => match[1],
+    );
+    expect(reasons).toContain("fragment");
+    expect(reasons.every((reason) => /^[a-z_]+$/.test(reason ?? ""))).toBe(true);
+  });
+
+  it("counts no mutation or subscription, and no query it answers", async () => {
+    const total = async () =>
+      [...(await metrics()).matchAll(/^graphql_executed_queries_total\{[^}]*\} (\d+)$/gm)].reduce(
+        (sum, match) => sum + Number(match[1]),
+        0,
+      );
+    const before = await total();
+    await post({ query: ORDERS, variables: { first: 1 } });
+    await post({ query: "mutation { __typename }" });
+    expect(await total()).toBe(before);
+  });
+});

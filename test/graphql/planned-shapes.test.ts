@@ -1,0 +1,97 @@
+// Which shapes of query document the planner answers from SQL rows, and,
+// for each it does not, the reason /metrics counts it under. A shape moving
+// from refused to planned shows here; its bytes are compared with
+// execution's in test/graphql/planned-reads.test.ts.
+import { Kind, parse } from "graphql";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readDataModel } from "../../src/db/data-model.js";
+import { planGraphQLRead } from "../../src/schema/compiled/graphql-read.js";
+import { createReadPlanner, type ReadPlanner } from "../../src/schema/compiled/read-planner.js";
+import { schema } from "../../src/schema/index.js";
+import { createTestDatabase, type TestDatabase } from "../support/test-database.js";
+
+let database: TestDatabase;
+let planner: ReadPlanner;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  planner = createReadPlanner({
+    schema,
+    dataModel: readDataModel(database.prisma),
+    query: (text, values) => database.query(text, values),
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await database?.close();
+});
+
+/** Each shape, a document showing it, and whether it plans (`planned`) or the reason it is refused. */
+const SHAPES: readonly (readonly [shape: string, document: string, outcome: string])[] = [
+  ["a page of columns", "{ orders(first: 2) { edges { node { id orderReference } } } }", "planned"],
+  [
+    "aliases",
+    "{ list: orders(first: 2) { e: edges { n: node { ref: orderReference } } info: pageInfo { more: hasNextPage } } }",
+    "planned",
+  ],
+  [
+    "variables",
+    "query ($first: Int, $after: String) { orders(first: $first, after: $after) { edges { node { id } } } }",
+    "planned",
+  ],
+  [
+    "relations and lists",
+    "{ orders { edges { node { supplier { name } deliverySite { address { city } } resourceValues { value } } } } }",
+    "planned",
+  ],
+  ["a record by id", "query ($id: UUID!) { order(id: $id) { id quantity } }", "planned"],
+  ["__typename on PageInfo", "{ orders { pageInfo { __typename } edges { node { id } } } }", "planned"],
+  ["the same response key twice", "{ orders { edges { node { id id } } } }", "repeated_key"],
+  [
+    "the same object twice, with different fields",
+    "{ orders { edges { node { supplier { id } supplier { name } } } } }",
+    "repeated_key",
+  ],
+  ["totalCount", "{ orders(first: 2) { totalCount edges { node { id } } } }", "connection_field"],
+  ["__typename on a node", "{ orders { edges { node { __typename id } } } }", "typename"],
+  [
+    "a fragment spread",
+    "{ orders { edges { node { ...Order } } } } fragment Order on Order { id }",
+    "fragment",
+  ],
+  ["an inline fragment", "{ orders { edges { node { ... on Order { id } } } } }", "fragment"],
+  [
+    "@include",
+    "query ($with: Boolean!) { orders { edges { node { id orderReference @include(if: $with) } } } }",
+    "directive",
+  ],
+  [
+    "@skip",
+    "query ($without: Boolean!) { orders { edges { node { id @skip(if: $without) } } } }",
+    "directive",
+  ],
+  [
+    "a nested connection",
+    "{ orders(first: 2) { edges { node { id events(first: 2) { edges { node { id } } } } } } }",
+    "field_arguments",
+  ],
+  ["node", "query ($id: ID!) { node(id: $id) { ... on Order { id } } }", "root_field"],
+  ["nodes", "query ($ids: [ID!]!) { nodes(ids: $ids) { id } }", "root_field"],
+  [
+    "two root fields",
+    "{ orders { edges { node { id } } } buyerProducts { edges { node { id } } } }",
+    "root_fields",
+  ],
+  ["the connection's nodes", "{ orders { nodes { id } } }", "connection_field"],
+];
+
+describe("the shapes of query the planner answers", () => {
+  it.each(SHAPES)("%s: %s → %s", (_shape, text, outcome) => {
+    const [operation] = parse(text).definitions;
+    if (operation?.kind !== Kind.OPERATION_DEFINITION) throw new Error("no operation");
+    const plan = planGraphQLRead(planner, schema, operation);
+    expect("compiled" in plan ? "planned" : `${plan.refusal}`, "reason" in plan ? plan.reason : "").toBe(
+      outcome,
+    );
+  });
+});
