@@ -17,7 +17,7 @@ beforeAll(async () => {
   database = await createTestDatabase();
   planner = createReadPlanner({
     schema,
-    dataModel: readDataModel(database.prisma),
+    dataModel: readDataModel(),
     query: (text, values) => database.query(text, values),
   });
 }, 60_000);
