@@ -5,6 +5,10 @@
 // value holding a byte above 0x7f, where latin1 and UTF-8 part ways, is
 // decoded as UTF-8, as pg does: every value is the string pg would give.
 // Every other message goes to pg-protocol's own parser.
+//
+// This is the one module that reaches into a dependency's internals: a pg
+// connection's `attachListeners`. `pgInternalsChanged` says whether the pg
+// installed still has them as this module knows them (test/db/row-text-client.test.ts).
 import { isAscii } from "node:buffer";
 import { EventEmitter } from "node:events";
 import pg from "pg";
@@ -86,27 +90,75 @@ export function createMessageReader(onMessage: (message: Message) => void): (chu
   };
 }
 
-/** What pg's connection does with the messages it reads (pg/lib/connection.js). */
-interface MessageEmitter extends EventEmitter {
-  _emitMessage: boolean;
+/** The readers `createMessageReader` made for a client's connection, to tell them from pg's own. */
+const connectionReaders = new WeakSet<object>();
+
+/** pg's connection, with the method this client replaces (pg/lib/connection.js). */
+interface ReadingConnection extends pg.Connection {
   attachListeners(stream: NodeJS.ReadableStream): void;
 }
 
 /**
+ * pg's `Connection#attachListeners` as this module replaces it, blanks
+ * collapsed: handed each stream the connection reads (the socket, then the
+ * TLS socket when it upgrades), it emits every message pg-protocol parses
+ * from it under the message's name (`errorMessage` for `error`), and as
+ * `message` too when someone listens for that.
+ */
+const PG_ATTACH_LISTENERS =
+  "attachListeners(stream) { parse(stream, (msg) => { const eventName = msg.name === 'error' ? 'errorMessage' : msg.name if (this._emitMessage) { this.emit('message', msg) } this.emit(eventName, msg) }) }";
+
+/** Where pg's connection calls `attachListeners`: on connecting, and on upgrading to TLS. */
+const PG_CALLS = {
+  connect: "this.attachListeners(this.stream)",
+  upgradeToSSL: "self.attachListeners(self.stream)",
+};
+
+const collapsed = (source: string) => source.replace(/\s+/g, " ").trim();
+
+/**
+ * What in the pg installed differs from what this client replaces, each a
+ * sentence; empty when nothing does. A change means the client must be
+ * checked against pg's new connection (docs/design/contributing.md,
+ * "Upgrading pg and Prisma"): unchecked, the client would read the server
+ * with pg's own parser, or not as pg now does.
+ */
+export function pgInternalsChanged(): string[] {
+  const source = (name: string) => {
+    const method: unknown = Reflect.get(pg.Connection.prototype, name);
+    return typeof method === "function" ? collapsed(method.toString()) : null;
+  };
+  const changes: string[] = [];
+  const attach = source("attachListeners");
+  if (attach === null) changes.push("pg's Connection has no attachListeners method");
+  else if (attach !== PG_ATTACH_LISTENERS)
+    changes.push(`pg's Connection#attachListeners reads differently: ${attach}`);
+  for (const [method, call] of Object.entries(PG_CALLS))
+    if (!source(method)?.includes(call)) changes.push(`pg's Connection#${method} no longer calls ${call}`);
+  return changes;
+}
+
+/**
  * A pg client whose connection reads messages with `createMessageReader`:
- * pg's `attachListeners`, called on the socket (and again on a TLS upgrade),
- * with the reader in place of pg-protocol's `parse`.
+ * pg's `attachListeners` with the reader in place of pg-protocol's `parse`.
  */
 export class RowTextClient extends pg.Client {
   constructor(config?: string | pg.ClientConfig) {
     super(config);
-    const connection = this.connection as unknown as MessageEmitter;
+    const connection = this.connection as ReadingConnection;
     connection.attachListeners = (stream) => {
       const read = createMessageReader((message) => {
-        if (connection._emitMessage) connection.emit("message", message);
+        if (connection.listenerCount("message") > 0) connection.emit("message", message);
         connection.emit(message.name === "error" ? "errorMessage" : message.name, message);
       });
+      connectionReaders.add(read);
       stream.on("data", read);
     };
   }
+}
+
+/** Whether what `client`'s connection reads goes through a row-text reader (and nothing else). */
+export function readsRowTexts(client: pg.Client): boolean {
+  const listeners = client.connection.stream.listeners("data");
+  return listeners.length === 1 && listeners.every((listener) => connectionReaders.has(listener));
 }

@@ -7,7 +7,12 @@ import pg from "pg";
 import { parse } from "pg-protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryArrayRows } from "../../src/db/array-rows.js";
-import { createMessageReader, RowTextClient } from "../../src/db/row-text-client.js";
+import {
+  createMessageReader,
+  pgInternalsChanged,
+  RowTextClient,
+  readsRowTexts,
+} from "../../src/db/row-text-client.js";
 import { onPostgres } from "../support/test-database.js";
 
 /** A backend message: its code, then its length (counting itself), then `body`. */
@@ -93,6 +98,16 @@ describe("rows read from the server's bytes", () => {
   });
 });
 
+// The guard for upgrading pg (docs/design/contributing.md, "Upgrading pg and Prisma").
+describe("the pg installed", () => {
+  it("reads the server as the row-text client expects, through the connection method it replaces", () => {
+    expect(
+      pgInternalsChanged(),
+      "pg's connection changed where src/db/row-text-client.ts replaces it: check the client against it, then update PG_ATTACH_LISTENERS",
+    ).toEqual([]);
+  });
+});
+
 describe.runIf(onPostgres)("a pool of row-text clients, against PostgreSQL", () => {
   const url = process.env.DATABASE_URL ?? "";
   let ours: pg.Pool;
@@ -138,15 +153,14 @@ describe.runIf(onPostgres)("a pool of row-text clients, against PostgreSQL", () 
   });
 
   it("take the place of the reader pg's connections use", async () => {
-    // A pg that no longer reads through attachListeners would leave its own parser in place, unseen.
-    const method = (pg.Connection.prototype as unknown as { attachListeners?: unknown }).attachListeners;
-    expect(typeof method).toBe("function");
     const client = new RowTextClient({ connectionString: url });
-    const connection = client.connection as unknown as { attachListeners: unknown };
-    expect(connection.attachListeners).not.toBe(method);
     await client.connect();
-    expect((await client.query("SELECT 'à' AS word")).rows).toEqual([{ word: "à" }]);
-    await client.end();
+    try {
+      expect(readsRowTexts(client)).toBe(true);
+      expect((await client.query("SELECT 'à' AS word")).rows).toEqual([{ word: "à" }]);
+    } finally {
+      await client.end();
+    }
   });
 
   it("report PostgreSQL's errors as pg does, and go on", async () => {
