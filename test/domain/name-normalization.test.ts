@@ -1,6 +1,7 @@
 // Name normalisation for auto-match: every example of docs/reference/auto-match.md's
 // "Normalisation" table, and what it deliberately does not do.
 import { describe, expect, it } from "vitest";
+import { normalizeName } from "../../src/domain/name-normalization.js";
 import { normalizeProductNameForType } from "../../src/domain/product-identity.js";
 
 const material = (name: string) => normalizeProductNameForType(name, "Raw Material");
@@ -85,5 +86,16 @@ describe("what normalisation keeps apart", () => {
 
   it("does not remove a CAS number whose check digit is wrong", () => {
     expect(material("Glycerin 56-81-6")).not.toBe(material("Glycerin"));
+  });
+});
+
+describe("normalizeName's pack sizes", () => {
+  it("keeps sizes when asked (packaging) and drops them otherwise", () => {
+    expect(normalizeName("Glycerin 250 kg drum", { keepPackSizes: false })).toBe("glycerin");
+    expect(normalizeName("Glycerin 250 kg drum", { keepPackSizes: true })).not.toBe("glycerin");
+  });
+
+  it("reduces a name of nothing but punctuation to nothing", () => {
+    expect(normalizeName(" -- ,. ", { keepPackSizes: false })).toBe("");
   });
 });
