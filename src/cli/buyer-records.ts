@@ -36,6 +36,8 @@ export function addBuyerListCommand<Row>(group: Command, options: BuyerListOptio
     .description(options.description)
     .requiredOption("--buyer <id>", "the buyer's id")
     .action(async ({ buyer: buyerId }: { buyer: string }) => {
+      // A refused id is told before the database opens.
+      requireUuid(buyerId, "--buyer");
       await withDatabase(async (database) => {
         const buyer = await findBuyer(database, buyerId);
         const rows = await options.findMany(database.prisma, {

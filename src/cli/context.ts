@@ -1,9 +1,10 @@
 // What every command shares: the configuration, the database, and how a
 // failure becomes one line on stderr and an exit code.
+// The database modules (Prisma, PGlite, pg) load only when a command opens
+// the database, so that help and a refused command answer without them.
 import { databaseOptions } from "../config/database-options.js";
 import { type AppConfig, ConfigError, loadConfig } from "../config.js";
 import type { Database } from "../db/database.js";
-import { openDatabaseForUse } from "../db/startup.js";
 import { isUuid } from "../domain/uuid.js";
 
 /** A failure the operator can act on: printed as is, without a stack trace. */
@@ -20,7 +21,8 @@ export const EXIT_FAILURE = 1;
 export const EXIT_BAD_CONFIG = 2;
 
 /** The configured database, for a command of the CLI: on the primary, over a few connections. */
-export function openConfiguredDatabase(config: AppConfig): Promise<Database> {
+export async function openConfiguredDatabase(config: AppConfig): Promise<Database> {
+  const { openDatabaseForUse } = await import("../db/startup.js");
   return openDatabaseForUse(config.database, databaseOptions(config, "command"));
 }
 

@@ -13,6 +13,7 @@ import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BuyerApi } from "../../client/src/index.js";
 import { projectRoot } from "../../src/project-root.js";
+import { CLI_ENTRY } from "../support/compiled.js";
 
 const run = promisify(execFile);
 const root = projectRoot();
@@ -45,7 +46,7 @@ describe("the packed client package", { timeout: 300_000 }, () => {
   let apiKey: string;
 
   beforeAll(async () => {
-    demo = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "demo", "--serve"], {
+    demo = spawn(process.execPath, [CLI_ENTRY, "demo", "--serve"], {
       cwd: root,
       env: { ...process.env, DATABASE_URL: "pglite:memory", PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info" },
       stdio: ["ignore", "pipe", "pipe"],

@@ -10,6 +10,7 @@ import { openDatabase } from "../../src/db/database.js";
 import { parseDatabaseUrl } from "../../src/db/database-url.js";
 import { projectRoot } from "../../src/project-root.js";
 import { runCli } from "../support/cli-process.js";
+import { CLI_ENTRY } from "../support/compiled.js";
 import { onPostgres } from "../support/test-database.js";
 
 const DEMO_FILE = JSON.parse(readFileSync(path.join(projectRoot(), "data", "demo.json"), "utf8")) as {
@@ -28,7 +29,7 @@ interface DemoProcess {
 
 /** `buyer-api demo --serve` on `databaseUrl`, once it listens and has printed its requests. */
 async function startDemo(databaseUrl: string): Promise<DemoProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "demo", "--serve"], {
+  const child = spawn(process.execPath, [CLI_ENTRY, "demo", "--serve"], {
     cwd: projectRoot(),
     env: { ...process.env, DATABASE_URL: databaseUrl, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info" },
     stdio: ["ignore", "pipe", "pipe"],

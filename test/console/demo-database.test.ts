@@ -15,6 +15,7 @@ import {
   type ReplicatedClusters,
   startReplicatedClusters,
 } from "../../tools/postgres-clusters.js";
+import { CLI_ENTRY } from "../support/compiled.js";
 import { eventually } from "../support/eventually.js";
 
 const POSTGRES = "postgres://buyer_api@db:5432/buyer_api";
@@ -73,7 +74,7 @@ describe.runIf(binaries)("the demo on PostgreSQL with a replica", { timeout: 300
   beforeAll(async () => {
     clusters = await startReplicatedClusters({ applyDelayMs: 0 });
     await clusters.createDatabase(DATABASE);
-    child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "demo", "--serve"], {
+    child = spawn(process.execPath, [CLI_ENTRY, "demo", "--serve"], {
       cwd: projectRoot(),
       env: {
         ...process.env,

@@ -6,6 +6,7 @@ import { connect } from "node:net";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { projectRoot } from "../../src/project-root.js";
+import { CLI_ENTRY } from "../support/compiled.js";
 
 const run = promisify(execFile);
 
@@ -34,7 +35,7 @@ describe("the demo server", { timeout: 180_000 }, () => {
   let port: number;
 
   beforeAll(async () => {
-    child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "demo", "--serve"], {
+    child = spawn(process.execPath, [CLI_ENTRY, "demo", "--serve"], {
       cwd: projectRoot(),
       // PORT=0: the demo must print the port it got, not one it assumed.
       env: { ...process.env, DATABASE_URL: "pglite:memory", PORT: "0", LOG_LEVEL: "info", APP_BASE_URL: "" },

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { projectRoot } from "../../src/project-root.js";
+import { CLI_ENTRY } from "../support/compiled.js";
 import { withinOneWindow } from "../support/rate-limit-window.js";
 import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
 import { httpGet, startServerProcess, stopServerProcess } from "../support/server-process.js";
@@ -162,7 +163,7 @@ describe.runIf(onPostgres)("several processes on one PostgreSQL", { timeout: 90_
     expect(await new Promise((resolve) => generator.once("exit", resolve))).toBe(0);
     const ordersBefore = await database.prisma.order.count();
 
-    const importer = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "import", file], {
+    const importer = spawn(process.execPath, [CLI_ENTRY, "import", file], {
       cwd: projectRoot(),
       env: { ...process.env, DATABASE_URL: database.url },
       stdio: "ignore",

@@ -11,16 +11,17 @@ import { lockDataDirectory } from "../../src/db/data-directory-lock.js";
 import { projectRoot } from "../../src/project-root.js";
 import { unsupportedNode } from "../../src/server/node-version.js";
 import { runCli, runCliWith } from "../support/cli-process.js";
+import { SERVER_ENTRY } from "../support/compiled.js";
 import { TEST_WEBHOOK_SECRET_KEY } from "../support/server-process.js";
 import { onPostgres } from "../support/test-database.js";
 
-/** Runs `src/server.ts` on `node` until it exits (at most `timeoutMs`): its exit code and stderr. */
+/** Runs the compiled server on `node` until it exits (at most `timeoutMs`): its exit code and stderr. */
 function runServerUntilExit(
   env: Record<string, string>,
   node = process.execPath,
   timeoutMs = 90_000,
 ): Promise<{ code: number | null; stderr: string; stdout: string }> {
-  const child = spawn(node, ["--import", "tsx", path.join(projectRoot(), "src", "server.ts")], {
+  const child = spawn(node, [SERVER_ENTRY], {
     cwd: projectRoot(),
     env: {
       ...process.env,

@@ -1,5 +1,6 @@
 import { execFile } from "node:child_process";
 import { projectRoot } from "../../src/project-root.js";
+import { CLI_ENTRY } from "./compiled.js";
 
 export interface CliRun {
   code: number;
@@ -21,7 +22,7 @@ export function runCliWith(
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ["--import", "tsx", "src/cli/main.ts", ...args],
+      [CLI_ENTRY, ...args],
       {
         cwd: projectRoot(),
         env: { ...process.env, DATABASE_URL: databaseUrl, MIGRATE_ON_START: "true", DEBUG: "", ...env },

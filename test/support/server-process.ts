@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { type Agent, get } from "node:http";
-import path from "node:path";
 import { projectRoot } from "../../src/project-root.js";
+import { SERVER_ENTRY } from "./compiled.js";
 
 /** The WEBHOOK_SECRET_KEY of server processes started here. */
 export const TEST_WEBHOOK_SECRET_KEY = Buffer.alloc(32, 5).toString("base64");
@@ -14,9 +14,9 @@ export interface ServerProcess {
   output(): string;
 }
 
-/** Runs `src/server.ts` in its own process, the way `npm start` does, on a free port. */
+/** Runs the compiled server in its own process, the way `npm start` does, on a free port. */
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(projectRoot(), "src", "server.ts")], {
+  const child = spawn(process.execPath, [SERVER_ENTRY], {
     cwd: projectRoot(),
     env: {
       ...process.env,

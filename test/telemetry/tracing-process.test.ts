@@ -8,6 +8,7 @@ import { openDatabase } from "../../src/db/database.js";
 import { parseDatabaseUrl } from "../../src/db/database-url.js";
 import { migrateDatabase } from "../../src/db/migrations.js";
 import { projectRoot } from "../../src/project-root.js";
+import { SERVER_ENTRY } from "../support/compiled.js";
 import { eventually } from "../support/eventually.js";
 import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
 import { type ServerProcess, startServerProcess } from "../support/server-process.js";
@@ -156,7 +157,7 @@ describe("tracing in a server process started from the environment", () => {
   }, 120_000);
 
   it("stops at start with one line when an OTEL_* variable is bad", async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(projectRoot(), "src", "server.ts")], {
+    const child = spawn(process.execPath, [SERVER_ENTRY], {
       cwd: projectRoot(),
       env: {
         ...process.env,

@@ -1,5 +1,4 @@
 import type { Command } from "commander";
-import { renormalizeCatalogue } from "../../services/catalogue-renormalize.js";
 import { withDatabase } from "../context.js";
 
 export function registerCatalogue(program: Command): void {
@@ -12,6 +11,7 @@ export function registerCatalogue(program: Command): void {
     )
     .action(async () => {
       await withDatabase(async (database) => {
+        const { renormalizeCatalogue } = await import("../../services/catalogue-renormalize.js");
         const report = await renormalizeCatalogue(database.prisma);
         process.stdout.write(
           `${report.checked} catalogue product(s) checked, ${report.updated} with new match keys.\n`,

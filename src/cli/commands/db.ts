@@ -1,8 +1,6 @@
 import type { Command } from "commander";
 import { databaseOptions } from "../../config/database-options.js";
 import { loadConfig } from "../../config.js";
-import { migrateDatabase } from "../../db/migrations.js";
-import { openReachableDatabase } from "../../db/startup.js";
 
 export function registerDb(program: Command): void {
   const db = program.command("db").description("database maintenance");
@@ -11,6 +9,8 @@ export function registerDb(program: Command): void {
     .description("apply pending migrations from prisma/migrations and list the ones applied")
     .action(async () => {
       const config = loadConfig();
+      const { migrateDatabase } = await import("../../db/migrations.js");
+      const { openReachableDatabase } = await import("../../db/startup.js");
       // Opened without openDatabaseForUse, which would migrate PGlite on its own
       // before this command could report what it applied.
       const database = await openReachableDatabase(config.database, databaseOptions(config, "command"));

@@ -2,10 +2,8 @@ import type { Command } from "commander";
 import { databaseOptions } from "../../config/database-options.js";
 import { loadConfig } from "../../config.js";
 import { noteServingUrl } from "../../db/data-directory-lock.js";
-import { openDatabaseForUse } from "../../db/startup.js";
-import { createLogger } from "../../logger.js";
 import { localUrl } from "../../server/listen.js";
-import { type DemoData, type DemoOutcome, loadDemoData } from "../demo-data.js";
+import type { DemoData, DemoOutcome } from "../demo-data.js";
 
 export function examples(demo: DemoData, baseUrl: string): string {
   const api = `${baseUrl}/api/public/buyer/v1`;
@@ -63,6 +61,9 @@ export function registerDemo(program: Command): void {
           PORT: String(port),
         });
       }
+      const { openDatabaseForUse } = await import("../../db/startup.js");
+      const { createLogger } = await import("../../logger.js");
+      const { loadDemoData } = await import("../demo-data.js");
       const database = await openDatabaseForUse(
         config.database,
         databaseOptions(config, server ? { server: createLogger(config.logLevel) } : "command"),

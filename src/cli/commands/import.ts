@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { Command } from "commander";
-import { importFile } from "../../import/import.js";
+import type { importFile } from "../../import/import.js";
 import { formatProblem } from "../../import/problems.js";
 import type { KindCount } from "../../import/write.js";
 import { CliError, withDatabase } from "../context.js";
@@ -52,6 +52,7 @@ export function registerImport(program: Command): void {
         const progress = importProgress();
         let outcome: Awaited<ReturnType<typeof importFile>>;
         try {
+          const { importFile } = await import("../../import/import.js");
           outcome = await importFile(database, file, { onProgress: progress.listener });
         } catch (error) {
           if ((error as { code?: unknown }).code === "ENOENT") throw new CliError(`no such file: ${file}`);

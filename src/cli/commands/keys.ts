@@ -16,6 +16,8 @@ export function registerKeys(program: Command): void {
     .action(async (options: { buyer: string; name?: string }) => {
       const name = options.name?.trim() || null;
       if (name !== null && name.length > 255) throw new CliError("--name must be at most 255 characters");
+      // A refused id is told before the database opens.
+      requireUuid(options.buyer, "--buyer");
       await withDatabase(async (database) => {
         const buyer = await findBuyer(database, options.buyer);
         const key = generateApiKey();
@@ -56,8 +58,8 @@ export function registerKeys(program: Command): void {
     .description("revoke an API key: requests with it are refused from now on")
     .argument("<key-id>", "the key's id, as `keys list` shows it")
     .action(async (keyId: string) => {
+      const id = requireUuid(keyId, "the key id");
       await withDatabase(async (database) => {
-        const id = requireUuid(keyId, "the key id");
         const key = await database.prisma.apiKey.findUnique({ where: { id } });
         if (!key) throw new CliError(`no API key with id ${keyId}`);
         if (key.revokedAt) {

@@ -1,6 +1,5 @@
 import type { Command } from "commander";
 import { DomainError } from "../../domain/errors.js";
-import { createWebhookEndpoints } from "../../services/webhook-endpoints.js";
 import { addBuyerListCommand, findBuyer } from "../buyer-records.js";
 import { CliError, requireUuid, withDatabase } from "../context.js";
 import { formatTimestamp } from "../table.js";
@@ -48,7 +47,10 @@ export function registerWebhooks(program: Command): void {
     .option("--events <types>", "comma-separated event types, or * for all", "*")
     .option("--description <text>", "a note, such as the system receiving the events")
     .action(async (options: { buyer: string; url: string; events: string; description?: string }) => {
+      // A refused id is told before the database opens.
+      requireUuid(options.buyer, "--buyer");
       await withDatabase(async (database, config) => {
+        const { createWebhookEndpoints } = await import("../../services/webhook-endpoints.js");
         const buyer = await findBuyer(database, options.buyer);
         const enabledEvents = options.events.split(",");
         const input = { url: options.url, enabledEvents, description: options.description ?? null };
@@ -67,8 +69,9 @@ export function registerWebhooks(program: Command): void {
     .description("stop deliveries to a webhook endpoint (the buyer can enable it again)")
     .argument("<endpoint-id>", "the endpoint's id, as `webhooks list` shows it")
     .action(async (endpointId: string) => {
+      const id = requireUuid(endpointId, "the endpoint id");
       await withDatabase(async (database, config) => {
-        const id = requireUuid(endpointId, "the endpoint id");
+        const { createWebhookEndpoints } = await import("../../services/webhook-endpoints.js");
         const endpoint = await createWebhookEndpoints(database.prisma, config.webhooks).disable(id);
         if (!endpoint) throw new CliError(`no webhook endpoint with id ${endpointId}`);
         process.stdout.write(
@@ -87,6 +90,7 @@ export function registerWebhooks(program: Command): void {
     )
     .action(async () => {
       await withDatabase(async (database, config) => {
+        const { createWebhookEndpoints } = await import("../../services/webhook-endpoints.js");
         const endpoints = createWebhookEndpoints(database.prisma, config.webhooks);
         const { changed, total } = await endpoints.reencryptSecrets();
         process.stdout.write(
