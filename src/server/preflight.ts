@@ -1,6 +1,7 @@
 // What a server's start checks before anything slow (a build, the database):
 // the configuration and the port. Light on purpose: `npm start` and `npm run
-// demo` run it before they build (scripts/preflight.ts).
+// demo` run it before they build, or before they start when nothing needs
+// building (scripts/build-when-changed.js).
 import { type AppConfig, ConfigError, loadConfig } from "../config.js";
 import { type ListenAddress, listenProblem, reservePort } from "./listen.js";
 
