@@ -11,7 +11,7 @@ import { createTestDatabase } from "../support/test-database.js";
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const EXAMPLE = path.join(ROOT, "test", "cli", "fixtures", "example.json");
 const BUYER = "00000000-0000-4000-8000-000000001001";
-// Each run starts Node with tsx and opens the database: seconds, not milliseconds.
+// Each run starts Node and opens the database: seconds, not milliseconds.
 const SLOW = 90_000;
 
 describe("buyer-api CLI", () => {
