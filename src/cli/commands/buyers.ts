@@ -1,5 +1,5 @@
-import { randomUUID } from "node:crypto";
 import type { Command } from "commander";
+import { createBuyer } from "../../services/buyers.js";
 import { CliError, withDatabase } from "../context.js";
 import { formatTimestamp, listing } from "../table.js";
 
@@ -14,9 +14,8 @@ export function registerBuyers(program: Command): void {
       const name = options.name.trim();
       if (name === "" || name.length > 255) throw new CliError("--name must be 1 to 255 characters");
       await withDatabase(async (database) => {
-        const buyer = await database.prisma.buyer.create({ data: { id: randomUUID(), name } });
         // The id alone, so that scripts can capture it: BUYER=$(buyer-api buyers create --name ...)
-        process.stdout.write(`${buyer.id}\n`);
+        process.stdout.write(`${await createBuyer(database.prisma, name)}\n`);
       });
     });
 

@@ -1,6 +1,5 @@
-import { randomUUID } from "node:crypto";
 import type { Command } from "commander";
-import { generateApiKey, hashApiKey, visibleKeyPrefix } from "../../auth/api-key-format.js";
+import { issueApiKey, revokeApiKey } from "../../services/api-keys.js";
 import { addBuyerListCommand, findBuyer } from "../buyer-records.js";
 import { CliError, requireUuid, withDatabase } from "../context.js";
 import { formatTimestamp } from "../table.js";
@@ -20,20 +19,11 @@ export function registerKeys(program: Command): void {
       requireUuid(options.buyer, "--buyer");
       await withDatabase(async (database) => {
         const buyer = await findBuyer(database, options.buyer);
-        const key = generateApiKey();
-        const created = await database.prisma.apiKey.create({
-          data: {
-            id: randomUUID(),
-            buyerId: buyer.id,
-            name,
-            prefix: visibleKeyPrefix(key),
-            hash: hashApiKey(key),
-          },
-        });
+        const created = await issueApiKey(database.prisma, buyer.id, name);
         process.stdout.write(
           `Created API key ${created.id} (${created.prefix}...) for ${buyer.name}.\n` +
             "Store it now: only its hash is kept, so it cannot be shown again.\n" +
-            `${key}\n`,
+            `${created.key}\n`,
         );
       });
     });
@@ -60,20 +50,13 @@ export function registerKeys(program: Command): void {
     .action(async (keyId: string) => {
       const id = requireUuid(keyId, "the key id");
       await withDatabase(async (database) => {
-        const key = await database.prisma.apiKey.findUnique({ where: { id } });
-        if (!key) throw new CliError(`no API key with id ${keyId}`);
-        if (key.revokedAt) {
-          process.stdout.write(
-            `API key ${key.id} (${key.prefix}...) was already revoked at ${formatTimestamp(key.revokedAt)}.\n`,
-          );
-          return;
-        }
-        const revoked = await database.prisma.apiKey.update({
-          where: { id },
-          data: { revokedAt: new Date() },
-        });
+        const revocation = await revokeApiKey(database.prisma, id);
+        if (!revocation) throw new CliError(`no API key with id ${keyId}`);
+        const { key, alreadyRevoked } = revocation;
         process.stdout.write(
-          `Revoked API key ${revoked.id} (${revoked.prefix}...) at ${formatTimestamp(revoked.revokedAt)}.\n`,
+          alreadyRevoked
+            ? `API key ${key.id} (${key.prefix}...) was already revoked at ${formatTimestamp(key.revokedAt)}.\n`
+            : `Revoked API key ${key.id} (${key.prefix}...) at ${formatTimestamp(key.revokedAt)}.\n`,
         );
       });
     });
