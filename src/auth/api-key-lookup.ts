@@ -1,5 +1,6 @@
 // Looking up a presented API key, shared by the admission of every request
 // (src/http/admission.ts) and the benchmark's peers.
+import { stampLastUsed } from "../db/api-key-use.js";
 import type { PrismaClient } from "../db/generated/prisma/client.js";
 import { API_KEY_PREFIX, hashApiKey } from "./api-key-format.js";
 
@@ -28,8 +29,7 @@ export function refreshLastUsed(
   if (lastUsedAt && now - lastUsedAt.getTime() <= LAST_USED_RESOLUTION_MS) return;
   if (stamping.has(apiKeyId)) return;
   stamping.add(apiKeyId);
-  prisma.apiKey
-    .update({ where: { id: apiKeyId }, data: { lastUsedAt: new Date(now) }, select: { id: true } })
+  stampLastUsed(prisma, apiKeyId, new Date(now))
     .catch(onError)
     .finally(() => stamping.delete(apiKeyId));
 }
