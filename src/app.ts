@@ -69,6 +69,12 @@ export interface AppOptions {
   demoApiKey?: string;
   /** In a worker of several (WEB_CONCURRENCY > 1): GET /metrics answers for all of them. */
   clusterMetrics?: ClusterMetrics;
+  /**
+   * The process's metrics, which GET /metrics shows: the process root builds
+   * them and hands the same to the HTTP server and the webhook worker, which
+   * count into them too. Absent, the app counts into metrics of its own.
+   */
+  metrics?: Metrics;
 }
 
 /**
@@ -82,7 +88,7 @@ export function createApp(options: AppOptions) {
   const { config, database, logger, tracing, clusterMetrics } = options;
   const logUnexpected = (error: unknown, requestId?: string) =>
     logger.error({ err: error, requestId }, "unexpected error");
-  const metrics = createMetrics();
+  const metrics = options.metrics ?? createMetrics();
   tracing?.registerMetrics(metrics.registry);
   clusterMetrics?.share(metrics.registry);
   metrics.watchUnrenderedChanges(() => countUnrenderedChanges(database.prisma));
@@ -146,12 +152,7 @@ export function createApp(options: AppOptions) {
   // `app.dispose()` ends open subscription streams, which would otherwise keep
   // their connections, and a graceful shutdown, waiting.
   adapter.disposableStack.defer(() => orderUpdates.close());
-  // The webhook worker of the same process reports into this app's /metrics.
-  return Object.assign(adapter, {
-    countWriteTimeout: metrics.countWriteTimeout,
-    observeWebhookAttempt: metrics.observeWebhookAttempt,
-    observeEventRendering: metrics.observeEventRendering,
-  });
+  return adapter;
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -1,7 +1,7 @@
 import { createServer, type Server, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import type { App } from "../app.js";
-import { DEFAULT_CONFIG } from "../config.js";
+import type { Metrics } from "../http/metrics.js";
 import type { Logger } from "../logger.js";
 import { createIdleCollection } from "./idle-collection.js";
 import { malformedTarget, writeBadRequest, writeClientError } from "./malformed-request.js";
@@ -38,7 +38,9 @@ export function createHttpServer(
     logger: Logger;
     requestTimeoutMs: number;
     /** How long a client may take to read an answer once its head is sent. */
-    writeTimeoutMs?: number;
+    writeTimeoutMs: number;
+    /** Where a connection closed for reading too slowly is counted: the app's metrics. */
+    metrics: Pick<Metrics, "countWriteTimeout">;
     graceMs?: number;
   },
 ): HttpServer {
@@ -98,10 +100,10 @@ export function createHttpServer(
   // A client that trickles its request in is cut off; a response may take as long as it needs (SSE).
   server.requestTimeout = options.requestTimeoutMs;
   server.headersTimeout = Math.min(options.requestTimeoutMs, 60_000);
-  const writeTimeoutMs = options.writeTimeoutMs ?? DEFAULT_CONFIG.responseWriteTimeoutMs;
+  const { writeTimeoutMs, metrics } = options;
   const writeDeadlines = setInterval(
     () => {
-      closeSlowReaders(inFlight, writeTimeoutMs, app, logger);
+      closeSlowReaders(inFlight, writeTimeoutMs, metrics, logger);
       idleCollection.tick();
     },
     Math.min(1_000, writeTimeoutMs),
@@ -124,7 +126,12 @@ export function createHttpServer(
  * are meant to stay open and are left alone. Checked every second, as Node
  * checks its request timeouts.
  */
-function closeSlowReaders(inFlight: InFlight, writeTimeoutMs: number, app: App, logger: Logger): void {
+function closeSlowReaders(
+  inFlight: InFlight,
+  writeTimeoutMs: number,
+  metrics: Pick<Metrics, "countWriteTimeout">,
+  logger: Logger,
+): void {
   const now = Date.now();
   for (const response of inFlight.responses) {
     if (!response.headersSent || response.writableFinished) continue;
@@ -133,7 +140,7 @@ function closeSlowReaders(inFlight: InFlight, writeTimeoutMs: number, app: App, 
     if (since === undefined) inFlight.sendingSince.set(response, now);
     else if (now - since >= writeTimeoutMs) {
       inFlight.responses.delete(response);
-      app.countWriteTimeout();
+      metrics.countWriteTimeout();
       logger.info(
         { requestId: response.getHeader("x-request-id"), writeTimeoutMs },
         "answer not read within the write timeout: connection closed",

@@ -5,7 +5,7 @@ import { type AppConfig, usesDevelopmentKey } from "../config.js";
 import { DataDirectoryInUseError } from "../db/data-directory-lock.js";
 import type { Database } from "../db/database.js";
 import { CannotOpenDatabaseError, openDatabaseForUse } from "../db/startup.js";
-import type { ClusterMetrics } from "../http/metrics.js";
+import { type ClusterMetrics, createMetrics } from "../http/metrics.js";
 import { createLogger, type Logger } from "../logger.js";
 import { startTracing } from "../telemetry/tracing.js";
 import { startWebhookWorker } from "../webhooks/worker.js";
@@ -60,9 +60,12 @@ export async function startServer(
   const tracing = config.tracing ? await startTracing(config.tracing, logger) : undefined;
   const database = options.database ?? (await openOrExit(config, logger));
   const { demoApiKey, clusterMetrics } = options;
-  const app = createApp({ config, database, logger, tracing, demoApiKey, clusterMetrics });
+  // One set for the process: the app shows them, and the HTTP server and the webhook worker count into them.
+  const metrics = createMetrics();
+  const app = createApp({ config, database, logger, tracing, demoApiKey, clusterMetrics, metrics });
   const { server, drain } = createHttpServer(app, {
     logger,
+    metrics,
     requestTimeoutMs: config.requestTimeoutMs,
     writeTimeoutMs: config.responseWriteTimeoutMs,
   });
@@ -83,9 +86,9 @@ export async function startServer(
         config: config.webhooks,
         logger,
         render: createEventRenderer({ config, database, logger }),
-        observeRendering: app.observeEventRendering,
+        observeRendering: metrics.observeEventRendering,
         tracing,
-        observeAttempt: app.observeWebhookAttempt,
+        observeAttempt: metrics.observeWebhookAttempt,
       })
     : null;
   if (usesDevelopmentKey(config.webhooks)) {

@@ -4,6 +4,7 @@ import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, createApp } from "../../src/app.js";
 import { type AppConfig, loadConfig } from "../../src/config.js";
+import { createMetrics } from "../../src/http/metrics.js";
 import { createLogger } from "../../src/logger.js";
 import { createHttpServer, type HttpServer } from "../../src/server/http-server.js";
 import { eventually } from "../support/eventually.js";
@@ -64,8 +65,14 @@ describe("requests no URL can be built from, over a real socket", () => {
         },
       },
     );
-    const app = createApp({ config: config(), database, logger });
-    http = createHttpServer(app, { logger, requestTimeoutMs: 30_000 });
+    const metrics = createMetrics();
+    const app = createApp({ config: config(), database, logger, metrics });
+    http = createHttpServer(app, {
+      logger,
+      metrics,
+      requestTimeoutMs: 30_000,
+      writeTimeoutMs: config().responseWriteTimeoutMs,
+    });
     await new Promise<void>((resolve) => http.server.listen(0, "127.0.0.1", resolve));
     port = (http.server.address() as AddressInfo).port;
   });

@@ -8,6 +8,7 @@ import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app.js";
 import { loadConfig } from "../../src/config.js";
+import { createMetrics } from "../../src/http/metrics.js";
 import { createHttpServer, type HttpServer } from "../../src/server/http-server.js";
 import { type SeededBuyer, seedBuyer } from "../support/seed.js";
 import { createTestDatabase, type TestDatabase } from "../support/test-database.js";
@@ -81,8 +82,15 @@ describe("requests the HTTP server refuses, over a real socket", () => {
     database = await createTestDatabase();
     buyer = await seedBuyer(database, "Parser");
     const logger = pino({ level: "info" }, { write: (line: string) => void logLines.push(line) });
-    const app = createApp({ config: loadConfig({}), database, logger });
-    http = createHttpServer(app, { logger, requestTimeoutMs: REQUEST_TIMEOUT_MS });
+    const config = loadConfig({});
+    const metrics = createMetrics();
+    const app = createApp({ config, database, logger, metrics });
+    http = createHttpServer(app, {
+      logger,
+      metrics,
+      requestTimeoutMs: REQUEST_TIMEOUT_MS,
+      writeTimeoutMs: config.responseWriteTimeoutMs,
+    });
     await new Promise<void>((resolve) => http.server.listen(0, "127.0.0.1", resolve));
     port = (http.server.address() as AddressInfo).port;
     baseUrl = `http://127.0.0.1:${port}`;

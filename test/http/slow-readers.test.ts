@@ -6,6 +6,7 @@
 import { type AddressInfo, connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app.js";
+import { createMetrics } from "../../src/http/metrics.js";
 import { createLogger } from "../../src/logger.js";
 import { createHttpServer, type HttpServer } from "../../src/server/http-server.js";
 import { eventually } from "../support/eventually.js";
@@ -78,7 +79,9 @@ function serve(
   let port = 0;
   beforeAll(async () => {
     const logger = createLogger("silent");
+    const metrics = createMetrics();
     const app = createApp({
+      metrics,
       config: testConfig({
         maxConcurrentExpensivePerKey: settings.maxConcurrentExpensivePerKey,
         ...(settings.maxSendingBytesPerKey ? { maxSendingBytesPerKey: settings.maxSendingBytesPerKey } : {}),
@@ -91,6 +94,7 @@ function serve(
     });
     http = createHttpServer(app, {
       logger,
+      metrics,
       requestTimeoutMs: 30_000,
       writeTimeoutMs: settings.writeTimeoutMs,
     });

@@ -7,6 +7,7 @@ import {
   type WebhookConfig,
 } from "../../src/config.js";
 import type { DatabaseOptions } from "../../src/db/database.js";
+import { createMetrics, type Metrics } from "../../src/http/metrics.js";
 import { createLogger } from "../../src/logger.js";
 import { assertMatchesContract } from "./contract.js";
 import { createTestDatabase, type TestDatabase } from "./test-database.js";
@@ -28,6 +29,8 @@ export function testConfig(overrides: ConfigOverrides = {}): AppConfig {
 
 export interface TestApp {
   app: App;
+  /** The app's metrics, for a webhook worker of the test to count into. */
+  metrics: Metrics;
   database: TestDatabase;
   /** SQL statements Prisma sent since the last `resetQueries()`. */
   queries: string[];
@@ -46,7 +49,9 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const queries: string[] = [];
   const database = await createTestDatabase({ ...options.database, onQuery: (sql) => queries.push(sql) });
+  const metrics = createMetrics();
   const app = createApp({
+    metrics,
     config: testConfig({
       ...(options.rateLimitPerMinute === undefined ? {} : { rateLimitPerMinute: options.rateLimitPerMinute }),
       graphql: options.graphql,
@@ -57,6 +62,7 @@ export async function createTestApp(
   });
   return {
     app,
+    metrics,
     database,
     queries,
     resetQueries: () => {

@@ -93,7 +93,7 @@ describe("rendering the events of a bulk import", { timeout: 120_000 }, () => {
         database: test.database,
       }),
       renderBatchSize: BATCH,
-      observeRendering: test.app.observeEventRendering,
+      observeRendering: test.metrics.observeEventRendering,
     });
     // While it works: nothing is rendered before an older entry is (the newest event is older than every waiting entry).
     let samples = 0;
