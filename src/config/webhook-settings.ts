@@ -22,6 +22,13 @@ export function usesDevelopmentKey(webhooks: { secretKeys: readonly Buffer[] }):
 /** Each retry delay is moved by up to this share either way, so retries of many deliveries spread out. */
 const RETRY_JITTER = 0.2;
 
+/**
+ * Change log entries rendered into events per transaction (docs/reference/webhooks.md, "Where events
+ * come from"): enough that one statement per record type serves many events, few enough that a
+ * transaction stays short.
+ */
+const RENDER_BATCH_SIZE = 200;
+
 export const WEBHOOK_SETTINGS = {
   /** Encrypt signing secrets at rest: the first key encrypts, every key decrypts (rotation). */
   secretKeys: combine(
@@ -77,6 +84,7 @@ export const WEBHOOK_SETTINGS = {
     description: `delay before each retry (±${RETRY_JITTER * 100} % jitter); the last one is the last retry`,
   }),
   retryJitter: fixed(RETRY_JITTER),
+  renderBatchSize: fixed(RENDER_BATCH_SIZE),
   deliveryTimeoutMs: variable({
     name: "WEBHOOK_TIMEOUT",
     default: "10s",

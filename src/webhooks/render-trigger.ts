@@ -18,7 +18,7 @@ export async function renderWhenDue(
     render !== undefined && (state.renderDue || Date.now() - state.renderedAt >= config.pollIntervalMs);
   state.renderDue = false;
   if (renders) state.renderedAt = Date.now();
-  const rendered = renders ? await materializeEvents(prisma, render, options.renderBatchSize ?? 200) : null;
+  const rendered = renders ? await materializeEvents(prisma, render, config.renderBatchSize) : null;
   if (rendered && rendered.entries > 0) observeRendering?.(rendered);
   return rendered;
 }

@@ -11,8 +11,6 @@ export interface WebhookWorkerOptions {
   logger: Logger;
   /** Renders change log entries into events; without it this worker only delivers. */
   render?: RecordRenderer;
-  /** Change log entries rendered per transaction (docs/reference/webhooks.md, "Where events come from"). */
-  renderBatchSize?: number;
   /** Counts each committed rendering transaction in /metrics. */
   observeRendering?: (batch: RenderedBatch) => void;
   /** A span per attempt when tracing is on. */

@@ -86,13 +86,12 @@ describe("rendering the events of a bulk import", { timeout: 120_000 }, () => {
     test.resetQueries();
     worker = await startWebhookWorker({
       database: test.database,
-      config,
+      config: { ...config, renderBatchSize: BATCH },
       logger: createLogger("silent"),
       render: createEventRenderer({
         config: { appBaseUrl: APP_BASE_URL, webhooks: config },
         database: test.database,
       }),
-      renderBatchSize: BATCH,
       observeRendering: test.metrics.observeEventRendering,
     });
     // While it works: nothing is rendered before an older entry is (the newest event is older than every waiting entry).
