@@ -11,6 +11,22 @@ export interface SqlConnection {
   release(): Promise<void>;
 }
 
+/** What runs statements inside a transaction: a connection's `query`. */
+export type SqlQuery = Pick<SqlConnection, "query">;
+
+/** Runs `work` in one transaction on a connection of its own, released after, whatever happens. */
+export async function inOwnTransaction<Result>(
+  database: { connect(): Promise<SqlConnection> },
+  work: (tx: SqlQuery) => Promise<Result>,
+): Promise<Result> {
+  const connection = await database.connect();
+  try {
+    return await connection.transaction(work);
+  } finally {
+    await connection.release();
+  }
+}
+
 export function pgliteConnection(db: PGlite): SqlConnection {
   return {
     async query<Row>(text: string, params: unknown[] = []) {

@@ -2,6 +2,7 @@
 // transaction, or write nothing and say why.
 import { readFile } from "node:fs/promises";
 import type { Database } from "../db/database.js";
+import { inOwnTransaction } from "../db/sql-connection.js";
 import { type ImportProblem, sortProblems } from "./problems.js";
 import { validateImport } from "./validate.js";
 import { type KindCount, type ProgressListener, writeImport } from "./write.js";
@@ -24,11 +25,10 @@ export async function importData(
   input: unknown,
   options: ImportOptions = {},
 ): Promise<ImportOutcome> {
-  const connection = await database.connect();
   try {
     // Validation reads inside the writing transaction, so that what it checked
     // against is what the rows are written next to.
-    const counts = await connection.transaction(async (tx) => {
+    const counts = await inOwnTransaction(database, async (tx) => {
       const validation = await validateImport(input, tx);
       if (!validation.ok) throw new Rejected(sortProblems(validation.problems));
       return writeImport(tx, validation.plan, options.onProgress);
@@ -37,8 +37,6 @@ export async function importData(
   } catch (error) {
     if (error instanceof Rejected) return { ok: false, problems: error.problems };
     throw error;
-  } finally {
-    await connection.release();
   }
 }
 

@@ -2,6 +2,7 @@
 // reference, against the file itself and the database. Nothing is written here;
 // a file with no problems becomes an ImportPlan for write.ts.
 import { hashApiKey, visibleKeyPrefix } from "../auth/api-key-format.js";
+import type { SqlQuery } from "../db/sql-connection.js";
 import { TAGGABLE_RECORDS, TAGGABLE_TYPES, type TaggableType } from "../domain/tagging.js";
 import { orList } from "../domain/word-lists.js";
 import {
@@ -10,8 +11,7 @@ import {
   findExisting,
   findSupplierUserEmails,
   type LookupKind,
-  type SqlQuery,
-} from "./existing.js";
+} from "../services/import-lookups.js";
 import type {
   ApprovalRecord,
   BuyerProductRecord,

@@ -1,9 +1,16 @@
 // Writes a validated import plan, kind by kind in docs/reference/import-format.md's order so that
 // every reference is already stored when a row needs it. The caller runs this
 // inside one transaction.
+
+import type { SqlQuery } from "../db/sql-connection.js";
+import {
+  deleteChildrenBeyond,
+  type Row,
+  type UpsertCount,
+  type UpsertSpec,
+  upsertRows,
+} from "../db/upsert.js";
 import { catalogueKeys } from "../domain/product-identity.js";
-import type { SqlQuery } from "./existing.js";
-import { deleteChildrenBeyond, type Row, type UpsertCount, type UpsertSpec, upsertRows } from "./upsert.js";
 import type { ImportPlan } from "./validate.js";
 
 export interface KindCount extends UpsertCount {

@@ -2,7 +2,7 @@
 // JSON parameter and unpacked by json_to_recordset. One parameter per statement
 // keeps clear of PostgreSQL's 65535-parameter limit at any chunk size, and
 // JSON keeps decimals exact (a JSON number is read as NUMERIC from its text).
-import type { SqlQuery } from "./existing.js";
+import type { SqlQuery } from "./sql-connection.js";
 
 export type Row = Record<string, unknown>;
 

@@ -1,14 +1,8 @@
-// What the database already holds that an import file refers to but does not contain.
-import type { SqlConnection } from "../db/sql-connection.js";
-import type { RecordKind } from "./format.js";
+// What the database already holds that an import file (src/import) refers to but does not contain.
+import type { SqlQuery } from "../db/sql-connection.js";
 
-export type SqlQuery = Pick<SqlConnection, "query">;
-
-/** Every kind a record can refer to. */
-export type LookupKind = Exclude<RecordKind, "taggings">;
-
-/** For each kind, which column names the owning buyer (null: the kind has no owner). */
-const OWNER_COLUMN: Record<LookupKind, { table: string; owner: string | null }> = {
+/** For each kind a record can refer to, its table and which column names the owning buyer (null: the kind has no owner). */
+const OWNER_COLUMN = {
   buyers: { table: "buyers", owner: null },
   suppliers: { table: "suppliers", owner: null },
   supplier_users: { table: "supplier_users", owner: "created_by_buyer_id" },
@@ -20,7 +14,10 @@ const OWNER_COLUMN: Record<LookupKind, { table: string; owner: string | null }> 
   delivery_sites: { table: "delivery_sites", owner: "buyer_id" },
   order_types: { table: "order_types", owner: null },
   orders: { table: "orders", owner: "buyer_id" },
-};
+} satisfies Record<string, { table: string; owner: string | null }>;
+
+/** Every kind a record can refer to: each kind of the import format but taggings. */
+export type LookupKind = keyof typeof OWNER_COLUMN;
 
 /** id → owning buyer id (null when the kind or the record has none). */
 export type ExistingRecords = { [K in LookupKind]: Map<string, string | null> };
