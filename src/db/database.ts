@@ -4,7 +4,7 @@ import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { lockDataDirectory } from "./data-directory-lock.js";
-import { type DatabaseTarget, parseDatabaseUrl } from "./database-url.js";
+import type { DatabaseTarget } from "./database-url.js";
 import { PrismaClient } from "./generated/prisma/client.js";
 import { createNotificationListener } from "./notification-listener.js";
 import { observeQueries, openPostgresReader, prismaOverPool, type Reader, sendStatement } from "./readers.js";
@@ -84,10 +84,8 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export async function openDatabase(
-  target: DatabaseTarget = parseDatabaseUrl(process.env.DATABASE_URL),
-  options: DatabaseOptions = {},
-): Promise<Database> {
+/** Opens the database `target` names (the configuration's DATABASE_URL, parsed once by the config table). */
+export async function openDatabase(target: DatabaseTarget, options: DatabaseOptions = {}): Promise<Database> {
   return target.kind === "pglite" ? openPglite(target, options) : openPostgres(target, options);
 }
 
