@@ -100,6 +100,10 @@ function connectionWriter(
     const prefix = `${index === 0 ? "" : ","}${keyOf(field)}:`;
     if (field.directives?.length || field.selectionSet?.selections.some((node) => node.directives?.length))
       throw new PlanError(`${connection.name}.${field.name.value} has a directive`, "directive");
+    if (field.name.value === "__typename") {
+      const name = JSON.stringify(connection.name);
+      return () => prefix + name;
+    }
     if (field.name.value === "pageInfo") {
       const write = pageInfoWriter(field);
       return (page: Extract<ReadOutcome, { kind: "page" }>) => prefix + write(page.pageInfo);
@@ -132,15 +136,12 @@ const PAGE_INFO_FIELDS: Readonly<Record<string, (info: PageInfoShape) => string>
 };
 
 function pageInfoWriter(node: FieldNode): (info: PageInfoShape) => string {
-  const keys = new Set<string>();
   const parts = fieldsOf(node.selectionSet).map((field, index) => {
     const key = field.alias?.value ?? field.name.value;
     const write = PAGE_INFO_FIELDS[field.name.value];
     if (field.directives?.length)
       throw new PlanError(`PageInfo.${field.name.value} has a directive`, "directive");
-    if (keys.has(key)) throw new PlanError(`PageInfo selects ${key} more than once`, "repeated_key");
     if (!write) throw new PlanError(`PageInfo.${field.name.value} is not compiled`);
-    keys.add(key);
     return { prefix: `${index === 0 ? "" : ","}${JSON.stringify(key)}:`, write };
   });
   return (info) => {

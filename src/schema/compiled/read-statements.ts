@@ -227,7 +227,7 @@ function nodeSelectionOf(connection: GraphQLObjectType, node: FieldNode): NodeSe
   let nodeSelection: NodeSelection | null = null;
   for (const selected of fieldsOf(node.selectionSet)) {
     const name = selected.name.value;
-    if (name === "pageInfo") continue;
+    if (name === "pageInfo" || name === "__typename") continue;
     const edges = connection.getFields().edges;
     const edge = edges && getNamedType(edges.type);
     const [nodeField, ...others] = fieldsOf(selected.selectionSet);
@@ -237,7 +237,6 @@ function nodeSelectionOf(connection: GraphQLObjectType, node: FieldNode): NodeSe
         `${connection.name}.${name} is not compiled: only edges { node } and pageInfo are`,
         "connection_field",
       );
-    if (nodeSelection) throw new PlanError("edges is selected twice", "repeated_key");
     nodeSelection = { type: nodeType, selections: nodeField.selectionSet };
   }
   if (!nodeSelection) throw new PlanError("the page selects no edges { node }", "connection_field");

@@ -25,6 +25,7 @@ import { type ObjectProperty, type RowPath, type RowRead, rowReadOf } from "../r
 import { quoted, SqlWriter, type TableRef } from "./prisma-sql.js";
 import { followPath, listColumn, type PathValue, Scope } from "./statement.js";
 import {
+  constantWriter,
   differsWriter,
   itemEncoder,
   type OutputSpelling,
@@ -116,13 +117,11 @@ export class PlanContext {
     const model = type.extensions.pothosPrismaModel;
     if (model !== undefined && (source.kind !== "row" || source.table.model.name !== model))
       throw new PlanError(`${type.name} is read from a row that is not a ${String(model)}`);
-    const keys = new Set<string>();
     return objectWriter(
       fieldsOf(selectionSet).map((node) => {
         const key = node.alias?.value ?? node.name.value;
-        // Execution merges a key selected twice into one; written twice, the JSON would differ.
-        if (keys.has(key)) throw new PlanError(`${type.name} selects ${key} more than once`, "repeated_key");
-        keys.add(key);
+        if (node.name.value === "__typename" && !node.directives?.length)
+          return { key, write: constantWriter(JSON.stringify(type.name)) };
         const field = type.getFields()[node.name.value];
         if (!field) throw new PlanError(`${type.name}.${node.name.value} is not compiled`, "typename");
         if (node.directives?.length)
@@ -290,11 +289,33 @@ function guarded<Result>(make: () => Result, where: string): Result {
   }
 }
 
+/**
+ * The fields of a selection by response key, in the order execution writes
+ * them: a key selected twice is one field, its selections merged, as
+ * execution merges them (validation has made them the same field).
+ */
 export function fieldsOf(selectionSet: SelectionSetNode | undefined): FieldNode[] {
-  return (selectionSet?.selections ?? []).map((selection) => {
+  const byKey = new Map<string, FieldNode>();
+  for (const selection of selectionSet?.selections ?? []) {
     if (selection.kind !== Kind.FIELD) throw new PlanError("it uses a fragment", "fragment");
-    return selection;
-  });
+    const key = selection.alias?.value ?? selection.name.value;
+    const known = byKey.get(key);
+    byKey.set(key, known ? merged(known, selection) : selection);
+  }
+  return [...byKey.values()];
+}
+
+/** Two selections of one response key as one, refused unless they are the same field without arguments. */
+function merged(known: FieldNode, again: FieldNode): FieldNode {
+  if (known.name.value !== again.name.value || known.arguments?.length || again.arguments?.length)
+    throw new PlanError(`${known.name.value} is selected twice with arguments`, "repeated_key");
+  const selections = [...(known.selectionSet?.selections ?? []), ...(again.selectionSet?.selections ?? [])];
+  return {
+    ...known,
+    // Any directive of either is refused where the field is planned.
+    directives: [...(known.directives ?? []), ...(again.directives ?? [])],
+    selectionSet: known.selectionSet && { ...known.selectionSet, selections },
+  };
 }
 
 function isNamed(value: unknown): value is { name: string } {

@@ -220,6 +220,11 @@ export function scalarWriter(
 }
 
 /** An object of fields written in the selection's order, each under its response key. */
+/** The same JSON text for every row: a `__typename`. */
+export function constantWriter(json: string): Writer {
+  return () => json;
+}
+
 export function objectWriter(fields: readonly { key: string; write: Writer }[]): Writer {
   const parts = fields.map(({ key, write }, index) => ({
     prefix: `${index === 0 ? "" : ","}${JSON.stringify(key)}:`,
