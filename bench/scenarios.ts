@@ -413,8 +413,8 @@ export const TARGETS: Target[] = [
     protocol: "graphql",
     supports: always,
   },
-  // The same GraphQL requests with their documents in full, which the gateway executes rather
-  // than answering from compiled reads: what persisting a document gains.
+  // The same GraphQL requests with their documents in full, planned on first sight like a
+  // persisted one: what a client without a manifest pays.
   {
     id: "graphql-full",
     label: "gateway GraphQL, no response cache, documents sent in full",
