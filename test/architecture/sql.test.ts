@@ -111,6 +111,8 @@ describe("SQL and transactions", () => {
     expect(sqlIn('await database.query("DELETE FROM rate_limit_windows WHERE x", []);')).toEqual([
       "SQL text",
     ]);
+    // The placeholder is part of the source text under test, not one to fill in.
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: source text of a template literal
     expect(sqlIn("const text = `\n  WITH request AS (SELECT ${columns} FROM t)`;")).toEqual(["SQL text"]);
     // Reads through Prisma's model API, and words in prose, are not SQL.
     expect(sqlIn("await context.prisma.order.findMany({ where });")).toEqual([]);
