@@ -7,7 +7,7 @@
 // bytes (test/graphql/planned-reads.test.ts).
 import { type DocumentNode, type ExecutionResult, type GraphQLSchema, getOperationAST, parse } from "graphql";
 import type { Plugin, YogaInitialContext } from "graphql-yoga";
-import type { ExecutedQueryReason } from "../http/metrics.js";
+import type { ExecutedQueryReason } from "../http/read-plan-metrics.js";
 import { type CompiledGraphQLRead, planGraphQLRead } from "../schema/compiled/graphql-read.js";
 import type { PlanRefusal, ReadPlanner } from "../schema/compiled/read-planner.js";
 import type { GraphQLContext } from "../schema/context.js";

@@ -2,11 +2,11 @@ import { type DocumentNode, getOperationAST } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { ReplicaStatus } from "../db/replicas.js";
-import { PLAN_REFUSALS } from "../schema/compiled/writers.js";
 import type { ConditionalGetCounters } from "./conditional-get.js";
 import type { ExpensiveWork } from "./expensive-work.js";
+import { plannedReadMetrics, type PlannedReadMetrics } from "./read-plan-metrics.js";
 
-export interface Metrics {
+export interface Metrics extends PlannedReadMetrics {
   registry: Registry;
   /** Counts and times one request, labelled with the router's template for its path ("unmatched" for none). */
   observeRequest(route: string, method: string, status: number, seconds: number): void;
@@ -26,32 +26,11 @@ export interface Metrics {
   watchUnrenderedChanges(count: () => Promise<number>): void;
   /** Counts one committed transaction of the event materialiser: the entries it took and the events it wrote. */
   observeEventRendering(batch: { entries: number; events: number }): void;
-  /** Records, once at startup, whether each REST read is compiled (reason null) or executed, and why. */
-  observeReadPlans(plans: readonly { operationId: string; reason: string | null }[]): void;
-  /** Counts a compiled read that failed, its request then executed. */
-  countCompiledReadFailure(operationId: string): void;
-  /** Records, once at startup, whether each persisted GraphQL document's operation is compiled (reason null) or executed, and why. */
-  observeDocumentPlans(
-    plans: readonly { document: string; operation: string; reason: string | null }[],
-  ): void;
-  /** Counts a planned GraphQL read that failed, its operation then executed. */
-  countCompiledDocumentFailure(): void;
-  /** Counts a GraphQL query executed rather than answered by its planned read, by why. */
-  countExecutedQuery(reason: ExecutedQueryReason): void;
   /** Reports the replicas' state and the reads each database server served when metrics are collected. */
   watchDatabaseReads(
     read: () => { replicas: readonly ReplicaStatus[]; served: ReadonlyMap<string, number> },
   ): void;
 }
-
-/**
- * Why a GraphQL query was executed rather than answered by its planned read:
- * the planner's refusals, its arguments refused (execution words the error),
- * or its planned read failed. A fixed list, so the label set stays bounded.
- */
-export const EXECUTED_QUERY_REASONS = [...PLAN_REFUSALS, "arguments", "failed"] as const;
-
-export type ExecutedQueryReason = (typeof EXECUTED_QUERY_REASONS)[number];
 
 /** Prometheus metrics of this process: requests, latency, GraphQL operations and the runtime. */
 export function createMetrics(): Metrics {
@@ -63,7 +42,7 @@ export function createMetrics(): Metrics {
     ...graphqlMetrics(registry),
     ...readMetrics(registry),
     ...webhookMetrics(registry),
-    ...compiledReadMetrics(registry),
+    ...plannedReadMetrics(registry),
     ...databaseReadMetrics(registry),
     ...sendingMetrics(registry),
   };
@@ -318,78 +297,6 @@ function webhookMetrics(
     observeEventRendering({ entries, events }) {
       eventsRendered.inc(events);
       renderBatches.observe(entries);
-    },
-  };
-}
-
-/** The labels of a planned read: compiled (no reason), or executed and why. */
-function executionLabels(reason: string | null): { execution: "compiled" | "executed"; reason: string } {
-  return reason === null ? { execution: "compiled", reason: "" } : { execution: "executed", reason };
-}
-
-/** How each REST read runs: compiled from rows, or executed (docs/design/performance.md, "Compiled reads"). */
-function compiledReadMetrics(
-  registry: Registry,
-): Pick<
-  Metrics,
-  | "observeReadPlans"
-  | "countCompiledReadFailure"
-  | "observeDocumentPlans"
-  | "countCompiledDocumentFailure"
-  | "countExecutedQuery"
-> {
-  const plans = new Gauge({
-    name: "rest_read_execution",
-    help: "1 for each REST read: `compiled` (answered from its SQL rows) or `executed`, with the reason",
-    labelNames: ["operation", "execution", "reason"] as const,
-    // Every worker plans the same: a cluster's scrape shows each read once.
-    aggregator: "max",
-    registers: [registry],
-  });
-  const failures = new Counter({
-    name: "rest_compiled_read_failures_total",
-    help: "Compiled reads that failed, by operation; each of those requests was executed instead",
-    labelNames: ["operation"] as const,
-    registers: [registry],
-  });
-  const documentPlans = new Gauge({
-    name: "graphql_document_execution",
-    help: "1 for each operation of a persisted GraphQL document (manifest): `compiled` or `executed`, with the reason",
-    labelNames: ["document", "operation", "execution", "reason"] as const,
-    aggregator: "max",
-    registers: [registry],
-  });
-  // Operation names are the client's to choose, so they are not a label.
-  const documentFailures = new Counter({
-    name: "graphql_compiled_read_failures_total",
-    help: "Planned GraphQL reads that failed; each of those operations was executed instead",
-    registers: [registry],
-  });
-  const executedQueries = new Counter({
-    name: "graphql_executed_queries_total",
-    help: "GraphQL queries executed rather than answered by their planned read, by reason (docs/reference/graphql.md)",
-    labelNames: ["reason"] as const,
-    registers: [registry],
-  });
-  // Every reason shows from the start, at 0.
-  for (const reason of EXECUTED_QUERY_REASONS) executedQueries.inc({ reason }, 0);
-  return {
-    observeDocumentPlans(planned) {
-      for (const { document, operation, reason } of planned)
-        documentPlans.set({ document, operation, ...executionLabels(reason) }, 1);
-    },
-    countCompiledDocumentFailure() {
-      documentFailures.inc();
-    },
-    countExecutedQuery(reason) {
-      executedQueries.inc({ reason });
-    },
-    observeReadPlans(planned) {
-      for (const { operationId, reason } of planned)
-        plans.set({ operation: operationId, ...executionLabels(reason) }, 1);
-    },
-    countCompiledReadFailure(operationId) {
-      failures.inc({ operation: operationId });
     },
   };
 }
