@@ -4,7 +4,7 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom
 import type { ReplicaStatus } from "../db/replicas.js";
 import type { ConditionalGetCounters } from "./conditional-get.js";
 import type { ExpensiveWork } from "./expensive-work.js";
-import { plannedReadMetrics, type PlannedReadMetrics } from "./read-plan-metrics.js";
+import { type PlannedReadMetrics, plannedReadMetrics } from "./read-plan-metrics.js";
 
 export interface Metrics extends PlannedReadMetrics {
   registry: Registry;
