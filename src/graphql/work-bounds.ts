@@ -52,7 +52,7 @@ function isTimeout(error: unknown, depth = 0): boolean {
  */
 export function workBoundsPlugin(bounds: WorkBoundsOptions, expensiveWork: ExpensiveWork): Plugin {
   return {
-    onExecute({ args, executeFn, setExecuteFn }) {
+    onExecute({ args, executeFn, setExecuteFn, setResultAndStopExecution }) {
       const context = args.contextValue as unknown as GraphQLContext;
       const apiKeyId = context.viewer?.apiKeyId;
       const priced = pricedOperationOf(context);
@@ -65,10 +65,16 @@ export function workBoundsPlugin(bounds: WorkBoundsOptions, expensiveWork: Expen
         ? AbortSignal.any([deadline.signal, requestSignal])
         : deadline.signal;
 
-      // The slot is taken where execution starts, so that it is released whatever stops execution.
+      // Taken before a planned read (planned-reads.ts, a later hook) may answer in place of
+      // execution, so that either engine's answer holds it; released once, whichever ends.
+      const slot = expensive && apiKeyId ? expensiveWork.take(apiKeyId) : undefined;
+      if (slot === null) {
+        setResultAndStopExecution({ errors: [concurrencyRefusal(bounds, expensiveWork, priced)] });
+        return;
+      }
+      // Held while the answer is sent: a slow reader keeps its answer's bytes as long.
+      const release = () => slot?.releaseWhenSent((context as { whenSent?: WhenSent }).whenSent);
       setExecuteFn(async (executionArgs) => {
-        const slot = expensive && apiKeyId ? expensiveWork.take(apiKeyId) : undefined;
-        if (slot === null) return { errors: [concurrencyRefusal(bounds, expensiveWork, priced)] };
         const timer = setTimeout(() => deadline.abort(timedOut(bounds.timeoutMs)), bounds.timeoutMs);
         try {
           return operation?.operation === "query"
@@ -78,13 +84,13 @@ export function workBoundsPlugin(bounds: WorkBoundsOptions, expensiveWork: Expen
           throw isTimeout(error) || deadline.signal.aborted ? timedOut(bounds.timeoutMs) : error;
         } finally {
           clearTimeout(timer);
-          // Held while the answer is sent: a slow reader keeps its answer's bytes as long.
-          slot?.releaseWhenSent((context as { whenSent?: WhenSent }).whenSent);
+          release();
         }
       });
 
       return {
         onExecuteDone({ result, setResult }) {
+          release();
           if (!("errors" in result) || !result.errors?.length) return;
           const errors = timeoutsReported(result.errors, deadline.signal.aborted, bounds.timeoutMs);
           if (errors) setResult({ ...result, errors });
