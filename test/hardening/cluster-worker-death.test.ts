@@ -20,7 +20,7 @@ function workersOf(pid: number): number[] {
         // The command name in parentheses may hold spaces; the parent pid is the second field after it.
         const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
         const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-        return parent === pid && readFileSync(`/proc/${entry}/cmdline`, "utf8").includes("server.ts");
+        return parent === pid && readFileSync(`/proc/${entry}/cmdline`, "utf8").includes("server.js");
       } catch {
         return false;
       }
