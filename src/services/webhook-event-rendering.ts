@@ -25,6 +25,7 @@ export interface SubscribedEndpoint {
   id: string;
   buyerId: string;
   enabledEvents: string[];
+  createdAt: Date;
 }
 
 /**
@@ -79,14 +80,14 @@ export async function claimUnrenderedEntries(
   return { claimedCount: claimed.length, entries };
 }
 
-/** The endpoints of these buyers that receive events (every one not disabled), with the types they take. */
+/** The endpoints of these buyers that receive events (every one not disabled), with the types they take and when they were created. */
 export function subscribedEndpoints(
   tx: Transaction,
   buyerIds: readonly string[],
 ): Promise<SubscribedEndpoint[]> {
   return tx.webhookEndpoint.findMany({
     where: { buyerId: { in: [...buyerIds] }, status: { not: "disabled" } },
-    select: { id: true, buyerId: true, enabledEvents: true },
+    select: { id: true, buyerId: true, enabledEvents: true, createdAt: true },
   });
 }
 

@@ -173,7 +173,7 @@ async function renderClaimedBatch(
 /**
  * One event per change whose record the buyer can still see (`objects[i]`
  * rendered for `changes[i]`), each queued to the buyer's endpoints that
- * subscribe to its type.
+ * subscribe to its type and existed when the change was made.
  */
 function eventsForChanges(
   changes: ReturnType<typeof groupChanges>,
@@ -205,7 +205,11 @@ function eventsForChanges(
     });
     const endpointIds = endpoints
       .filter(
-        (endpoint) => endpoint.buyerId === first.buyerId && endpointReceives(endpoint.enabledEvents, type),
+        (endpoint) =>
+          endpoint.buyerId === first.buyerId &&
+          endpointReceives(endpoint.enabledEvents, type) &&
+          // An endpoint hears of changes made once it exists, not of the backlog the worker renders late.
+          endpoint.createdAt <= first.changedAt,
       )
       .map((endpoint) => endpoint.id);
     deliveries.push({ buyerId: first.buyerId, eventId, endpointIds });

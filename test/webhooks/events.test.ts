@@ -114,6 +114,23 @@ describe("events from the change log", { timeout: 60_000 }, () => {
     expect(fromFeed.body).toEqual(event);
   });
 
+  it("an endpoint hears only of changes made once it exists: the order seeded before it is in the feed, not delivered", async () => {
+    worker.wake();
+    let eventId = "";
+    await vi.waitFor(
+      async () => {
+        const feed = await callApi(test.app, "GET", "/events?type[]=order.created", { key: buyer.apiKey });
+        const seeded = (feed.body as Event[]).find((event) => event.data.object.id === orderId);
+        expect(seeded).toBeDefined();
+        eventId = seeded?.id ?? "";
+      },
+      { timeout: 10_000, interval: 50 },
+    );
+    // An event and its deliveries are written in one transaction: none now means none ever.
+    expect(await test.database.prisma.webhookDelivery.count({ where: { eventId } })).toBe(0);
+    expect(receiver.received.map((message) => message.id)).not.toContain(eventId);
+  });
+
   it("buyer_product.created carries auto_match, and the rest is GET /buyer_products/{id}", async () => {
     const created = await callApi(test.app, "POST", "/buyer_products", {
       key: buyer.apiKey,
