@@ -111,7 +111,10 @@ function hydrateWord(count: string): string | undefined {
   return HYDRATE_WORDS.get(count.replace("⁄", "/"));
 }
 
-/** "MgSO4·7H2O", "CaCl2.2H2O", "7-hydrate" → "heptahydrate", "dihydrate". */
+// A count is read whole or not at all: "1/2-hydrate" is a hemihydrate, and no "dihydrate" starts after a "3/".
+const HYDRATE_COUNT = /(?<![\p{L}\p{N}.,/⁄])(\d+(?:\.5)?|1[/⁄]2)[\s-]*hydrate(?![\p{L}\p{N}])/gu;
+
+/** "MgSO4·7H2O", "CaCl2.2H2O", "7-hydrate", "1/2-hydrate" → "heptahydrate", "dihydrate", "hemihydrate". */
 function spellOutHydrates(text: string): string {
   return text
     .replace(
@@ -122,7 +125,7 @@ function spellOutHydrates(text: string): string {
       },
     )
     .replace(/\s*[·•∙⋅*]\s*h2o(?![\p{L}\p{N}])/gu, " monohydrate ")
-    .replace(/(?<![\p{L}\p{N}.,])(\d+(?:\.5)?)[\s-]*hydrate(?![\p{L}\p{N}])/gu, (match, count: string) => {
+    .replace(HYDRATE_COUNT, (match, count: string) => {
       const word = hydrateWord(count);
       return word ? ` ${word} ` : match;
     });

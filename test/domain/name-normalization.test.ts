@@ -34,6 +34,8 @@ describe("normalisation of a material's name", () => {
     ["hydrate formula", "MgSO4·7H2O", "mgso 4 heptahydrate"],
     ["hydrate count", "Magnesium sulfate 7 H2O", "magnesium sulfate heptahydrate"],
     ["hydrate with a hyphen", "Copper sulfate 5-hydrate", "copper sulfate pentahydrate"],
+    ["half hydrate as a fraction", "Calcium sulfate 1/2-hydrate", "calcium sulfate hemihydrate"],
+    ["half hydrate as a fraction sign", "Calcium sulfate ½ H2O", "calcium sulfate hemihydrate"],
     ["acid-salt notation", "Citric acid, trisodium salt", "trisodium citrate"],
     ["acid-salt notation without a comma", "Hyaluronic acid sodium salt", "sodium hyaluronate"],
     ["an abbreviation's salt", "EDTA disodium salt", "disodium edta"],
@@ -70,6 +72,10 @@ describe("what normalisation keeps apart", () => {
   it("keeps a hydrate apart from the anhydrous substance", () => {
     expect(material("Magnesium sulfate heptahydrate")).not.toBe(material("Magnesium sulfate"));
     expect(material("Citric acid anhydrous")).not.toBe(material("Citric acid"));
+  });
+
+  it("does not read a fraction's denominator as the hydrate count", () => {
+    expect(material("Calcium sulfate 3/2-hydrate")).toBe("calcium sulfate 3 2 hydrate");
   });
 
   it("keeps enantiomers apart", () => {
