@@ -1,3 +1,6 @@
+import { APPROVAL_FILTERS } from "../schema/types/approval.js";
+import { ORDER_FILTERS } from "../schema/types/order.js";
+import { EVENT_FILTERS } from "../schema/types/webhook-event.js";
 import type { JsonValue, QueryParameter, RestRoute } from "./route.js";
 import * as examples from "./route-examples.js";
 
@@ -215,25 +218,7 @@ When nothing matches, a catalogue product is created from the buyer product. \`a
     document: pageDocument("ListOrders", "orders", ORDER_FIELDS, "OrderFilter"),
     query: [
       ...PAGE_PARAMETERS,
-      {
-        name: "created_at_from",
-        to: "filter.created_at_from",
-        description: "`YYYY-MM-DD`, a whole UTC day.",
-        example: "2025-01-01",
-      },
-      {
-        name: "created_at_to",
-        to: "filter.created_at_to",
-        description: "`YYYY-MM-DD`, a whole UTC day; not before `created_at_from`.",
-        example: "2025-03-31",
-      },
-      {
-        name: "order_status",
-        to: "filter.order_status",
-        description:
-          "Repeat it for several: `order_status[]=order_placed&order_status[]=in_transit`. `order_status=order_placed,in_transit` is accepted too.",
-        example: ["order_placed", "in_transit"],
-      },
+      ...ORDER_FILTERS.restParameters({ created_at_from: {}, created_at_to: {}, order_status: {} }),
     ],
     success: { description: "A page of orders, newest first.", example: [examples.order] },
     summary: "List orders",
@@ -304,17 +289,10 @@ The status moves forward only: \`quote_selected\` → \`order_placed\` → \`ord
     ),
     query: [
       ...PAGE_PARAMETERS,
-      {
-        name: "approval_status",
-        to: "filter.approval_status",
-        description: "Repeat it for several. `approval_status=approved,preferred` is accepted too.",
-        example: ["approved", "preferred"],
-      },
-      {
-        name: "buyer_product_id",
-        to: "filter.buyer_product_id",
-        example: examples.EXAMPLE_IDS.BUYER_PRODUCT_ID,
-      },
+      ...APPROVAL_FILTERS.restParameters({
+        approval_status: {},
+        buyer_product_id: { example: examples.EXAMPLE_IDS.BUYER_PRODUCT_ID },
+      }),
     ],
     success: {
       description: "A page of buyer product approvals, newest first.",
@@ -359,24 +337,7 @@ The status moves forward only: \`quote_selected\` → \`order_placed\` → \`ord
     document: pageDocument("ListEvents", "events", EVENT_FIELDS, "WebhookEventFilter"),
     query: [
       ...PAGE_PARAMETERS,
-      {
-        name: "type",
-        to: "filter.type",
-        description: "Repeat it for several: `type[]=order.created&type[]=order.updated`.",
-        example: ["order.updated"],
-      },
-      {
-        name: "created_at_from",
-        to: "filter.created_at_from",
-        description: "`YYYY-MM-DD`, a whole UTC day.",
-        example: "2025-03-01",
-      },
-      {
-        name: "created_at_to",
-        to: "filter.created_at_to",
-        description: "`YYYY-MM-DD`, a whole UTC day; not before `created_at_from`.",
-        example: "2025-03-31",
-      },
+      ...EVENT_FILTERS.restParameters({ type: {}, created_at_from: {}, created_at_to: {} }),
     ],
     success: { description: "A page of events, newest first.", example: [examples.event] },
     summary: "List events",

@@ -186,15 +186,8 @@ export function dayRange(value: string): { gte?: Date; lt?: Date } | string {
   return inclusiveDays(start, end);
 }
 
-/** `field` within the days of `value` (see `dayRange`). */
-export function dayWhere(field: string, value: string): object | string {
-  const range = dayRange(value);
-  return typeof range === "string" ? range : { [field]: range };
-}
-
-/** `field` equal to one of the comma-separated ids of `value`. */
-export function uuidsWhere(field: string, value: string, type: NodeTypeName): object | string {
-  // Each id as a UUID or as a global ID of `type` (docs/reference/graphql.md "Global IDs").
+/** The comma-separated ids of `value`, each a UUID or a global ID of `type` (docs/reference/graphql.md "Global IDs"). */
+export function uuidsIn(value: string, type: NodeTypeName): string[] | string {
   const ids = alternatives(value)?.map((id) => {
     if (isUuid(id)) return id.toLowerCase();
     const globalId = decodeGlobalId(id);
@@ -203,15 +196,15 @@ export function uuidsWhere(field: string, value: string, type: NodeTypeName): ob
   if (!ids?.every((id) => id !== null)) {
     return `must be one or more UUIDs or global IDs of a ${type}, comma separated`;
   }
-  return { [field]: { in: ids } };
+  return ids;
 }
 
 /**
- * `field` equal to one of the comma-separated enum values of `value`, spelled
- * as REST spells them (`in_transit`, `Raw Material`) or as GraphQL does
- * (`IN_TRANSIT`, `RAW_MATERIAL`), in any case.
+ * The comma-separated enum values of `value`, spelled as REST spells them
+ * (`in_transit`, `Raw Material`) or as GraphQL does (`IN_TRANSIT`,
+ * `RAW_MATERIAL`), in any case; answered as stored.
  */
-export function enumWhere(field: string, stored: string[], value: string): object | string {
+export function enumValuesIn(stored: readonly string[], value: string): string[] | string {
   const byName = new Map<string, string>();
   for (const storedValue of stored) {
     byName.set(contractSpelling(storedValue).toLowerCase(), storedValue);
@@ -219,10 +212,10 @@ export function enumWhere(field: string, stored: string[], value: string): objec
   }
   const names = alternatives(value);
   const values = names?.map((name) => byName.get(name.toLowerCase()));
-  if (!values || values.some((found) => found === undefined)) {
+  if (!values?.every((found) => found !== undefined)) {
     return `must be one or more of ${stored.map((storedValue) => contractSpelling(storedValue)).join(", ")}, comma separated`;
   }
-  return { [field]: { in: values } };
+  return values;
 }
 
 /** `key:` names of a grammar, for argument descriptions. */
@@ -237,28 +230,8 @@ export function grammarSummary(grammar: QueryGrammar): string {
  * match anything. Escaped with LIKE's default escape character, they match
  * only themselves.
  */
-function escapeLike(text: string): string {
+export function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, "\\$&");
-}
-
-/** `PO-1*` a case-insensitive prefix, `PO-17` exact: on any of `fields`. */
-export function textWhere(fields: string[], value: string): object | string {
-  const match = textMatch(value);
-  if (typeof match === "string") return match;
-  const condition =
-    "startsWith" in match
-      ? { startsWith: escapeLike(match.startsWith), mode: "insensitive" as const }
-      : match;
-  return fields.length === 1
-    ? { [fields[0] as string]: condition }
-    : { OR: fields.map((field) => ({ [field]: condition })) };
-}
-
-/** A bare word: `field` contains it, in any case (a trigram index serves it). */
-export function containsWord(field: string, word: string): object | string {
-  const text = word.endsWith("*") ? word.slice(0, -1) : word;
-  if (text.includes("*")) return "may use * only at the end";
-  return { [field]: { contains: escapeLike(text), mode: "insensitive" } };
 }
 
 /** `yes`/`no` (also `true`/`false`). */
@@ -268,19 +241,3 @@ export function yesNo(value: string): boolean | string {
   if (lower === "no" || lower === "false") return false;
   return "must be yes or no";
 }
-
-/** The grammar of a list searched by name alone: `name:Gly*` and bare words. */
-export function nameGrammar(field: string): QueryGrammar {
-  return {
-    keys: {
-      name: {
-        description: "name: `Gly*` a prefix (any case), `Glycerin` exact",
-        toWhere: (value) => textWhere([field], value),
-      },
-    },
-    word: (word) => containsWord(field, word),
-  };
-}
-
-export const NAME_QUERY_DESCRIPTION =
-  "Search terms: `name:Gly*` a name prefix (any case), `name:Glycerin` an exact name, or bare words the name contains (any case).";

@@ -6,7 +6,8 @@ import type { Viewer } from "../auth/viewer.js";
 import type { SchemaTypes } from "./builder.js";
 import { rootConnection, sortKeysEnum } from "./connection-fields.js";
 import type { Connection } from "./connection-types.js";
-import { NAME_QUERY_DESCRIPTION, nameGrammar, parseListQuery } from "./list-query.js";
+import { containsWord, listFilters, textFilter } from "./list-filters.js";
+import { parseListQuery } from "./list-query.js";
 import { BY_ID, byName, UPDATED_AT } from "./sort-keys.js";
 
 export interface NamedRootConnectionOptions<Node> {
@@ -18,6 +19,17 @@ export interface NamedRootConnectionOptions<Node> {
   where: (viewer: Viewer) => object;
 }
 
+/** `name:Gly*` and bare words, on the `name` of tags, tag groups and suppliers. */
+const NAME_FILTERS = listFilters({
+  filters: [
+    textFilter(["name"], { name: "name", description: "name: `Gly*` a prefix (any case), `Glycerin` exact" }),
+  ],
+  word: containsWord("name"),
+});
+
+const NAME_QUERY_DESCRIPTION =
+  "Search terms: `name:Gly*` a name prefix (any case), `name:Glycerin` an exact name, or bare words the name contains (any case).";
+
 export function namedRootConnection<Node>(
   t: PothosSchemaTypes.QueryFieldBuilder<SchemaTypes, Record<string, never>>,
   { type, model, listed, where }: NamedRootConnectionOptions<Node>,
@@ -28,7 +40,7 @@ export function namedRootConnection<Node>(
     sort: sortKeysEnum(model, { NAME: byName("Name, ascending."), UPDATED_AT, ID: BY_ID }),
     args: { query: t.arg.string({ description: NAME_QUERY_DESCRIPTION }) },
     narrow: ({ query }, problems) =>
-      (query ? parseListQuery(query, nameGrammar("name"), problems) : null) ?? {},
+      (query ? parseListQuery(query, NAME_FILTERS.grammar, problems) : null) ?? {},
     where,
     description: `${listed}, newest first (creation time, then id) unless \`sortKey\`/\`reverse\` say otherwise; \`query\` searches by name.`,
   });

@@ -1,8 +1,10 @@
-// Prisma's `where` and `orderBy`, as the schema's builders make them, in SQL:
-// the subset those builders produce (AND/OR/NOT, equality, `in`, ranges,
-// `not: null`, LIKE prefixes and words, relation `some`/`none`/`every`).
-// Anything else throws `UntranslatableError`, and the request runs normally.
-// Every value becomes a bound parameter: no value is ever written into SQL text.
+// Prisma's `where` and `orderBy` in SQL. A list filter's condition
+// (src/schema/list-filters.ts) comes with its own SQL, registered with its
+// `where` by `declaredCondition`, and is written by it. Beside those, the
+// translator knows the plumbing the schema's lists and records use: AND/OR,
+// equality, `in`, ranges, `not: null` and a relation's `some`. Anything
+// else throws `UntranslatableError`, and the request runs normally. Every
+// value becomes a bound parameter: no value is ever written into SQL text.
 import type { DataModel, ModelTable, RelationJoin, ScalarColumn } from "../../db/data-model.js";
 
 /** A condition or order the translator does not know: the read runs on normal execution instead. */
@@ -121,38 +123,41 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 const join = (parts: string[], operator: "AND" | "OR", empty: string) =>
   parts.length === 0 ? empty : parts.length === 1 ? (parts[0] ?? empty) : `(${parts.join(` ${operator} `)})`;
 
+/** A condition written by its own SQL on a table of the statement. */
+export type ConditionSql = (table: TableRef, sql: SqlWriter) => string;
+
+// Declared conditions are kept by identity: Prisma reads the same object as a plain `where`.
+const declaredSql = new WeakMap<object, ConditionSql>();
+
+/** `where`, whose SQL is `write`: the translator writes it by that, not by reading `where`. */
+export function declaredCondition<Where extends object>(where: Where, write: ConditionSql): Where {
+  declaredSql.set(where, write);
+  return where;
+}
+
+/** The column of `table` named `name`. */
+export function scalarColumn(table: TableRef, name: string): ScalarColumn {
+  const field = table.model.fields.get(name);
+  if (field?.kind !== "scalar" || field.isList)
+    throw new UntranslatableError(`${table.model.name} has no column ${name}`);
+  return field;
+}
+
 /** The SQL condition of a Prisma `where` on `table`. */
 export function whereSql(where: unknown, table: TableRef, sql: SqlWriter): string {
   if (!isPlainObject(where)) throw new UntranslatableError("a where that is not an object");
+  const declared = declaredSql.get(where);
+  if (declared) return declared(table, sql);
   const parts: string[] = [];
   for (const [key, value] of Object.entries(where)) {
     if (value === undefined) continue;
-    if (key === "AND") {
+    if (key === "AND" || key === "OR") {
       const items = Array.isArray(value) ? value : [value];
       parts.push(
         join(
           items.map((item) => whereSql(item, table, sql)),
-          "AND",
-          "TRUE",
-        ),
-      );
-    } else if (key === "OR") {
-      if (!Array.isArray(value)) throw new UntranslatableError("OR takes a list");
-      parts.push(
-        join(
-          value.map((item) => whereSql(item, table, sql)),
-          "OR",
-          "FALSE",
-        ),
-      );
-    } else if (key === "NOT") {
-      // Prisma: none of the conditions holds.
-      const items = Array.isArray(value) ? value : [value];
-      parts.push(
-        join(
-          items.map((item) => `NOT ${whereSql(item, table, sql)}`),
-          "AND",
-          "TRUE",
+          key,
+          key === "AND" ? "TRUE" : "FALSE",
         ),
       );
     } else {
@@ -173,57 +178,29 @@ function scalarSql(column: ScalarColumn, condition: unknown, table: TableRef, sq
   if (column.isList) throw new UntranslatableError(`a condition on the list ${column.name}`);
   if (condition === null) return `${target} IS NULL`;
   if (!isPlainObject(condition)) return `${target} = ${sql.bind(sql.valueText(column, condition))}`;
-  const insensitive = condition.mode === "insensitive";
   const parts: string[] = [];
   for (const [operator, value] of Object.entries(condition)) {
-    if (value === undefined || operator === "mode") continue;
-    const like = insensitive ? "ILIKE" : "LIKE";
-    switch (operator) {
-      case "equals":
-        parts.push(
-          value === null ? `${target} IS NULL` : `${target} = ${sql.bind(sql.valueText(column, value))}`,
-        );
-        break;
-      case "in":
-        parts.push(`${target} = ANY(${sql.bind(sql.arrayText(column, value))})`);
-        break;
-      case "notIn":
-        parts.push(`NOT (${target} = ANY(${sql.bind(sql.arrayText(column, value))}))`);
-        break;
-      case "lt":
-      case "lte":
-      case "gt":
-      case "gte":
-        parts.push(`${target} ${COMPARISONS[operator]} ${sql.bind(sql.valueText(column, value))}`);
-        break;
-      case "not":
-        parts.push(
-          value === null
-            ? `${target} IS NOT NULL`
-            : isPlainObject(value)
-              ? `NOT ${scalarSql(column, value, table, sql)}`
-              : `${target} <> ${sql.bind(sql.valueText(column, value))}`,
-        );
-        break;
-      // The builders escape % and _ themselves, as Prisma passes the text on as it is.
-      case "startsWith":
-        parts.push(`${target} ${like} ${sql.bind(`${sql.valueText(column, value)}%`)}`);
-        break;
-      case "endsWith":
-        parts.push(`${target} ${like} ${sql.bind(`%${sql.valueText(column, value)}`)}`);
-        break;
-      case "contains":
-        parts.push(`${target} ${like} ${sql.bind(`%${sql.valueText(column, value)}%`)}`);
-        break;
-      default:
-        throw new UntranslatableError(`the condition ${operator} on ${column.name}`);
-    }
+    if (value === undefined) continue;
+    const comparison = COMPARISONS[operator];
+    if (operator === "equals" && value !== null)
+      parts.push(`${target} = ${sql.bind(sql.valueText(column, value))}`);
+    else if (operator === "in") parts.push(`${target} = ANY(${sql.bind(sql.arrayText(column, value))})`);
+    else if (comparison) parts.push(`${target} ${comparison} ${sql.bind(sql.valueText(column, value))}`);
+    else if (operator === "not" && value === null) parts.push(`${target} IS NOT NULL`);
+    else throw new UntranslatableError(`the condition ${operator} on ${column.name}`);
   }
   return join(parts, "AND", "TRUE");
 }
 
-/** `EXISTS (…)` over the rows of `relation` joined to `table`, narrowed by `where`. */
-function existsSql(relation: RelationJoin, where: unknown, table: TableRef, sql: SqlWriter): string {
+/** `EXISTS (…)` over the rows of the relation `name` of `table`, joined to it, narrowed by `where`. */
+export function existsSql(name: string, where: object, table: TableRef, sql: SqlWriter): string {
+  const relation = table.model.fields.get(name);
+  if (relation?.kind !== "relation")
+    throw new UntranslatableError(`${table.model.name} has no relation ${name}`);
+  return relatedRowsSql(relation, where, table, sql);
+}
+
+function relatedRowsSql(relation: RelationJoin, where: unknown, table: TableRef, sql: SqlWriter): string {
   const related: TableRef = { model: sql.model(relation.target), alias: sql.alias() };
   const joined = relation.on.map(
     ({ from, to }) => `${quoted(related.alias)}.${quoted(to)} = ${quoted(table.alias)}.${quoted(from)}`,
@@ -239,15 +216,7 @@ function relationSql(relation: RelationJoin, condition: unknown, table: TableRef
   const parts: string[] = [];
   for (const [operator, value] of Object.entries(condition)) {
     if (value === undefined) continue;
-    if (relation.isList && operator === "some") parts.push(existsSql(relation, value, table, sql));
-    else if (relation.isList && operator === "none")
-      parts.push(`NOT ${existsSql(relation, value, table, sql)}`);
-    else if (relation.isList && operator === "every")
-      parts.push(`NOT ${existsSql(relation, { NOT: value }, table, sql)}`);
-    else if (!relation.isList && operator === "is" && value !== null)
-      parts.push(existsSql(relation, value, table, sql));
-    else if (!relation.isList && operator === "isNot" && value !== null)
-      parts.push(`NOT ${existsSql(relation, value, table, sql)}`);
+    if (relation.isList && operator === "some") parts.push(relatedRowsSql(relation, value, table, sql));
     else throw new UntranslatableError(`the condition ${operator} on ${relation.name}`);
   }
   return join(parts, "AND", "TRUE");

@@ -4,8 +4,7 @@ import { builder } from "../builder.js";
 import { connectionType } from "../connection-types.js";
 import { ApprovalStatusEnum } from "../enums.js";
 import { orNull } from "../field-options.js";
-import { takesIdsOf } from "../global-ids.js";
-import { containsWord, enumWhere, type QueryGrammar, textWhere, uuidsWhere } from "../list-query.js";
+import { containsWord, enumFilter, idFilter, listFilters, textFilter } from "../list-filters.js";
 import { buyerRecordField } from "../record-field.js";
 import { requireViewer } from "../require-viewer.js";
 import { searchableRootConnection } from "../searchable-list.js";
@@ -107,48 +106,46 @@ export const ApprovalConnectionRef = connectionType(
   "A page of buyer product approvals, in the order of the field that answers it.",
 );
 
-const ApprovalFilterInput = builder.inputType("BuyerProductApprovalFilter", {
-  description: "Narrows a list of approvals.",
-  fields: (t) => ({
-    approvalStatus: t.field({
-      type: [ApprovalStatusEnum],
-      description: "Only approvals in one of these statuses.",
-    }),
-    buyerProductId: t.field({
-      type: "UUID",
-      description: "Only approvals of this buyer product (its id or global ID).",
-      extensions: takesIdsOf("BuyerProduct"),
-    }),
-    supplierId: t.field({
-      type: ["UUID"],
-      description: "Only approvals of one of these suppliers (ids or global IDs).",
-      extensions: takesIdsOf("Supplier"),
-    }),
-  }),
-});
-
-/** `query:` on approvals; docs/reference/graphql.md, "Searching with query", lists the same keys. */
-export const APPROVAL_QUERY: QueryGrammar = {
-  keys: {
-    reference: {
+/** The approvals' `filter` and `query:` keys; docs/reference/graphql.md, "Searching with query", lists the same keys. */
+export const APPROVAL_FILTERS = listFilters({
+  input: { name: "BuyerProductApprovalFilter", description: "Narrows a list of approvals." },
+  filters: [
+    textFilter(["reference"], {
+      name: "reference",
       description: "the approval's reference: `APP-*` a prefix (any case), `APP-1` exact",
-      toWhere: (value) => textWhere(["reference"], value),
-    },
-    supplier: {
-      description: "supplier id(s), comma separated",
-      toWhere: (value) => uuidsWhere("supplierId", value, "Supplier"),
-    },
-    product: {
-      description: "buyer product id(s), comma separated",
-      toWhere: (value) => uuidsWhere("buyerProductId", value, "BuyerProduct"),
-    },
-    status: {
-      description: "status(es), comma separated: `approved`, `SAMPLE_REQUESTED`",
-      toWhere: (value) => enumWhere("approvalStatus", Object.values(ApprovalStatus), value),
-    },
-  },
-  word: (word) => containsWord("supplierName", word),
-};
+    }),
+    idFilter("supplierId", "Supplier", {
+      field: {
+        name: "supplierId",
+        description: "Only approvals of one of these suppliers (ids or global IDs).",
+      },
+      key: { name: "supplier", description: "supplier id(s), comma separated" },
+    }),
+    idFilter("buyerProductId", "BuyerProduct", {
+      field: {
+        name: "buyerProductId",
+        single: true,
+        description: "Only approvals of this buyer product (its id or global ID).",
+        rest: {},
+      },
+      key: { name: "product", description: "buyer product id(s), comma separated" },
+    }),
+    enumFilter("approvalStatus", {
+      type: ApprovalStatusEnum,
+      stored: Object.values(ApprovalStatus),
+      field: {
+        name: "approvalStatus",
+        description: "Only approvals in one of these statuses.",
+        rest: {
+          description: "Repeat it for several. `approval_status=approved,preferred` is accepted too.",
+          example: ["approved", "preferred"],
+        },
+      },
+      key: { name: "status", description: "status(es), comma separated: `approved`, `SAMPLE_REQUESTED`" },
+    }),
+  ],
+  word: containsWord("supplierName"),
+});
 
 builder.queryField("buyerProductApprovals", (t) =>
   searchableRootConnection(t, {
@@ -159,13 +156,7 @@ builder.queryField("buyerProductApprovals", (t) =>
       REFERENCE: byOptionalText("reference", "The service's reference", "approvals"),
     },
     listed: "The buyer's product approvals",
-    filter: ApprovalFilterInput,
-    filterWhere: (filter) => [
-      filter?.approvalStatus?.length ? { approvalStatus: { in: filter.approvalStatus } } : {},
-      filter?.buyerProductId ? { buyerProductId: filter.buyerProductId } : {},
-      filter?.supplierId?.length ? { supplierId: { in: filter.supplierId } } : {},
-    ],
-    grammar: APPROVAL_QUERY,
+    filters: APPROVAL_FILTERS,
     example: "status:approved,preferred reference:APP-*",
     bareWord: "A bare word must appear in the supplier's name (any case).",
   }),

@@ -15,7 +15,15 @@ import {
   ProductTypeEnum,
 } from "../enums.js";
 import { readsObject, readsPath, rows } from "../field-reads.js";
-import { containsWord, enumWhere, type QueryGrammar, textWhere, yesNo } from "../list-query.js";
+import {
+  containsWord,
+  enumFilter,
+  flagFilter,
+  hasRelatedFilter,
+  listFilters,
+  relatedEnumFilter,
+  textFilter,
+} from "../list-filters.js";
 import { mutationPair, payloadType, type RecordLoader, recordOrNull, valueOrNull } from "../mutation-pair.js";
 import { buyerRecordField } from "../record-field.js";
 import { requireViewer } from "../require-viewer.js";
@@ -131,47 +139,55 @@ const BuyerProductConnectionRef = connectionType(
   "A page of the buyer's products, in the order of the field that answers it.",
 );
 
-const BuyerProductFilterInput = builder.inputType("BuyerProductFilter", {
-  description: "Narrows a list of buyer products; every condition given must hold.",
-  fields: (t) => ({
-    productType: t.field({ type: [ProductTypeEnum], description: "Only products of one of these types." }),
-    active: t.boolean({ description: "Only products in use (true) or not in use (false)." }),
-    priorityProduct: t.boolean({ description: "Only priority products (true) or only the others (false)." }),
-    hasApprovals: t.boolean({
-      description: "Only products with at least one approval (true) or with none (false).",
-    }),
-    approvalStatus: t.field({
-      type: [ApprovalStatusEnum],
-      description: "Only products with at least one approval in one of these statuses.",
-    }),
-  }),
-});
-
-/** `query:` on buyer products; docs/reference/graphql.md, "Searching with query", lists the same keys. */
-export const BUYER_PRODUCT_QUERY: QueryGrammar = {
-  keys: {
-    name: {
-      description: "name: `Gly*` a prefix (any case), `Glycerin` exact",
-      toWhere: (value) => textWhere(["rawMaterialName"], value),
-    },
-    code: {
-      description: "the buyer's code: `GLY-*` a prefix (any case), `GLY-1` exact",
-      toWhere: (value) => textWhere(["rawMaterialCode"], value),
-    },
-    type: {
-      description: "product type(s), comma separated: `raw_material`, `Packaging`",
-      toWhere: (value) => enumWhere("productType", Object.values(ProductType), value),
-    },
-    approvals: {
-      description: "`yes` for products with an approval, `no` for products without",
-      toWhere: (value) => {
-        const has = yesNo(value);
-        return typeof has === "string" ? has : { approvals: has ? { some: {} } : { none: {} } };
-      },
-    },
+/** The buyer products' `filter` and `query:` keys; docs/reference/graphql.md, "Searching with query", lists the same keys. */
+export const BUYER_PRODUCT_FILTERS = listFilters({
+  input: {
+    name: "BuyerProductFilter",
+    description: "Narrows a list of buyer products; every condition given must hold.",
   },
-  word: (word) => containsWord("rawMaterialName", word),
-};
+  filters: [
+    textFilter(["rawMaterialName"], {
+      name: "name",
+      description: "name: `Gly*` a prefix (any case), `Glycerin` exact",
+    }),
+    textFilter(["rawMaterialCode"], {
+      name: "code",
+      description: "the buyer's code: `GLY-*` a prefix (any case), `GLY-1` exact",
+    }),
+    enumFilter("productType", {
+      type: ProductTypeEnum,
+      stored: Object.values(ProductType),
+      field: { name: "productType", description: "Only products of one of these types." },
+      key: { name: "type", description: "product type(s), comma separated: `raw_material`, `Packaging`" },
+    }),
+    hasRelatedFilter("approvals", {
+      field: {
+        name: "hasApprovals",
+        description: "Only products with at least one approval (true) or with none (false).",
+      },
+      key: {
+        name: "approvals",
+        description: "`yes` for products with an approval, `no` for products without",
+      },
+    }),
+    flagFilter("active", {
+      name: "active",
+      description: "Only products in use (true) or not in use (false).",
+    }),
+    flagFilter("priorityProduct", {
+      name: "priorityProduct",
+      description: "Only priority products (true) or only the others (false).",
+    }),
+    relatedEnumFilter("approvals", "approvalStatus", {
+      type: ApprovalStatusEnum,
+      field: {
+        name: "approvalStatus",
+        description: "Only products with at least one approval in one of these statuses.",
+      },
+    }),
+  ],
+  word: containsWord("rawMaterialName"),
+});
 
 builder.queryField("buyerProducts", (t) =>
   searchableRootConnection(t, {
@@ -182,19 +198,7 @@ builder.queryField("buyerProducts", (t) =>
       CODE: byOptionalText("rawMaterialCode", "The buyer's code", "products"),
     },
     listed: "The buyer's products",
-    filter: BuyerProductFilterInput,
-    filterWhere: (filter) => {
-      const has = filter?.hasApprovals;
-      const statuses = filter?.approvalStatus;
-      return [
-        filter?.productType?.length ? { productType: { in: filter.productType } } : {},
-        typeof filter?.active === "boolean" ? { active: filter.active } : {},
-        typeof filter?.priorityProduct === "boolean" ? { priorityProduct: filter.priorityProduct } : {},
-        typeof has === "boolean" ? { approvals: has ? { some: {} } : { none: {} } } : {},
-        statuses?.length ? { approvals: { some: { approvalStatus: { in: statuses } } } } : {},
-      ];
-    },
-    grammar: BUYER_PRODUCT_QUERY,
+    filters: BUYER_PRODUCT_FILTERS,
     example: "glyc type:raw_material approvals:no",
     bareWord: "A bare word must appear in the name (any case).",
   }),

@@ -3,12 +3,10 @@ import { nextOrderStatuses } from "../../domain/order-status.js";
 import { builder } from "../builder.js";
 import { relationConnection } from "../connection-fields.js";
 import { connectionType } from "../connection-types.js";
-import { dayFilter } from "../day-range.js";
 import { OrderStatusEnum, PriceTypeEnum } from "../enums.js";
 import { orNull } from "../field-options.js";
 import { readsObject, readsPath, readsText, rows } from "../field-reads.js";
-import { takesIdsOf } from "../global-ids.js";
-import { dayWhere, enumWhere, type QueryGrammar, textWhere, uuidsWhere } from "../list-query.js";
+import { dayFilter, enumFilter, idFilter, listFilters, textFilter, textMatches } from "../list-filters.js";
 import { buyerRecordField } from "../record-field.js";
 import { searchableRootConnection } from "../searchable-list.js";
 import { byOptionalText, type SortKey } from "../sort-keys.js";
@@ -213,22 +211,6 @@ export const OrderConnectionRef = connectionType(
   "A page of orders, in the order of the field that answers it.",
 );
 
-const OrderFilterInput = builder.inputType("OrderFilter", {
-  description: "Narrows a list of orders. Dates are whole UTC days, both ends included.",
-  fields: (t) => ({
-    createdAtFrom: t.field({ type: "Date", description: "Only orders created on or after this day." }),
-    createdAtTo: t.field({ type: "Date", description: "Only orders created on or before this day." }),
-    orderStatus: t.field({ type: [OrderStatusEnum], description: "Only orders with one of these statuses." }),
-    supplierId: t.field({
-      type: ["UUID"],
-      description: "Only orders placed with one of these suppliers (ids or global IDs).",
-      extensions: takesIdsOf("Supplier"),
-    }),
-    placedAtFrom: t.field({ type: "Date", description: "Only orders placed on or after this day." }),
-    placedAtTo: t.field({ type: "Date", description: "Only orders placed on or before this day." }),
-  }),
-});
-
 /** The orders' own sort keys. */
 const ORDER_SORT_KEYS: Record<string, SortKey> = {
   PLACED_AT: {
@@ -255,29 +237,68 @@ const ORDER_SORT_KEYS: Record<string, SortKey> = {
 
 const REFERENCES = ["orderReference", "purchaseOrderReference"];
 
-/** `query:` on orders; docs/reference/graphql.md, "Searching with query", lists the same keys. */
-export const ORDER_QUERY: QueryGrammar = {
-  keys: {
-    reference: {
-      description: "order or purchase order reference: `PO-1*` a prefix (any case), `PO-17` exact",
-      toWhere: (value) => textWhere(REFERENCES, value),
-    },
-    supplier: {
-      description: "supplier id(s), comma separated",
-      toWhere: (value) => uuidsWhere("supplierId", value, "Supplier"),
-    },
-    status: {
-      description: "status(es), comma separated, as REST or GraphQL spells them: `shipped`, `IN_TRANSIT`",
-      toWhere: (value) => enumWhere("orderStatus", Object.values(OrderStatus), value),
-    },
-    placed: {
-      description: "day placed: `2025-01-31`, `2025-01-01..2025-01-31`, `2025-01-01..`",
-      toWhere: (value) => dayWhere("placedAt", value),
-    },
-    created: { description: "day created, as for placed", toWhere: (value) => dayWhere("createdAt", value) },
+/** The orders' `filter` and `query:` keys; docs/reference/graphql.md, "Searching with query", lists the same keys. */
+export const ORDER_FILTERS = listFilters({
+  input: {
+    name: "OrderFilter",
+    description: "Narrows a list of orders. Dates are whole UTC days, both ends included.",
   },
-  word: (word) => textWhere(REFERENCES, word.endsWith("*") ? word : `${word}*`),
-};
+  filters: [
+    textFilter(REFERENCES, {
+      name: "reference",
+      description: "order or purchase order reference: `PO-1*` a prefix (any case), `PO-17` exact",
+    }),
+    idFilter("supplierId", "Supplier", {
+      field: {
+        name: "supplierId",
+        description: "Only orders placed with one of these suppliers (ids or global IDs).",
+      },
+      key: { name: "supplier", description: "supplier id(s), comma separated" },
+    }),
+    enumFilter("orderStatus", {
+      type: OrderStatusEnum,
+      stored: Object.values(OrderStatus),
+      field: {
+        name: "orderStatus",
+        description: "Only orders with one of these statuses.",
+        rest: {
+          description:
+            "Repeat it for several: `order_status[]=order_placed&order_status[]=in_transit`. `order_status=order_placed,in_transit` is accepted too.",
+          example: ["order_placed", "in_transit"],
+        },
+      },
+      key: {
+        name: "status",
+        description: "status(es), comma separated, as REST or GraphQL spells them: `shipped`, `IN_TRANSIT`",
+      },
+    }),
+    dayFilter("placedAt", {
+      from: { name: "placedAtFrom", description: "Only orders placed on or after this day." },
+      to: { name: "placedAtTo", description: "Only orders placed on or before this day." },
+      key: {
+        name: "placed",
+        description: "day placed: `2025-01-31`, `2025-01-01..2025-01-31`, `2025-01-01..`",
+      },
+    }),
+    dayFilter("createdAt", {
+      from: {
+        name: "createdAtFrom",
+        description: "Only orders created on or after this day.",
+        rest: { description: "`YYYY-MM-DD`, a whole UTC day.", example: "2025-01-01" },
+      },
+      to: {
+        name: "createdAtTo",
+        description: "Only orders created on or before this day.",
+        rest: {
+          description: "`YYYY-MM-DD`, a whole UTC day; not before `created_at_from`.",
+          example: "2025-03-31",
+        },
+      },
+      key: { name: "created", description: "day created, as for placed" },
+    }),
+  ],
+  word: (word) => textMatches(REFERENCES, word.endsWith("*") ? word : `${word}*`),
+});
 
 builder.queryField("orders", (t) =>
   searchableRootConnection(t, {
@@ -285,14 +306,7 @@ builder.queryField("orders", (t) =>
     model: "Order",
     sortKeys: ORDER_SORT_KEYS,
     listed: "The buyer's orders",
-    filter: OrderFilterInput,
-    filterWhere: (filter, problems) => [
-      dayFilter("createdAt", filter?.createdAtFrom, filter?.createdAtTo, "createdAtFrom", problems),
-      dayFilter("placedAt", filter?.placedAtFrom, filter?.placedAtTo, "placedAtFrom", problems),
-      filter?.orderStatus?.length ? { orderStatus: { in: filter.orderStatus } } : {},
-      filter?.supplierId?.length ? { supplierId: { in: filter.supplierId } } : {},
-    ],
-    grammar: ORDER_QUERY,
+    filters: ORDER_FILTERS,
     example: "reference:PO-1* status:shipped,delivered",
     bareWord: "A bare word is `reference:` with that word as a prefix.",
   }),

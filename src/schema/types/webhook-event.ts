@@ -1,13 +1,12 @@
 // The buyer's events feed: each change to a record, as the REST API shows the
 // record (docs/reference/webhooks.md).
 
-import type { FieldProblem } from "../../domain/errors.js";
 import { parseExactJson, WEBHOOK_EVENT_TYPES } from "../../domain/webhook-events.js";
 import { builder } from "../builder.js";
 import { buyerRowField } from "../buyer-row-field.js";
 import { newestFirstConnection } from "../connection-fields.js";
 import { connectionType } from "../connection-types.js";
-import { dayFilter } from "../day-range.js";
+import { dayFilter, listFilters, textValueFilter } from "../list-filters.js";
 
 export const EVENT_TYPES_SCHEMA = { enum: [...WEBHOOK_EVENT_TYPES] };
 
@@ -39,49 +38,51 @@ const WebhookEventConnectionRef = connectionType(
   "A page of events, newest first.",
 );
 
-const EventFilterInput = builder.inputType("WebhookEventFilter", {
-  description: "Narrows a list of events. Dates are whole UTC days, both ends included.",
-  fields: (t) => ({
-    type: t.stringList({
-      description: "Only events of these types.",
+/** The events' `filter`. */
+export const EVENT_FILTERS = listFilters({
+  input: {
+    name: "WebhookEventFilter",
+    description: "Narrows a list of events. Dates are whole UTC days, both ends included.",
+  },
+  filters: [
+    textValueFilter("type", {
+      allowed: WEBHOOK_EVENT_TYPES,
+      field: {
+        name: "type",
+        description: "Only events of these types.",
+        rest: {
+          description: "Repeat it for several: `type[]=order.created&type[]=order.updated`.",
+          example: ["order.updated"],
+        },
+      },
       extensions: { jsonSchema: { items: EVENT_TYPES_SCHEMA } },
+      refusal: `is not an event type; use one of ${WEBHOOK_EVENT_TYPES.join(", ")}`,
     }),
-    createdAtFrom: t.field({ type: "Date", description: "Only events created on or after this day." }),
-    createdAtTo: t.field({ type: "Date", description: "Only events created on or before this day." }),
-  }),
+    dayFilter("createdAt", {
+      from: {
+        name: "createdAtFrom",
+        description: "Only events created on or after this day.",
+        rest: { description: "`YYYY-MM-DD`, a whole UTC day.", example: "2025-03-01" },
+      },
+      to: {
+        name: "createdAtTo",
+        description: "Only events created on or before this day.",
+        rest: {
+          description: "`YYYY-MM-DD`, a whole UTC day; not before `created_at_from`.",
+          example: "2025-03-31",
+        },
+      },
+    }),
+  ],
 });
-
-type EventFilter = typeof EventFilterInput.$inferInput;
-
-/** The events `filter` keeps: bad event types and days go into `problems`. */
-function eventsWhere(filter: EventFilter | null | undefined, problems: FieldProblem[]) {
-  const types = filter?.type ?? null;
-  for (const [index, type] of (types ?? []).entries()) {
-    if (!(WEBHOOK_EVENT_TYPES as readonly string[]).includes(type)) {
-      problems.push({
-        path: ["filter", "type", index],
-        code: "invalid",
-        message: `is not an event type; use one of ${WEBHOOK_EVENT_TYPES.join(", ")}`,
-      });
-    }
-  }
-  const created = dayFilter(
-    "createdAt",
-    filter?.createdAtFrom,
-    filter?.createdAtTo,
-    "createdAtFrom",
-    problems,
-  );
-  return { ...(types?.length ? { type: { in: types } } : {}), ...created };
-}
 
 builder.queryField("events", (t) =>
   newestFirstConnection(t, {
     type: WebhookEventConnectionRef,
     description: "The buyer's events, newest first (creation time, then id); kept for 30 days by default.",
     rows: (prisma) => prisma.webhookEvent,
-    args: { filter: t.arg({ type: EventFilterInput, description: "Filters." }) },
-    narrow: ({ filter }, problems) => eventsWhere(filter, problems),
+    args: { filter: t.arg({ type: EVENT_FILTERS.input, description: "Filters." }) },
+    narrow: ({ filter }, problems) => ({ AND: EVENT_FILTERS.filterWhere(filter, problems) }),
     where: (_args, viewer) => ({ buyerId: viewer.buyerId }),
   }),
 );
