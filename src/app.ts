@@ -112,7 +112,9 @@ export function createApp(options: AppOptions) {
   });
   metrics.watchDatabaseReads(() => ({ replicas: database.replicas(), served: database.readsServed() }));
   const expensiveWork = createExpensiveWork({
-    maxPerKey: config.maxConcurrentExpensivePerKey,
+    maxRunning: config.maxRunningExpensive,
+    maxHeldPerKey: config.maxConcurrentExpensivePerKey,
+    maxWaitingPerKey: config.maxWaitingExpensivePerKey,
     maxSendingBytesPerKey: config.maxSendingBytesPerKey,
   });
   metrics.watchExpensiveWork(expensiveWork);

@@ -145,11 +145,27 @@ export const CONFIG_TABLE = {
   }),
   maxConcurrentExpensivePerKey: variable({
     name: "MAX_CONCURRENT_EXPENSIVE_PER_KEY",
-    // Two: on a process of one event loop, a third large page of the same key mostly delays everyone else's.
+    // Two: one being worked on while the other is sent; more would hold answers' bytes for slow readers.
     default: "2",
     schema: limit,
     description:
-      "expensive requests one API key may have at once per server process, from start until the answer is sent: GraphQL operations costing `GRAPHQL_EXPENSIVE_COST` or more, REST pages of `EXPENSIVE_PAGE_SIZE` or more items not answered from the cache; one more gets 429 with `Retry-After`",
+      "expensive requests one API key may have at once per server process, from their turn until the answer is sent: GraphQL operations costing `GRAPHQL_EXPENSIVE_COST` or more, REST pages of `EXPENSIVE_PAGE_SIZE` or more items not answered from the cache; more wait (`MAX_WAITING_EXPENSIVE_PER_KEY`)",
+  }),
+  maxWaitingExpensivePerKey: variable({
+    name: "MAX_WAITING_EXPENSIVE_PER_KEY",
+    // A client's usual pool of connections waits rather than being refused and retrying at once.
+    default: "8",
+    schema: wholeNumber(0, { max: 1000 }),
+    description:
+      "expensive requests of one API key that may wait for their turn per server process, beyond those it has at once; one more gets 429 with `Retry-After`",
+  }),
+  maxRunningExpensive: variable({
+    name: "MAX_RUNNING_EXPENSIVE",
+    // One per process: with a worker per core, the cores left over serve every other request.
+    default: "1",
+    schema: limit,
+    description:
+      "expensive requests being worked on at once per server process, all keys together, until their answers are made; the rest wait, each key in turn",
   }),
   expensivePageSize: variable({
     name: "EXPENSIVE_PAGE_SIZE",

@@ -52,7 +52,7 @@ function isTimeout(error: unknown, depth = 0): boolean {
  */
 export function workBoundsPlugin(bounds: WorkBoundsOptions, expensiveWork: ExpensiveWork): Plugin {
   return {
-    onExecute({ args, executeFn, setExecuteFn, setResultAndStopExecution }) {
+    async onExecute({ args, executeFn, setExecuteFn, setResultAndStopExecution }) {
       const context = args.contextValue as unknown as GraphQLContext;
       const apiKeyId = context.viewer?.apiKeyId;
       const priced = pricedOperationOf(context);
@@ -67,7 +67,7 @@ export function workBoundsPlugin(bounds: WorkBoundsOptions, expensiveWork: Expen
 
       // Taken before a planned read (planned-reads.ts, a later hook) may answer in place of
       // execution, so that either engine's answer holds it; released once, whichever ends.
-      const slot = expensive && apiKeyId ? expensiveWork.take(apiKeyId) : undefined;
+      const slot = expensive && apiKeyId ? await expensiveWork.take(apiKeyId, requestSignal) : undefined;
       if (slot === null) {
         setResultAndStopExecution({ errors: [concurrencyRefusal(bounds, expensiveWork, priced)] });
         return;
@@ -109,7 +109,7 @@ function concurrencyRefusal(
 ): GraphQLError {
   return refusal(
     "CONCURRENCY_LIMIT_EXCEEDED",
-    `At most ${expensiveWork.maxPerKey} expensive requests (operations costing ${bounds.expensiveCost} or more) may run or be sent at once per API key; retry when one has been sent`,
+    `At most ${expensiveWork.maxPerKey} expensive requests (operations costing ${bounds.expensiveCost} or more) may run or be sent at once per API key, and ${expensiveWork.maxWaitingPerKey} more wait their turn; retry when one has been sent`,
     { cost: { requested: priced?.cost, limit: priced?.limit } },
     { status: 429, headers: { "Retry-After": String(EXPENSIVE_RETRY_AFTER_SECONDS) } },
   );

@@ -15,7 +15,7 @@ export interface Metrics extends PlannedReadMetrics {
   /** Counts 304s and response cache hits and misses. */
   conditionalGets: ConditionalGetCounters;
   /** Reports the keys' expensive work and the bytes of answers being sent when metrics are collected. */
-  watchExpensiveWork(work: Pick<ExpensiveWork, "running" | "sendingBytes" | "refused">): void;
+  watchExpensiveWork(work: Pick<ExpensiveWork, "running" | "waiting" | "sendingBytes" | "refused">): void;
   /** Counts a connection closed because its client read an answer too slowly. */
   countWriteTimeout(): void;
   /** Reports the response cache's size when metrics are collected. */
@@ -64,8 +64,9 @@ function sendingMetrics(registry: Registry): Pick<Metrics, "watchExpensiveWork" 
       this.set({ kind: "array_buffers" }, usage.arrayBuffers);
     },
   });
-  let work: Pick<ExpensiveWork, "running" | "sendingBytes" | "refused"> = {
+  let work: Pick<ExpensiveWork, "running" | "waiting" | "sendingBytes" | "refused"> = {
     running: 0,
+    waiting: 0,
     sendingBytes: 0,
     refused: 0,
   };
@@ -78,6 +79,14 @@ function sendingMetrics(registry: Registry): Pick<Metrics, "watchExpensiveWork" 
     },
   });
   new Gauge({
+    name: "expensive_work_waiting",
+    help: "Expensive requests waiting for their turn, all keys together",
+    registers: [registry],
+    collect() {
+      this.set(work.waiting);
+    },
+  });
+  new Gauge({
     name: "http_sending_bytes",
     help: "Bytes of answers to API keys handed to the HTTP server and not yet sent",
     registers: [registry],
@@ -87,7 +96,7 @@ function sendingMetrics(registry: Registry): Pick<Metrics, "watchExpensiveWork" 
   });
   new Counter({
     name: "expensive_work_refused_total",
-    help: "Requests refused with 429 because their key had as many expensive requests running or being sent, or as many bytes of answers on their way, as it may",
+    help: "Requests refused with 429 because their key had as many expensive requests waiting for their turn, or as many bytes of answers on their way, as it may",
     registers: [registry],
     collect() {
       this.reset();

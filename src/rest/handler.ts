@@ -171,7 +171,13 @@ async function serve(
   const key = entry.route.method === "POST" ? request.headers.get("idempotency-key") : null;
   if (key === null) {
     // Only a read the response cache could not answer reaches here.
-    const slot = expensiveReadSlot(dependencies.expensiveReads, entry, variables.values, viewer);
+    const slot = await expensiveReadSlot(
+      dependencies.expensiveReads,
+      entry,
+      variables.values,
+      viewer,
+      request.signal,
+    );
     if (slot === null) return fail(expensiveReadRefusal(dependencies.expensiveReads));
     try {
       return await run();
@@ -190,26 +196,28 @@ async function serve(
 }
 
 /**
- * A slot of the key's expensive work for a large page (undefined for any
- * other request), or null when the key has as much going on as it may.
+ * A slot of the key's expensive work for a large page, once it is its turn
+ * (undefined for any other request, which never waits), or null when the
+ * key has as many waiting as it may.
  */
-function expensiveReadSlot(
+async function expensiveReadSlot(
   expensiveReads: ExpensiveReads,
   entry: CompiledRoute,
   values: Record<string, unknown>,
   viewer: Viewer,
-): ExpensiveSlot | null | undefined {
+  signal: AbortSignal,
+): Promise<ExpensiveSlot | null | undefined> {
   const pageSize = values.first;
   if (entry.route.method !== "GET" || typeof pageSize !== "number") return undefined;
   if (pageSize < expensiveReads.pageSize) return undefined;
-  return expensiveReads.work.take(viewer.apiKeyId);
+  return expensiveReads.work.take(viewer.apiKeyId, signal);
 }
 
 function expensiveReadRefusal({ work, pageSize }: ExpensiveReads): Problem {
   return {
     status: 429,
     code: "rate_limited",
-    detail: `At most ${work.maxPerKey} pages of ${pageSize} or more items may be read or sent at once per API key; retry after ${EXPENSIVE_RETRY_AFTER_SECONDS} s, or ask for smaller pages`,
+    detail: `At most ${work.maxPerKey} pages of ${pageSize} or more items may be read or sent at once per API key, and ${work.maxWaitingPerKey} more wait their turn; retry after ${EXPENSIVE_RETRY_AFTER_SECONDS} s, or ask for smaller pages`,
     headers: { "retry-after": String(EXPENSIVE_RETRY_AFTER_SECONDS) },
   };
 }

@@ -7,6 +7,7 @@ import { parse } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, createApp } from "../../src/app.js";
 import {
+  type AppConfig,
   DEFAULT_GRAPHQL_LIMITS,
   DEFAULT_GRAPHQL_WORK_BOUNDS,
   type GraphQLWorkBounds,
@@ -170,12 +171,14 @@ describe.runIf(onPostgres)("GraphQL work bounds (PostgreSQL)", () => {
   const appWith = (
     work: Partial<GraphQLWorkBounds>,
     database: Database = harness.database,
-    maxConcurrentExpensivePerKey?: number,
+    expensive: Partial<
+      Pick<AppConfig, "maxConcurrentExpensivePerKey" | "maxWaitingExpensivePerKey" | "maxRunningExpensive">
+    > = {},
   ): App =>
     createApp({
       config: testConfig({
         graphql: { work: { ...DEFAULT_GRAPHQL_WORK_BOUNDS, ...work } },
-        ...(maxConcurrentExpensivePerKey === undefined ? {} : { maxConcurrentExpensivePerKey }),
+        ...expensive,
       }),
       database,
       logger: createLogger("silent"),
@@ -249,7 +252,11 @@ describe.runIf(onPostgres)("GraphQL work bounds (PostgreSQL)", () => {
   });
 
   it("caps concurrent expensive operations per API key with CONCURRENCY_LIMIT_EXCEEDED (HTTP 429)", async () => {
-    const app = appWith({ timeoutMs: 10_000, expensiveCost: 100 }, harness.database, 1);
+    const app = appWith({ timeoutMs: 10_000, expensiveCost: 100 }, harness.database, {
+      maxConcurrentExpensivePerKey: 1,
+      maxWaitingExpensivePerKey: 0,
+      maxRunningExpensive: 2,
+    });
     const expensive = "{ orders { totalCount edges { node { id orderStatus } } } }";
     await holdOrdersTable();
     let first: ReturnType<typeof graphql> | null = null;
@@ -274,5 +281,34 @@ describe.runIf(onPostgres)("GraphQL work bounds (PostgreSQL)", () => {
     // The slot is free again once the first has finished.
     const third = await graphql(app, expensive, { key: buyer.apiKey });
     expect(third.errors).toBeUndefined();
+  });
+
+  it("runs another key's expensive operation once the process's one turn is free, not beside it", async () => {
+    const app = appWith({ timeoutMs: 10_000, expensiveCost: 100 }, harness.database, {
+      maxRunningExpensive: 1,
+    });
+    const expensive = "{ orders { totalCount edges { node { id orderStatus } } } }";
+    const waitingTurns = async () => {
+      const text = await (await app.fetch("http://localhost/metrics")).text();
+      return Number(/^expensive_work_waiting (\S+)/m.exec(text)?.[1]);
+    };
+    await holdOrdersTable();
+    let first: ReturnType<typeof graphql> | null = null;
+    let neighbour: ReturnType<typeof graphql> | null = null;
+    try {
+      first = graphql(app, expensive, { key: buyer.apiKey });
+      await until(async () => (await waitingForOrders()) === 1);
+      neighbour = graphql(app, expensive, { key: other.apiKey });
+      await until(async () => (await waitingTurns()) === 1);
+      // The neighbour waits for its turn, not at the database beside the first.
+      expect(await waitingForOrders()).toBe(1);
+      const cheap = await graphql(app, "{ viewer { buyer { id } } }", { key: other.apiKey });
+      expect(cheap.errors).toBeUndefined();
+    } finally {
+      await releaseOrdersTable();
+    }
+    expect((await first)?.errors).toBeUndefined();
+    expect((await neighbour)?.errors).toBeUndefined();
+    expect(await waitingTurns()).toBe(0);
   });
 });

@@ -1,6 +1,7 @@
 // Clients that read large answers slowly, or not at all, over real sockets: the write timeout
 // closes them, an expensive request counts against its key until its answer has been sent, and
-// one key's expensive reads are bounded while another key's are served (src/http/expensive-work.ts).
+// one key's expensive reads wait their turn, bounded, while another key's are served
+// (src/http/expensive-work.ts, src/http/fair-turns.ts).
 // A paused socket holds an answer open for as long as a test needs: nothing here waits on a clock
 // but the write timeout itself.
 import { type AddressInfo, connect, type Socket } from "node:net";
@@ -72,6 +73,8 @@ function serve(
   settings: {
     writeTimeoutMs: number;
     maxConcurrentExpensivePerKey: number;
+    /** None by default: past its bound, a key's expensive request is refused at once. */
+    maxWaitingExpensivePerKey?: number;
     maxSendingBytesPerKey?: number;
   },
 ): Served {
@@ -84,6 +87,7 @@ function serve(
       metrics,
       config: testConfig({
         maxConcurrentExpensivePerKey: settings.maxConcurrentExpensivePerKey,
+        maxWaitingExpensivePerKey: settings.maxWaitingExpensivePerKey ?? 0,
         ...(settings.maxSendingBytesPerKey ? { maxSendingBytesPerKey: settings.maxSendingBytesPerKey } : {}),
         graphql: {
           work: { timeoutMs: 15_000, expensiveCost: 100 },
@@ -216,30 +220,41 @@ describe("slow readers of large answers", { timeout: 120_000 }, () => {
     });
   });
 
-  describe("fair reads: a bound on one key's concurrent expensive reads", () => {
-    const server = serve(() => database, { writeTimeoutMs: 60_000, maxConcurrentExpensivePerKey: 2 });
+  describe("fair reads: one key's expensive reads wait their turn, bounded, while another key's are served", () => {
+    const server = serve(() => database, {
+      writeTimeoutMs: 60_000,
+      maxConcurrentExpensivePerKey: 1,
+      maxWaitingExpensivePerKey: 2,
+    });
 
-    it("answers the key's third concurrent large page 429 with Retry-After while another key is served", async () => {
-      const readers = [500, 499].map((limit) =>
-        slowReader(server.port, getRequest(`${ORDERS}?limit=${limit}`, buyer.apiKey)),
-      );
+    it("queues the key's large pages behind its unread one, refuses one more with Retry-After, and serves another key", async () => {
+      const reader = slowReader(server.port, getRequest(`${ORDERS}?limit=500`, buyer.apiKey));
+      // Its answer is made and waits for its reader: the key's one place is held.
       await eventually(
-        async () => ((await server.metric("expensive_work_running")) === 2 ? true : null),
+        async () => ((await server.metric("http_sending_bytes")) > 4_000_000 ? true : null),
         60_000,
       );
-      const third = await server.get(`${ORDERS}?limit=498`, buyer.apiKey);
-      expect(third.status).toBe(429);
-      expect(third.retryAfter).toBe("1");
-      const refusal = await fetch(`http://127.0.0.1:${server.port}${ORDERS}?limit=497`, {
+      const waiting = [499, 498].map((limit) => server.get(`${ORDERS}?limit=${limit}`, buyer.apiKey));
+      await eventually(async () => ((await server.metric("expensive_work_waiting")) === 2 ? true : null));
+      const refused = await server.get(`${ORDERS}?limit=497`, buyer.apiKey);
+      expect(refused.status).toBe(429);
+      expect(refused.retryAfter).toBe("1");
+      const refusal = await fetch(`http://127.0.0.1:${server.port}${ORDERS}?limit=496`, {
         headers: { "x-api-key": buyer.apiKey },
       });
       expect(refusal.headers.get("content-type")).toContain("application/problem+json");
       expect(await refusal.json()).toMatchObject({ status: 429, code: "rate_limited" });
+
+      // Another key's large page is served while the flooding key's still wait; the key's small pages too.
       expect((await server.get(`${ORDERS}?limit=500`, other.apiKey)).status).toBe(200);
       expect((await server.get(`${ORDERS}?limit=50`, buyer.apiKey)).status).toBe(200);
-      for (const reader of readers) reader.socket.destroy();
+      expect(await server.metric("expensive_work_waiting")).toBe(2);
+
+      // Once the unread answer has gone, the waiting pages are served in turn.
+      reader.socket.destroy();
+      expect((await Promise.all(waiting)).map(({ status }) => status)).toEqual([200, 200]);
       await eventually(async () => ((await server.metric("expensive_work_running")) === 0 ? true : null));
-      expect((await server.get(`${ORDERS}?limit=498`, buyer.apiKey)).status).toBe(200);
+      expect(await server.metric("expensive_work_waiting")).toBe(0);
     });
   });
 });
