@@ -1,3 +1,4 @@
+import { loadavg } from "node:os";
 import type { Dataset } from "./dataset.js";
 import { type LoadOptions, type Measurement, measure } from "./load.js";
 import type { ServerProcess } from "./processes.js";
@@ -23,11 +24,13 @@ function cpuOf(measurement: Measurement): string {
 }
 
 export interface FairnessRun {
-  /** Which gateway: the bound on each key's expensive work as configured, or lifted. */
+  /** Which gateway: the bounds on expensive work as configured, or lifted. */
   bound: string;
   alone: Measurement;
   beside: Measurement;
   flood: Measurement;
+  /** The machine's one-minute load average at the end of the kept alone measurement, and of the flood's. */
+  loadAverage: { alone: number; beside: number };
 }
 
 export interface FairnessResult {
@@ -78,22 +81,29 @@ export async function runFairness(options: {
     const flood = uncachedPages(dataset.apiKey, 500, FLOOD_CONNECTIONS);
     // Warm: the plans compiled, pools open.
     await measure(target, other, { ...timed, seconds: 2 });
+    // Read at the end of each window: a machine busy with other work shows here, not only in the p99s.
+    const oneMinuteLoad = () => loadavg()[0] ?? 0;
     const before = await measure(target, other, timed);
+    const loadBefore = oneMinuteLoad();
     const [beside, flooding] = await Promise.all([
       measure(target, other, timed),
       measure(target, flood, timed),
     ]);
+    const loadBeside = oneMinuteLoad();
     // Alone before and after the flood, the lower p99 kept: a busy machine's spike makes no ratio look better.
     const after = await measure(target, other, timed);
+    const loadAfter = oneMinuteLoad();
     const alone = after.p99Ms < before.p99Ms ? after : before;
+    const loadAverage = { alone: alone === after ? loadAfter : loadBefore, beside: loadBeside };
     log(
-      `fairness (${bound}): other buyer p99 ${alone.p99Ms} ms alone, ${beside.p99Ms} ms beside the flood ` +
+      `fairness (${bound}): other buyer p99 ${alone.p99Ms} ms alone (load average ${loadAverage.alone.toFixed(2)}), ` +
+        `${beside.p99Ms} ms beside the flood (load average ${loadAverage.beside.toFixed(2)}) ` +
         `(${alone.non2xx + beside.non2xx} not 2xx); flood ${flooding.requests} pages served, ${flooding.non2xx} refused; ` +
         `CPU per request, Node/PostgreSQL: other buyer alone ${cpuOf(alone)}, ` +
         // Both measurements of the flood's window read the same process: its CPU is both buyers' work.
         `flood window per flood page ${cpuOf(flooding)}`,
     );
-    runs.push({ bound, alone, beside, flood: flooding });
+    runs.push({ bound, alone, beside, flood: flooding, loadAverage });
   }
   const ratios = runs.map(({ bound, alone, beside }) => {
     // The other buyer's answers must all be pages: a p99 of refusals says nothing.

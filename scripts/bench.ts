@@ -49,6 +49,10 @@ if (options.build) {
   buildAll(root, options.candidate);
 }
 
+// The scenarios' many connections on one key measure throughput, not fairness: as each key's
+// bound is lifted for them (bench/servers.ts), so is the process's; the fairness phase sets both.
+process.env.MAX_RUNNING_EXPENSIVE ??= "1000000";
+
 const url = databaseUrl(options);
 log(`creating the scratch database ${options.database}...`);
 await recreateDatabase(options.adminUrl, options.database);
@@ -171,23 +175,22 @@ try {
     if (server.name !== "gateway") await server.stop();
   }
   if (options.fairness) {
-    // Two workers, as deployed; each key's expensive work bounded as by default, looser, then lifted.
+    // Two workers, as deployed; expensive work bounded as by default, with two turns per process, then lifted.
     const twoWorkers = { WEB_CONCURRENCY: "2", LOG_LEVEL: "warn" };
     const bounded = {
       ...twoWorkers,
+      MAX_RUNNING_EXPENSIVE: "1",
       MAX_CONCURRENT_EXPENSIVE_PER_KEY: "2",
+      MAX_WAITING_EXPENSIVE_PER_KEY: "8",
       MAX_SENDING_BYTES_PER_KEY: "33554432",
     };
     const gateways = [
-      { bound: "bound 2 (default)", server: await startProcess("gateway", settings, bounded) },
+      { bound: "defaults: 1 running per process", server: await startProcess("gateway", settings, bounded) },
       {
-        bound: "bound 4",
-        server: await startProcess("gateway", settings, {
-          ...bounded,
-          MAX_CONCURRENT_EXPENSIVE_PER_KEY: "4",
-        }),
+        bound: "2 running per process",
+        server: await startProcess("gateway", settings, { ...bounded, MAX_RUNNING_EXPENSIVE: "2" }),
       },
-      { bound: "bound off", server: await startProcess("gateway", settings, twoWorkers) },
+      { bound: "bounds off", server: await startProcess("gateway", settings, twoWorkers) },
     ];
     try {
       fairness = await runFairness({ gateways, dataset, seconds: options.seconds, load, log });
