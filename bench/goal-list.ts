@@ -38,8 +38,9 @@ export function everyJudgedGoal(): Ratio[] {
       cellOf(scenario, target.id, target.label),
     ),
   );
+  const rest = TARGETS.find((target) => target.id === "rest");
   const counts: QueryCount[] = [
-    ...SCENARIOS.filter((scenario) => scenario.read).map((scenario) => ({
+    ...SCENARIOS.filter((scenario) => scenario.read && rest && runsOn(rest, scenario)).map((scenario) => ({
       target: "rest",
       scenario: scenario.id,
       count: 2,

@@ -47,7 +47,7 @@ export function withRun(last: LastGoals, ratios: readonly Ratio[], measuredAt: s
   return Object.fromEntries(Object.entries(next).sort(([a], [b]) => a.localeCompare(b)));
 }
 
-const MEASURES = [", req/s", ", by CPU per request (server + PostgreSQL)"];
+const MEASURES = [", req/s", ", by CPU per request (server + PostgreSQL)", ", by Node CPU per request"];
 const literalPattern = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 /** Scenario labels, longest first, so that a label is never taken for the start of a longer one. */
 const LABELS = [...SCENARIOS, ...sortedListScenarios(() => "")]

@@ -59,7 +59,12 @@ export async function startInProcess(
     });
     listener = peer.listener;
     closePeer = () => peer.close();
-  } else if (id === "gateway" || id === "gateway-uncached" || id === "candidate") {
+  } else if (
+    id === "gateway" ||
+    id === "gateway-uncached" ||
+    id === "gateway-executed" ||
+    id === "candidate"
+  ) {
     const { createApp } = await load<AppModule>(root, "src/app.js");
     const { loadConfig } = await load<ConfigModule>(root, "src/config.js");
     const { createLogger } = await load<LoggerModule>(root, "src/logger.js");
@@ -67,7 +72,8 @@ export async function startInProcess(
       DATABASE_URL: options.databaseUrl,
       APP_BASE_URL: options.appBaseUrl,
       RATE_LIMIT_PER_MINUTE: "1000000000",
-      ...(id === "gateway-uncached" ? { RESPONSE_CACHE_MAX_BYTES: "0" } : {}),
+      ...(id === "gateway" || id === "candidate" ? {} : { RESPONSE_CACHE_MAX_BYTES: "0" }),
+      ...(id === "gateway-executed" ? { GRAPHQL_PLANNED_READS: "false" } : {}),
     });
     listener = createApp({ config, database, logger: createLogger("silent") });
   } else if (id === "prisma") {

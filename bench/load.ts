@@ -88,6 +88,8 @@ export async function measure(
 export async function sendOnce(
   port: number,
   plan: RequestPlan,
+  /** Which of the plan's requests; the next of the run's numbering when unset. */
+  n: number = requestNumber++,
 ): Promise<{
   status: number;
   contentType: string;
@@ -96,7 +98,7 @@ export async function sendOnce(
   wireBody: Buffer;
   path: string;
 }> {
-  const next = plan.build(requestNumber++);
+  const next = plan.build(n);
   return new Promise((resolve, reject) => {
     const outgoing = httpRequest(
       { host: "127.0.0.1", port, path: next.path, method: plan.method, headers: plan.headers, agent: false },

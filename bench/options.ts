@@ -21,6 +21,8 @@ export interface BenchOptions {
   changeLog: boolean;
   /** False with --no-events: the gateways run no webhook worker, so no events are rendered. */
   events: boolean;
+  /** False with --no-demo: the demo's idle memory is not measured. */
+  demo: boolean;
   keepDb: boolean;
   database: string;
   adminUrl: string;
@@ -54,6 +56,7 @@ const DEFAULT_TARGETS = [
   "graphql",
   "graphql-uncached",
   "graphql-full",
+  "graphql-executed",
   "prisma",
   "sofa",
   "postgraphile",
@@ -105,6 +108,7 @@ export function parseOptions(argv: string[], root: string): BenchOptions {
       "--no-events",
       "run the gateways without their webhook worker (no events rendered), to tell the log's cost from the events'",
     )
+    .option("--no-demo", "skip measuring the resident set of npm run demo once idle")
     .option("--keep-db", "keep the scratch database afterwards", false)
     .addOption(
       new Option("--database <name>", "scratch database (dropped and recreated)").default("bpa_bench"),
@@ -131,6 +135,7 @@ export function parseOptions(argv: string[], root: string): BenchOptions {
     build: boolean;
     changeLog: boolean;
     events: boolean;
+    demo: boolean;
     keepDb: boolean;
     database: string;
     adminUrl: string;
@@ -159,6 +164,7 @@ export function parseOptions(argv: string[], root: string): BenchOptions {
     build: raw.build,
     changeLog: raw.changeLog,
     events: raw.events,
+    demo: raw.demo,
     keepDb: raw.keepDb,
     database: raw.database,
     adminUrl: raw.adminUrl,

@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from "node:util";
+import { rowsOf } from "./dashboard.js";
 import { sendOnce } from "./load.js";
 import type { CannedResponse } from "./peers/floor.js";
 import type { Job } from "./run.js";
@@ -39,6 +40,7 @@ export async function captureCannedResponses(
  */
 export async function checkJobs(groups: Job[][], log: (line: string) => void): Promise<void> {
   for (const group of groups) {
+    await checkVariants(group, log);
     const bodies = new Map<string, unknown>();
     for (const job of group) {
       await job.plan.refresh?.(job.port);
@@ -73,5 +75,36 @@ export async function checkJobs(groups: Job[][], log: (line: string) => void): P
           : `WARNING: ${name} returns different JSON from the gateway for ${gatewayJob.cell.scenarioLabel}`,
       );
     }
+  }
+}
+
+/**
+ * A mix of documents (the dashboard) is checked document by document: no
+ * server may answer one with errors, and every server must return as many
+ * records and the same totals as the first of the group, whatever its schema.
+ */
+async function checkVariants(group: Job[], log: (line: string) => void): Promise<void> {
+  const [first] = group;
+  const variants = first?.plan.variants;
+  if (!first || variants === undefined) return;
+  for (let n = 0; n < variants; n += 1) {
+    const tallies: string[] = [];
+    for (const job of group) {
+      const response = await sendOnce(job.port, job.plan, n);
+      const tally = rowsOf(JSON.parse(response.body.toString()));
+      if (response.status >= 300 || tally.errors > 0) {
+        throw new Error(
+          `${job.cell.targetLabel} answered document ${n + 1} of ${job.cell.scenarioLabel} with ${response.status}: ` +
+            response.body.toString().slice(0, 500),
+        );
+      }
+      tallies.push(`${job.cell.target}: ${tally.records} records, totals ${tally.totalCounts}`);
+    }
+    const same = tallies.every(
+      (line) => line.slice(line.indexOf(":")) === tallies[0]?.slice(tallies[0].indexOf(":")),
+    );
+    log(
+      `${same ? "check" : "WARNING"}: ${first.cell.scenarioLabel}, document ${n + 1}: ${tallies.join("; ")}`,
+    );
   }
 }

@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
 import { API_PREFIX, routes } from "../src/contract/routes.js";
+import { DASHBOARD_REQUESTS, type DashboardRequest } from "./dashboard.js";
+import { POSTGRAPHILE_DASHBOARD_REQUESTS } from "./peers/postgraphile-dashboard.js";
 import { POSTGRAPHILE_ORDERS_DOCUMENT } from "./peers/postgraphile-peer.js";
 import { SOFA_BASE_PATH } from "./peers/sofa-base-path.js";
 
@@ -18,7 +20,8 @@ export type ScenarioId =
   | "orders-sorted-placed"
   | "orders-sorted-price-last"
   | "orders-search-supplier"
-  | "orders-search-reference";
+  | "orders-search-reference"
+  | "dashboard";
 
 export type Method = "GET" | "POST" | "PATCH";
 
@@ -35,8 +38,10 @@ export interface RequestPlan {
   connections?: number;
   /** Measured seconds per round at least, whatever the run's `--seconds`. */
   minSeconds?: number;
-  /** A persisted GraphQL request's twin sending its document in full, which the gateway executes. */
+  /** A persisted GraphQL request's twin sending its document in full, which the gateway plans alike. */
   inFull?: RequestPlan;
+  /** Requests 0 to variants − 1 are different documents in turn, each checked before the run. */
+  variants?: number;
 }
 
 export interface ScenarioContext {
@@ -129,6 +134,27 @@ function persistedGraphql(
     inFull: graphql(context, operationId, () => variables()),
   };
   return plan;
+}
+
+/** A mix of GraphQL documents sent in full, one after the other; the n-th reads the n-th order of the buyer. */
+function graphqlMix(context: ScenarioContext, requests: DashboardRequest[]): RequestPlan {
+  return {
+    method: "POST",
+    headers: headers(context, true),
+    variants: requests.length,
+    build: (n) => {
+      const request = requests[n % requests.length] as DashboardRequest;
+      const orderId = context.orderIds[n % context.orderIds.length] ?? "";
+      return {
+        path: "/graphql",
+        body: json({
+          query: request.query,
+          operationName: request.name,
+          variables: request.variables(n, orderId),
+        }),
+      };
+    },
+  };
 }
 
 /** GraphQL spells enum values in upper case: order_placed → ORDER_PLACED. */
@@ -268,6 +294,15 @@ export const SCENARIOS: Scenario[] = [
     only: ["rest", "rest-uncached"],
     plan: (_protocol, context) => manyOrderPages(context),
   },
+  // A dashboard's ad-hoc documents: planned (the normal path), executed (the planner off), and
+  // PostGraphile's equivalents over the same data.
+  {
+    id: "dashboard",
+    label: "GraphQL dashboard, 5 ad-hoc documents in turn",
+    read: true,
+    only: ["graphql-uncached", "graphql-executed", "postgraphile"],
+    plan: (_protocol, context) => graphqlMix(context, DASHBOARD_REQUESTS),
+  },
   {
     id: "update-order",
     label: "PATCH /orders/{id}",
@@ -347,6 +382,7 @@ export const SCENARIOS: Scenario[] = [
 export type ProcessId =
   | "gateway"
   | "gateway-uncached"
+  | "gateway-executed"
   | "gateway-traced"
   | "candidate"
   | "floor"
@@ -428,6 +464,14 @@ export const TARGETS: Target[] = [
       return inFull;
     },
   },
+  // The same documents on a gateway whose GraphQL planner is off (GRAPHQL_PLANNED_READS=false): what planning saves.
+  {
+    id: "graphql-executed",
+    label: "gateway GraphQL, no response cache, every query executed",
+    process: "gateway-executed",
+    protocol: "graphql",
+    supports: (scenario) => scenario.id === "dashboard",
+  },
   // Every request traced and its spans exported over OTLP/HTTP to a local sink (opt-in: --targets rest,rest-traced).
   {
     id: "rest-traced",
@@ -444,21 +488,24 @@ export const TARGETS: Target[] = [
     supports: (scenario) => scenario.read,
   },
   { id: "sofa", label: "(c) SOFA on Yoga", process: "sofa", protocol: "sofa", supports: always },
-  // PostGraphile's schema is its own, generated from the tables: one document for the page of orders.
+  // PostGraphile's schema is its own, generated from the tables: its documents are written for it.
   {
     id: "postgraphile",
     label: "(d) PostGraphile v5",
     process: "postgraphile",
     protocol: "graphql",
-    supports: (scenario) => scenario.id === "list-orders",
-    plan: (_scenario, context) => ({
-      method: "POST",
-      headers: headers(context, true),
-      build: () => ({
-        path: "/graphql",
-        body: json({ query: POSTGRAPHILE_ORDERS_DOCUMENT, variables: { first: PAGE } }),
-      }),
-    }),
+    supports: (scenario) => scenario.id === "list-orders" || scenario.id === "dashboard",
+    plan: (scenario, context) =>
+      scenario.id === "dashboard"
+        ? graphqlMix(context, POSTGRAPHILE_DASHBOARD_REQUESTS)
+        : {
+            method: "POST",
+            headers: headers(context, true),
+            build: () => ({
+              path: "/graphql",
+              body: json({ query: POSTGRAPHILE_ORDERS_DOCUMENT, variables: { first: PAGE } }),
+            }),
+          },
   },
   {
     id: "candidate",

@@ -35,7 +35,7 @@ export async function startProcess(
 ): Promise<ServerProcess> {
   const logFile = path.join(settings.logDir, `${id}.log`);
   if (id === "gateway-traced") return startTracedGateway(settings);
-  if (id === "gateway" || id === "gateway-uncached" || id === "candidate") {
+  if (id === "gateway" || id === "gateway-uncached" || id === "gateway-executed" || id === "candidate") {
     const root = id === "candidate" ? settings.candidateRoot : settings.root;
     if (!root) throw new Error("the candidate needs --candidate <dir>");
     const profileDir = profileDirOf(settings, id);
@@ -59,8 +59,9 @@ export async function startProcess(
         LOG_LEVEL: "info",
         WEB_CONCURRENCY: "1",
         MIGRATE_ON_START: "false",
-        // Without the response cache every read executes; the candidate runs so too, beside gateway-uncached.
-        ...(id === "gateway-uncached" || id === "candidate" ? { RESPONSE_CACHE_MAX_BYTES: "0" } : {}),
+        // Without the response cache every read executes; the candidate and the executing gateway run so too.
+        ...(id === "gateway" ? {} : { RESPONSE_CACHE_MAX_BYTES: "0" }),
+        ...(id === "gateway-executed" ? { GRAPHQL_PLANNED_READS: "false" } : {}),
         ...(settings.events ? {} : { WEBHOOK_WORKER_ENABLED: "false" }),
         ...extraEnv,
       },

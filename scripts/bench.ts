@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { buildAll } from "../bench/build.js";
 import { type DatabaseWatch, watchDatabase } from "../bench/database-watch.js";
 import { dropDatabase, migrate, recreateDatabase, seedDataset, setChangeLog } from "../bench/dataset.js";
+import { demoIdleRss } from "../bench/demo-memory.js";
 import { type ExplainResult, explainPages, explainTable } from "../bench/explain.js";
 import { type FairnessResult, runFairness } from "../bench/fairness.js";
 import { LAST_GOALS_FILE, PERFORMANCE_DOC, recordRun } from "../bench/goal-table.js";
@@ -18,7 +19,7 @@ import { databaseUrl, parseOptions } from "../bench/options.js";
 import type { ServerProcess } from "../bench/processes.js";
 import { newestProfile, type ProfileSummary, summariseProfile } from "../bench/profile.js";
 import { countQueries } from "../bench/query-count.js";
-import { type Cell, processTable, ratioTable, resultTable, summarise } from "../bench/report.js";
+import { type Cell, processTable, type Ratio, ratioTable, resultTable, summarise } from "../bench/report.js";
 import { type Job, runRounds, warmUp } from "../bench/run.js";
 import { captureCannedResponses, checkJobs } from "../bench/samples.js";
 import { runScaleStep, type ScaleResult } from "../bench/scale-step.js";
@@ -95,6 +96,7 @@ let cells: Cell[] = [];
 let counts: Awaited<ReturnType<typeof countQueries>> = [];
 let database: DatabaseWatch | null = null;
 let explained: ExplainResult[] = [];
+let demo: Ratio | null = null;
 try {
   const needed = [...new Set(targets.map((target) => target.process))];
   // The gateway comes first: the floor replays its answers.
@@ -174,6 +176,7 @@ try {
   for (const server of processes.values()) {
     if (server.name !== "gateway") await server.stop();
   }
+  if (options.demo) demo = await demoIdleRss(root, logDir);
   if (options.fairness) {
     // Two workers, as deployed; expensive work bounded as by default, with two turns per process, then lifted.
     const twoWorkers = { WEB_CONCURRENCY: "2", LOG_LEVEL: "warn" };
@@ -230,6 +233,7 @@ const ratios = [
   ...goalRatios(cells, counts, scenarios),
   ...(scale?.ratios ?? []),
   ...(fairness?.ratios ?? []),
+  ...(demo ? [demo] : []),
 ];
 const processSummary = [...processes.values()].map((server) => ({
   name: server.name,

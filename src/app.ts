@@ -181,11 +181,15 @@ function createRoutes(
       metrics.graphqlPlugin,
       ...(tracing?.graphqlPlugins ?? []),
       // Last: it answers a planned query once the cost limit and the execute span have run.
-      plannedReadsPlugin(
-        schema,
-        plannedReads(reads.planner, metrics, logger, tracing),
-        config.graphql.persistedDocuments.manifest,
-      ),
+      ...(config.graphql.plannedReads
+        ? [
+            plannedReadsPlugin(
+              schema,
+              plannedReads(reads.planner, metrics, logger, tracing),
+              config.graphql.persistedDocuments.manifest,
+            ),
+          ]
+        : []),
     ],
     maxRequestBodySize: MAX_BODY_BYTES,
     demoApiKey,

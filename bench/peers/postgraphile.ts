@@ -70,7 +70,7 @@ function observeStatements(pool: pg.Pool, onQuery: QueryObserver): void {
  * one pool of the gateway's size shared with PostGraphile; a request
  * without a valid key is refused before GraphQL, and the lists the bench's
  * query reads (orders, a supplier's connections) reach only the key's
- * buyer. Defaults of the Amber preset, except what this
+ * buyer (the dashboard's root lists too; lists under a record are its own). Defaults of the Amber preset, except what this
  * schema forces: enum values with spaces ("Bulk Bag") get GraphQL names,
  * and the supplier_connections table's type is renamed, since Relay's
  * connection type of suppliers takes its name.
@@ -106,7 +106,11 @@ export async function createPostGraphileListener(
         },
       },
       makeWrapPlansPlugin({
-        Query: { allOrders: (plan) => narrowToBuyer(plan) },
+        Query: {
+          allOrders: (plan) => narrowToBuyer(plan),
+          allBuyerProducts: (plan) => narrowToBuyer(plan),
+          allBuyerProductApprovals: (plan) => narrowToBuyer(plan),
+        },
         Supplier: { buyerSupplierConnectionsBySupplierId: (plan) => narrowToBuyer(plan) },
       }),
     ],

@@ -17,6 +17,13 @@ export const GRAPHQL_SETTINGS = {
     schema: booleanFlag,
     description: "allow `__schema`/`__type`; when off, errors suggest no names either",
   }),
+  plannedReads: variable({
+    name: "GRAPHQL_PLANNED_READS",
+    default: "true",
+    schema: booleanFlag,
+    description:
+      "answer each query the read planner covers from one planned SQL statement; `false` executes every query (to compare the two, or to rule the planner out)",
+  }),
   // What one operation may ask for before it is refused unexecuted. Sized so
   // that the REST adapter's largest document, sent to /graphql with a literal
   // `first: 500`, still passes, while nesting 500-item pages in 500-item pages
