@@ -51,8 +51,8 @@ export async function checkJobs(groups: Job[][], log: (line: string) => void): P
             response.body.toString().slice(0, 500),
         );
       }
-      // Bytes on the wire: coded when the scenario asks for a coding.
-      job.cell.responseBytes = response.wireBody.length;
+      // Bytes on the wire: coded when the scenario asks for a coding (a mix's are its documents' mean).
+      if (job.plan.variants === undefined) job.cell.responseBytes = response.wireBody.length;
       try {
         bodies.set(job.cell.target, JSON.parse(response.body.toString()));
       } catch {
@@ -87,10 +87,12 @@ async function checkVariants(group: Job[], log: (line: string) => void): Promise
   const [first] = group;
   const variants = first?.plan.variants;
   if (!first || variants === undefined) return;
+  const bytes = new Map<Job, number>();
   for (let n = 0; n < variants; n += 1) {
     const tallies: string[] = [];
     for (const job of group) {
       const response = await sendOnce(job.port, job.plan, n);
+      bytes.set(job, (bytes.get(job) ?? 0) + response.wireBody.length);
       const tally = rowsOf(JSON.parse(response.body.toString()));
       if (response.status >= 300 || tally.errors > 0) {
         throw new Error(
@@ -107,4 +109,5 @@ async function checkVariants(group: Job[], log: (line: string) => void): Promise
       `${same ? "check" : "WARNING"}: ${first.cell.scenarioLabel}, document ${n + 1}: ${tallies.join("; ")}`,
     );
   }
+  for (const [job, total] of bytes) job.cell.responseBytes = Math.round(total / variants);
 }
