@@ -85,7 +85,8 @@ function onColumn(
   });
 }
 
-const allOf = (parts: string[]) => (parts.length === 1 ? (parts[0] ?? "TRUE") : `(${parts.join(" AND ")})`);
+const allOf = (parts: string[]) =>
+  parts.length === 0 ? "TRUE" : parts.length === 1 ? (parts[0] ?? "TRUE") : `(${parts.join(" AND ")})`;
 
 /** `field` holds one of `values`. */
 export function isOneOf(field: string, values: readonly unknown[]): object {
@@ -121,15 +122,12 @@ type TextCondition = { equals: string } | { startsWith: string } | { contains: s
 /** `field` matches `condition`; a prefix or part is taken literally (LIKE's `%` and `_` escaped). */
 function textCondition(field: string, condition: TextCondition): object {
   if ("equals" in condition) return isValue(field, condition.equals);
-  const [operator, pattern] =
-    "startsWith" in condition
-      ? (["startsWith", `${escapeLike(condition.startsWith)}%`] as const)
-      : (["contains", `%${escapeLike(condition.contains)}%`] as const);
-  const text = "startsWith" in condition ? condition.startsWith : condition.contains;
+  const prefix = "startsWith" in condition;
+  const text = escapeLike(prefix ? condition.startsWith : condition.contains);
   return onColumn(
     field,
-    { [operator]: escapeLike(text), mode: "insensitive" },
-    (target, _column, sql) => `${target} ILIKE ${sql.bind(pattern)}`,
+    prefix ? { startsWith: text, mode: "insensitive" } : { contains: text, mode: "insensitive" },
+    (target, _column, sql) => `${target} ILIKE ${sql.bind(prefix ? `${text}%` : `%${text}%`)}`,
   );
 }
 
