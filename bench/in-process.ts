@@ -44,8 +44,11 @@ export async function startInProcess(
   const { root } = options;
   const { openDatabase } = await load<DatabaseModule>(root, "src/db/database.js");
   const { parseDatabaseUrl } = await load<DatabaseUrlModule>(root, "src/db/database-url.js");
+  const { DEFAULT_CONFIG, loadConfig } = await load<ConfigModule>(root, "src/config.js");
   // Every statement, Prisma's and the admission's; a build from before parameters were passed gives none.
   const database = await openDatabase(parseDatabaseUrl(options.databaseUrl), {
+    poolSize: DEFAULT_CONFIG.databasePoolSize,
+    namedStatements: DEFAULT_CONFIG.databaseNamedStatements,
     onQuery: (sql: string, params?: string) => options.onQuery(sql, params ?? "[]"),
   });
 
@@ -66,7 +69,6 @@ export async function startInProcess(
     id === "candidate"
   ) {
     const { createApp } = await load<AppModule>(root, "src/app.js");
-    const { loadConfig } = await load<ConfigModule>(root, "src/config.js");
     const { createLogger } = await load<LoggerModule>(root, "src/logger.js");
     const config = loadConfig({
       DATABASE_URL: options.databaseUrl,

@@ -6,12 +6,15 @@
 // was rendered into an event, and the server's resident memory before, at its
 // peak and at the end. Uses the scratch database `bpa_bench_backlog`.
 // Figures go to docs/reference/webhooks.md; never asserted in tests.
+
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { dropDatabase, migrate, recreateDatabase } from "../bench/dataset.js";
+import { poolOptions } from "../src/config/database-options.js";
+import { DEFAULT_CONFIG } from "../src/config.js";
 import { openDatabase } from "../src/db/database.js";
 import { parseDatabaseUrl } from "../src/db/database-url.js";
 import { projectRoot } from "../src/project-root.js";
@@ -91,7 +94,7 @@ async function main() {
   await run(["src/cli/main.ts", "import", file], { DATABASE_URL: databaseUrl }).done;
   const committed = performance.now();
 
-  const database = await openDatabase(parseDatabaseUrl(databaseUrl));
+  const database = await openDatabase(parseDatabaseUrl(databaseUrl), poolOptions(DEFAULT_CONFIG));
   let peakRssMb = 0;
   let unrendered = Number.POSITIVE_INFINITY;
   let lastReport = committed;

@@ -4,8 +4,11 @@
 //   BENCH_DATABASE_URL  server to use (default postgres://postgres@127.0.0.1:5432/postgres)
 //   BENCH_PRODUCTS      catalogue size (default 100000)
 //   BENCH_SAMPLES       timed matches per case (default 300)
+
 import { randomBytes, randomUUID } from "node:crypto";
 import pg from "pg";
+import { poolOptions } from "../src/config/database-options.js";
+import { DEFAULT_CONFIG } from "../src/config.js";
 import { type Database, openDatabase } from "../src/db/database.js";
 import { parseDatabaseUrl } from "../src/db/database-url.js";
 import { Prisma } from "../src/db/generated/prisma/client.js";
@@ -324,7 +327,10 @@ scratchUrl.pathname = `/${scratch}`;
 await adminQuery(`CREATE DATABASE "${scratch}"`);
 let database: Database | undefined;
 try {
-  database = await openDatabase(parseDatabaseUrl(scratchUrl.toString()), { poolSize: 2 });
+  database = await openDatabase(parseDatabaseUrl(scratchUrl.toString()), {
+    ...poolOptions(DEFAULT_CONFIG),
+    poolSize: 2,
+  });
   await migrateDatabase(database);
   await run(database);
 } finally {

@@ -9,12 +9,15 @@
 // endpoints never answer. `--phases isolation --orders 200 --failing 0` runs
 // that last one alone, in about a minute.
 // Figures go to docs/design/performance.md; never asserted in tests.
+
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { dropDatabase, migrate, recreateDatabase } from "../bench/dataset.js";
 import { generateApiKey, hashApiKey, visibleKeyPrefix } from "../src/auth/api-key-format.js";
+import { poolOptions } from "../src/config/database-options.js";
+import { DEFAULT_CONFIG } from "../src/config.js";
 import { openDatabase } from "../src/db/database.js";
 import { parseDatabaseUrl } from "../src/db/database-url.js";
 import { projectRoot } from "../src/project-root.js";
@@ -68,7 +71,7 @@ function start(name: string, args: string[], env: Record<string, string>, ready:
 }
 
 async function seed(): Promise<{ apiKey: string; otherApiKey: string; orderIds: string[] }> {
-  const database = await openDatabase(parseDatabaseUrl(databaseUrl));
+  const database = await openDatabase(parseDatabaseUrl(databaseUrl), poolOptions(DEFAULT_CONFIG));
   const { prisma } = database;
   const buyerId = randomUUID();
   const supplierId = randomUUID();
@@ -292,7 +295,7 @@ async function main() {
   if (PHASES.has("backlog")) {
     // Throughput alone: every event of the steady phase queued again at once (as redelivery
     // does, in one statement), drained by the two processes' workers.
-    const queueDatabase = await openDatabase(parseDatabaseUrl(databaseUrl));
+    const queueDatabase = await openDatabase(parseDatabaseUrl(databaseUrl), poolOptions(DEFAULT_CONFIG));
     const requestsBefore = (await stats()).requests;
     const drainStarted = Date.now();
     await queueDatabase.prisma.$executeRaw`
@@ -389,7 +392,7 @@ async function main() {
 
     const alone = await pacedUpdates();
     // The other buyer's backlog: 100 events, each due at its ten endpoints now.
-    const queueDatabase = await openDatabase(parseDatabaseUrl(databaseUrl));
+    const queueDatabase = await openDatabase(parseDatabaseUrl(databaseUrl), poolOptions(DEFAULT_CONFIG));
     await queueDatabase.prisma.$executeRaw`
       WITH events AS (
         INSERT INTO webhook_events (id, buyer_id, type, data)

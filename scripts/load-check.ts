@@ -1,11 +1,14 @@
 // npm run load:check — 60 s of mixed traffic at 50 connections against two
 // server processes sharing one PostgreSQL. Reports throughput, p50/p99, errors
 // (anything but the intended 4xx) and the workers' memory over the run.
+
 import { execFileSync, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
 import pg from "pg";
 import { loadDemoData } from "../src/cli/demo-data.js";
+import { poolOptions } from "../src/config/database-options.js";
+import { DEFAULT_CONFIG } from "../src/config.js";
 import { openDatabase } from "../src/db/database.js";
 import { parseDatabaseUrl } from "../src/db/database-url.js";
 import { migrateDatabase } from "../src/db/migrations.js";
@@ -44,7 +47,7 @@ function workerPids(primary: number): number[] {
 const url = new URL(ADMIN_URL);
 url.pathname = `/${DB_NAME}`;
 await admin(`CREATE DATABASE "${DB_NAME}"`);
-const database = await openDatabase(parseDatabaseUrl(url.toString()));
+const database = await openDatabase(parseDatabaseUrl(url.toString()), poolOptions(DEFAULT_CONFIG));
 let server: ReturnType<typeof spawn> | undefined;
 try {
   await migrateDatabase(database);

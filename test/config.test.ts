@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { databaseOptions, poolOptions } from "../src/config/database-options.js";
 import { loadConfig } from "../src/config.js";
 import { parseDatabaseUrl } from "../src/db/database-url.js";
+import { createLogger } from "../src/logger.js";
 import { configProblems } from "./support/config-problems.js";
 
 describe("configuration", () => {
@@ -90,6 +92,13 @@ describe("configuration", () => {
   it("prepares the statement every request sends unless DATABASE_NAMED_STATEMENTS=false", () => {
     expect(loadConfig({}).databaseNamedStatements).toBe(true);
     expect(loadConfig({ DATABASE_NAMED_STATEMENTS: "false" }).databaseNamedStatements).toBe(false);
+  });
+
+  it("opens every database pool with the table's DATABASE_POOL_SIZE and DATABASE_NAMED_STATEMENTS, defaults included", () => {
+    expect(poolOptions(loadConfig({}))).toEqual({ poolSize: 10, namedStatements: true });
+    const set = loadConfig({ DATABASE_POOL_SIZE: "4", DATABASE_NAMED_STATEMENTS: "false" });
+    expect(poolOptions(set)).toEqual({ poolSize: 4, namedStatements: false });
+    expect(databaseOptions(set, { server: createLogger("silent") })).toMatchObject(poolOptions(set));
   });
 
   it("serves GraphiQL and introspection by default, with GraphQL limits that a normal query stays under", () => {

@@ -21,13 +21,16 @@ import { pgliteConnection, postgresConnection, type SqlConnection } from "./sql-
 export interface DatabaseOptions {
   /** Called with every SQL statement sent (through Prisma or `query`) and its parameters as JSON; tests count queries with it. */
   onQuery?: (sql: string, params: string) => void;
-  /** Connections in the PostgreSQL pool of this process. */
-  poolSize?: number;
+  /**
+   * Connections in each PostgreSQL pool of this process (DATABASE_POOL_SIZE).
+   * The configuration table holds every default; nothing here has one of its own.
+   */
+  poolSize: number;
   /**
    * False: `query` never prepares a named statement, for a pooler that cannot
-   * follow them (PgBouncer before 1.21 in transaction mode).
+   * follow them (PgBouncer before 1.21 in transaction mode; DATABASE_NAMED_STATEMENTS).
    */
-  namedStatements?: boolean;
+  namedStatements: boolean;
   /**
    * PostgreSQL cancels a statement of `reads` (and of a replica) that runs
    * longer; the server passes `GRAPHQL_TIMEOUT_MS`. Absent: reads run to their end.
@@ -85,7 +88,7 @@ export interface Database {
 }
 
 /** Opens the database `target` names (the configuration's DATABASE_URL, parsed once by the config table). */
-export async function openDatabase(target: DatabaseTarget, options: DatabaseOptions = {}): Promise<Database> {
+export async function openDatabase(target: DatabaseTarget, options: DatabaseOptions): Promise<Database> {
   return target.kind === "pglite" ? openPglite(target, options) : openPostgres(target, options);
 }
 
@@ -202,13 +205,12 @@ async function openPostgres(
   target: Extract<DatabaseTarget, { kind: "postgres" }>,
   options: DatabaseOptions,
 ): Promise<Database> {
-  const poolSize = options.poolSize ?? 10;
+  const { poolSize, namedStatements } = options;
   const pool = new pg.Pool({
     connectionString: target.connectionString,
     max: poolSize,
     Client: RowTextClient,
   });
-  const namedStatements = options.namedStatements ?? true;
   // An idle connection the server dropped: the next statement on it fails and reports it.
   pool.on("error", () => {});
   const prisma = prismaOverPool(pool, options.onQuery);

@@ -1,6 +1,7 @@
 // Match keys are computed in JavaScript and stored. After an upgrade changes
 // normalisation, an operator runs `buyer-api catalogue renormalize`, and
 // products stored with old keys are found again. The real CLI, in a child process.
+
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -11,6 +12,7 @@ import { migrateDatabase } from "../../src/db/migrations.js";
 import { matchKeys } from "../../src/domain/match-rules.js";
 import { findCandidates } from "../../src/services/match-rules.js";
 import { runCli } from "../support/cli-process.js";
+import { CONFIGURED_POOL } from "../support/database-pool.js";
 import { seedBuyer } from "../support/seed.js";
 import { createTestDatabase } from "../support/test-database.js";
 
@@ -52,7 +54,7 @@ describe("buyer-api catalogue renormalize", () => {
     } else {
       databaseUrl = `pglite:${path.join(workDir, "pglite")}`;
       open = async () => {
-        const database = await openDatabase(parseDatabaseUrl(databaseUrl));
+        const database = await openDatabase(parseDatabaseUrl(databaseUrl), CONFIGURED_POOL);
         await migrateDatabase(database);
         return database;
       };

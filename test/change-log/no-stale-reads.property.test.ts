@@ -6,6 +6,7 @@
 // Two app instances share the database, each with its own cache; a third,
 // without a cache and without validators, is the reference.
 // BPA_PROPERTY_STEPS sets the number of steps (default 2,000).
+
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,6 +16,7 @@ import { parseDatabaseUrl } from "../../src/db/database-url.js";
 import { importData } from "../../src/import/import.js";
 import { createLogger } from "../../src/logger.js";
 import { renormalizeCatalogue } from "../../src/services/catalogue-renormalize.js";
+import { CONFIGURED_POOL } from "../support/database-pool.js";
 import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
 import { API, testConfig } from "../support/test-app.js";
 import { createTestDatabase, type TestDatabase } from "../support/test-database.js";
@@ -222,7 +224,7 @@ describe("no stale reads", { timeout: 900_000 }, () => {
     // On PostgreSQL each instance has its own pool, as separate processes would.
     const own = async () => {
       if (database.target.kind !== "postgres") return database;
-      const db = await openDatabase(parseDatabaseUrl(database.url));
+      const db = await openDatabase(parseDatabaseUrl(database.url), CONFIGURED_POOL);
       extraDatabases.push(db);
       return db;
     };

@@ -1,6 +1,7 @@
 // The lock every process takes on a PGlite folder before opening it: a second
 // holder is refused before anything is read or written, and a lock left by a
 // process that has ended does not keep the folder shut.
+
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -9,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DataDirectoryInUseError, lockPathOf } from "../../src/db/data-directory-lock.js";
 import { openDatabase } from "../../src/db/database.js";
 import { parseDatabaseUrl } from "../../src/db/database-url.js";
+import { CONFIGURED_POOL } from "../support/database-pool.js";
 
 describe("the PGlite folder lock", { timeout: 60_000 }, () => {
   let workDir: string;
@@ -17,21 +19,21 @@ describe("the PGlite folder lock", { timeout: 60_000 }, () => {
   beforeAll(async () => {
     workDir = mkdtempSync(path.join(tmpdir(), "buyer-api-lock-"));
     dataDir = path.join(workDir, "pglite");
-    await (await openDatabase(parseDatabaseUrl(`pglite:${dataDir}`))).close();
+    await (await openDatabase(parseDatabaseUrl(`pglite:${dataDir}`), CONFIGURED_POOL)).close();
   }, 120_000);
   afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
   it("refuses a second opening while the first is open, and allows one once it is closed", async () => {
-    const first = await openDatabase(parseDatabaseUrl(`pglite:${dataDir}`));
+    const first = await openDatabase(parseDatabaseUrl(`pglite:${dataDir}`), CONFIGURED_POOL);
     try {
-      const second = openDatabase(parseDatabaseUrl(`pglite:${dataDir}`));
+      const second = openDatabase(parseDatabaseUrl(`pglite:${dataDir}`), CONFIGURED_POOL);
       await expect(second).rejects.toBeInstanceOf(DataDirectoryInUseError);
       await expect(second).rejects.toThrow(`in use by process ${process.pid}`);
     } finally {
       await first.close();
     }
     expect(existsSync(lockPathOf(dataDir))).toBe(false);
-    const again = await openDatabase(parseDatabaseUrl(`pglite:${dataDir}`));
+    const again = await openDatabase(parseDatabaseUrl(`pglite:${dataDir}`), CONFIGURED_POOL);
     expect(await again.ping()).toBe(true);
     await again.close();
   });
@@ -41,7 +43,7 @@ describe("the PGlite folder lock", { timeout: 60_000 }, () => {
     const holder = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60_000)"], { stdio: "ignore" });
     try {
       writeFileSync(lockPathOf(unopened), JSON.stringify({ pid: holder.pid, command: "server.js" }));
-      const opening = openDatabase(parseDatabaseUrl(`pglite:${unopened}`));
+      const opening = openDatabase(parseDatabaseUrl(`pglite:${unopened}`), CONFIGURED_POOL);
       await expect(opening).rejects.toThrow(
         new RegExp(
           `^the PGlite database .*held is in use by process ${holder.pid} \\(server\\.js\\); .*stop it`,
@@ -58,7 +60,7 @@ describe("the PGlite folder lock", { timeout: 60_000 }, () => {
     const ended = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]);
     const deadPid = Number(ended.stdout.toString());
     writeFileSync(lockPathOf(dataDir), JSON.stringify({ pid: deadPid, command: "killed" }));
-    const database = await openDatabase(parseDatabaseUrl(`pglite:${dataDir}`));
+    const database = await openDatabase(parseDatabaseUrl(`pglite:${dataDir}`), CONFIGURED_POOL);
     try {
       expect(JSON.parse(readFileSync(lockPathOf(dataDir), "utf8"))).toMatchObject({ pid: process.pid });
     } finally {

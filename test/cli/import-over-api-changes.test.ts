@@ -3,6 +3,7 @@
 // the source of truth for the records it carries, so the record goes back to
 // what the file says, the change is logged like any other, and the CLI says
 // how many stored records it changed.
+
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -15,6 +16,7 @@ import { migrateDatabase } from "../../src/db/migrations.js";
 import { importFile } from "../../src/import/import.js";
 import { createLogger } from "../../src/logger.js";
 import { runCli } from "../support/cli-process.js";
+import { CONFIGURED_POOL } from "../support/database-pool.js";
 import { callApi, testConfig } from "../support/test-app.js";
 import { createTestDatabase } from "../support/test-database.js";
 
@@ -27,7 +29,7 @@ async function withApi<T>(
   url: string,
   work: (app: ReturnType<typeof createApp>, database: Database) => Promise<T>,
 ): Promise<T> {
-  const database = await openDatabase(parseDatabaseUrl(url));
+  const database = await openDatabase(parseDatabaseUrl(url), CONFIGURED_POOL);
   try {
     await migrateDatabase(database);
     const app = createApp({

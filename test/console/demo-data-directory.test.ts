@@ -1,6 +1,7 @@
 // `npm run demo` on a PGlite folder, with an operator's other commands beside
 // it: PGlite belongs to one process, so a second one is refused before it
 // writes anything, and a restarted demo serves what the first one left.
+
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,6 +12,7 @@ import { parseDatabaseUrl } from "../../src/db/database-url.js";
 import { projectRoot } from "../../src/project-root.js";
 import { runCli } from "../support/cli-process.js";
 import { CLI_ENTRY } from "../support/compiled.js";
+import { CONFIGURED_POOL } from "../support/database-pool.js";
 import { onPostgres } from "../support/test-database.js";
 
 const DEMO_FILE = JSON.parse(readFileSync(path.join(projectRoot(), "data", "demo.json"), "utf8")) as {
@@ -128,7 +130,7 @@ describe.skipIf(onPostgres)("the demo on a PGlite folder", { timeout: 300_000 },
     demo = undefined;
 
     // The order's only update in the change log is the PATCH: the restart wrote nothing.
-    const database = await openDatabase(parseDatabaseUrl(databaseUrl));
+    const database = await openDatabase(parseDatabaseUrl(databaseUrl), CONFIGURED_POOL);
     try {
       const entries = await database.query<{ change: string }>(
         `SELECT change FROM change_log WHERE record_type = 'order' AND record_id = $1 ORDER BY seq`,

@@ -3,6 +3,7 @@
 // variable or default `first`) before anything runs; a query is stopped at the
 // timeout (its SQL cancelled on PostgreSQL); a key runs few expensive
 // operations at once.
+
 import { parse } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, createApp } from "../../src/app.js";
@@ -19,6 +20,7 @@ import type { SqlConnection } from "../../src/db/sql-connection.js";
 import { operationCost } from "../../src/graphql/cost.js";
 import { createLogger } from "../../src/logger.js";
 import { schema } from "../../src/schema/index.js";
+import { CONFIGURED_POOL } from "../support/database-pool.js";
 import { withinOneWindow } from "../support/rate-limit-window.js";
 import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
 import { createTestApp, type TestApp, testConfig } from "../support/test-app.js";
@@ -228,7 +230,10 @@ describe.runIf(onPostgres)("GraphQL work bounds (PostgreSQL)", () => {
 
   it("stops a query at the timeout with TIMEOUT, and the database stops its statement too", async () => {
     // The server opens its read connections with GRAPHQL_TIMEOUT_MS as their statement_timeout.
-    const timed = await openDatabase(parseDatabaseUrl(harness.database.url), { readTimeoutMs: 600 });
+    const timed = await openDatabase(parseDatabaseUrl(harness.database.url), {
+      ...CONFIGURED_POOL,
+      readTimeoutMs: 600,
+    });
     const app = appWith({ timeoutMs: 600 }, timed);
     await holdOrdersTable();
     try {

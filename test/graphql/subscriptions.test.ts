@@ -1,11 +1,13 @@
 // Live order updates over Server-Sent Events, carried by PostgreSQL
 // LISTEN/NOTIFY: a change made through one server reaches subscribers of
 // another server sharing the database, and only the buyer's own.
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, createApp } from "../../src/app.js";
 import { type Database, openDatabase } from "../../src/db/database.js";
 import { parseDatabaseUrl } from "../../src/db/database-url.js";
 import { createLogger } from "../../src/logger.js";
+import { CONFIGURED_POOL } from "../support/database-pool.js";
 import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
 import { callApi, createTestApp, type TestApp, testConfig } from "../support/test-app.js";
 import { GRAPHQL } from "./helpers.js";
@@ -105,7 +107,7 @@ describe("GraphQL subscription orderUpdated", () => {
     const url = harness.database.url;
     // PGlite lives in this process: two servers over it are two apps over the one database.
     const database = url.startsWith("postgres")
-      ? await openDatabase(parseDatabaseUrl(url), { poolSize: 2 })
+      ? await openDatabase(parseDatabaseUrl(url), { ...CONFIGURED_POOL, poolSize: 2 })
       : harness.database;
     if (database !== harness.database) secondDatabase = database;
     reader = createApp({

@@ -1,6 +1,7 @@
 // While PostgreSQL cannot be reached, both APIs answer 503 `unavailable` with
 // Retry-After (as /readyz reports 503), not 500, and serve again once it is
 // back. The test stops and starts a cluster of its own, never the machine's.
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, createApp } from "../../src/app.js";
 import { type Database, openDatabase } from "../../src/db/database.js";
@@ -10,6 +11,7 @@ import { createLogger } from "../../src/logger.js";
 import { type Cluster, postgresServerBinaries, startCluster } from "../../tools/postgres-clusters.js";
 import { graphql } from "../graphql/helpers.js";
 import { expectProblem } from "../rest/helpers.js";
+import { CONFIGURED_POOL } from "../support/database-pool.js";
 import { eventually } from "../support/eventually.js";
 import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
 import { callApi, testConfig } from "../support/test-app.js";
@@ -31,7 +33,7 @@ describe.runIf(binaries)("requests while the database cannot be reached", { time
   beforeAll(async () => {
     cluster = await startCluster();
     await cluster.createDatabase("buyer_api");
-    database = await openDatabase(parseDatabaseUrl(cluster.url("buyer_api")));
+    database = await openDatabase(parseDatabaseUrl(cluster.url("buyer_api")), CONFIGURED_POOL);
     await migrateDatabase(database);
     buyer = await seedBuyer(database, "Unreachable");
     [orderId = ""] = await seedOrders(database, buyer, [

@@ -2,6 +2,7 @@
 // its own: one with another schema version is refused from the start, one
 // further behind than the lag bound is skipped while it is, and one that is
 // promoted is dropped. Each is said in /readyz, which stays 200 for the primary.
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app.js";
 import { type Database, openDatabase } from "../../src/db/database.js";
@@ -14,6 +15,7 @@ import {
   type ReplicatedClusters,
   startReplicatedClusters,
 } from "../../tools/postgres-clusters.js";
+import { CONFIGURED_POOL } from "../support/database-pool.js";
 import { eventually } from "../support/eventually.js";
 import { testConfig } from "../support/test-app.js";
 
@@ -28,18 +30,18 @@ describe.runIf(binaries)("replica health", { timeout: 120_000 }, () => {
     clusters = await startReplicatedClusters({ applyDelayMs: APPLY_DELAY_MS });
     for (const name of ["current", "behind"]) {
       await clusters.createDatabase(name);
-      const database = await openDatabase(parseDatabaseUrl(clusters.primaryUrl(name)));
+      const database = await openDatabase(parseDatabaseUrl(clusters.primaryUrl(name)), CONFIGURED_POOL);
       await migrateDatabase(database);
       await database.close();
     }
     // A database on the same cluster whose newest migration is gone: another schema version.
-    const behind = await openDatabase(parseDatabaseUrl(clusters.primaryUrl("behind")));
+    const behind = await openDatabase(parseDatabaseUrl(clusters.primaryUrl("behind")), CONFIGURED_POOL);
     await behind.query(
       `DELETE FROM "_prisma_migrations" WHERE migration_name = (SELECT max(migration_name) FROM "_prisma_migrations")`,
       [],
     );
     await behind.close();
-    const current = await openDatabase(parseDatabaseUrl(clusters.primaryUrl("current")));
+    const current = await openDatabase(parseDatabaseUrl(clusters.primaryUrl("current")), CONFIGURED_POOL);
     await current.query("CREATE TABLE ticks (at timestamptz)", []);
     await current.close();
     await eventually(async () => (await clusters.replicaCaughtUp("current")) || null, 10_000);
@@ -52,6 +54,7 @@ describe.runIf(binaries)("replica health", { timeout: 120_000 }, () => {
   const open = async (replicaDatabase: string, maxLagMs = 5_000) => {
     const changes: ReplicaStatus[] = [];
     const database = await openDatabase(parseDatabaseUrl(clusters.primaryUrl("current")), {
+      ...CONFIGURED_POOL,
       replicas: {
         urls: [clusters.replicaUrl(replicaDatabase)],
         maxLagMs,

@@ -7,6 +7,7 @@
 // that moment. Midway the replica is stopped (no request may fail) and
 // started again (it must serve reads again). BPA_REPLICATION_STEPS sets the
 // number of steps, BPA_REPLICATION_SEED replays a run.
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, createApp } from "../../src/app.js";
 import { type Database, openDatabase } from "../../src/db/database.js";
@@ -18,6 +19,7 @@ import {
   type ReplicatedClusters,
   startReplicatedClusters,
 } from "../../tools/postgres-clusters.js";
+import { CONFIGURED_POOL } from "../support/database-pool.js";
 import { eventually } from "../support/eventually.js";
 import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
 import { type ServerProcess, startServerProcess, stopServerProcess } from "../support/server-process.js";
@@ -76,7 +78,7 @@ describe.runIf(binaries)("reads on a streaming replica", { timeout: 600_000 }, (
   beforeAll(async () => {
     clusters = await startReplicatedClusters({ applyDelayMs: APPLY_DELAY_MS });
     await clusters.createDatabase(DATABASE);
-    primary = await openDatabase(parseDatabaseUrl(clusters.primaryUrl(DATABASE)));
+    primary = await openDatabase(parseDatabaseUrl(clusters.primaryUrl(DATABASE)), CONFIGURED_POOL);
     await migrateDatabase(primary);
     for (let index = 0; index < BUYERS; index++) {
       const buyer = await seedBuyer(primary, `Replicated ${index}`);

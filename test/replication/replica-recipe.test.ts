@@ -4,6 +4,7 @@
 // pg_hba.conf line and the replica; the gateway started with the recipe's two
 // URLs then reads on that replica. Only the variables at the recipe's top are
 // set to the test's, and `npm start` is the test's server process.
+
 import { spawnSync } from "node:child_process";
 import { appendFileSync, chownSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
@@ -14,6 +15,7 @@ import { openDatabase } from "../../src/db/database.js";
 import { parseDatabaseUrl } from "../../src/db/database-url.js";
 import { projectRoot } from "../../src/project-root.js";
 import { postgresServerBinaries } from "../../tools/postgres-clusters.js";
+import { CONFIGURED_POOL } from "../support/database-pool.js";
 import { eventually } from "../support/eventually.js";
 import { seedBuyer } from "../support/seed.js";
 import { type ServerProcess, startServerProcess, stopServerProcess } from "../support/server-process.js";
@@ -153,7 +155,7 @@ describe.runIf(binaries)("the replica recipe of docs/reference/operations.md", {
     }, 60_000);
     expect(ready.replicas).toHaveLength(1);
 
-    const primary = await openDatabase(parseDatabaseUrl(env.DATABASE_URL));
+    const primary = await openDatabase(parseDatabaseUrl(env.DATABASE_URL), CONFIGURED_POOL);
     const buyer = await seedBuyer(primary, "Recipe").finally(() => primary.close());
     const replica = new RegExp(
       `^database_reads_total\\{server="127\\.0\\.0\\.1:${replicaPort}/buyer_api"\\} (\\d+)$`,

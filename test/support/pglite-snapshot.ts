@@ -9,6 +9,7 @@ import path from "node:path";
 import { type Database, type DatabaseOptions, openDatabase } from "../../src/db/database.js";
 import { parseDatabaseUrl } from "../../src/db/database-url.js";
 import { migrateDatabase } from "../../src/db/migrations.js";
+import { CONFIGURED_POOL } from "./database-pool.js";
 
 /** Names the folder holding the saved data folders; set by the global set-up for the test processes. */
 const SNAPSHOTS_ENV = "TEST_PGLITE_SNAPSHOTS";
@@ -20,7 +21,7 @@ export async function saveSnapshots(): Promise<() => Promise<void>> {
   // Each project of the test configuration runs the global set-up; the first saves.
   if (process.env[SNAPSHOTS_ENV]) return async () => {};
   const folder = await mkdtemp(path.join(tmpdir(), "bpa-pglite-snapshots-"));
-  const database = await openDatabase(parseDatabaseUrl("pglite:memory"));
+  const database = await openDatabase(parseDatabaseUrl("pglite:memory"), CONFIGURED_POOL);
   const dump = async (file: string) => {
     if (!database.dumpDataDir) throw new Error("a PGlite database can dump its data folder");
     await writeFile(path.join(folder, file), await (await database.dumpDataDir()).bytes());

@@ -44,7 +44,7 @@ export async function createTestApp(
     rateLimitPerMinute?: number;
     graphql?: Partial<GraphQLConfig>;
     webhooks?: Partial<WebhookConfig>;
-    database?: Omit<DatabaseOptions, "onQuery">;
+    database?: Partial<Omit<DatabaseOptions, "onQuery">>;
   } = {},
 ): Promise<TestApp> {
   const queries: string[] = [];

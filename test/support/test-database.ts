@@ -3,6 +3,7 @@ import pg from "pg";
 import { type Database, type DatabaseOptions, openDatabase } from "../../src/db/database.js";
 import { parseDatabaseUrl } from "../../src/db/database-url.js";
 import { migrateDatabase } from "../../src/db/migrations.js";
+import { CONFIGURED_POOL } from "./database-pool.js";
 import { openPgliteDatabase } from "./pglite-snapshot.js";
 
 /**
@@ -23,13 +24,14 @@ export interface TestDatabase extends Database {
  * leaves it empty, for tests of a migration.
  */
 export async function createTestDatabase(
-  options: DatabaseOptions = {},
+  options: Partial<DatabaseOptions> = {},
   { migrated = true }: { migrated?: boolean } = {},
 ): Promise<TestDatabase> {
+  const opened: DatabaseOptions = { ...CONFIGURED_POOL, ...options };
   const base = process.env.DATABASE_URL;
   const target = parseDatabaseUrl(base ?? "pglite:memory");
   if (target.kind === "pglite") {
-    return Object.assign(await openPgliteDatabase(options, migrated), { url: "pglite:memory" });
+    return Object.assign(await openPgliteDatabase(opened, migrated), { url: "pglite:memory" });
   }
   const name = `bpa_test_${process.pid}_${randomBytes(4).toString("hex")}`;
   const admin = new pg.Client({ connectionString: target.connectionString });
@@ -38,7 +40,7 @@ export async function createTestDatabase(
   await admin.end();
   const url = new URL(target.connectionString);
   url.pathname = `/${name}`;
-  const database = await openDatabase(parseDatabaseUrl(url.toString()), options);
+  const database = await openDatabase(parseDatabaseUrl(url.toString()), opened);
   if (migrated) await migrateDatabase(database);
   const close = database.close.bind(database);
   return Object.assign(database, {

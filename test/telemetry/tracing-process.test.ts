@@ -9,6 +9,7 @@ import { parseDatabaseUrl } from "../../src/db/database-url.js";
 import { migrateDatabase } from "../../src/db/migrations.js";
 import { projectRoot } from "../../src/project-root.js";
 import { SERVER_ENTRY } from "../support/compiled.js";
+import { CONFIGURED_POOL } from "../support/database-pool.js";
 import { eventually } from "../support/eventually.js";
 import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
 import { type ServerProcess, startServerProcess } from "../support/server-process.js";
@@ -33,7 +34,7 @@ beforeAll(async () => {
     return;
   }
   databaseUrl = `pglite:${mkdtempSync(path.join(tmpdir(), "bpa-tracing-"))}`;
-  const database = await openDatabase(parseDatabaseUrl(databaseUrl));
+  const database = await openDatabase(parseDatabaseUrl(databaseUrl), CONFIGURED_POOL);
   await migrateDatabase(database);
   buyer = await seedBuyer(database);
   await seedOrders(database, buyer, [{ createdAt: new Date("2026-01-01T00:00:00Z") }]);
