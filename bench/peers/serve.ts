@@ -3,6 +3,8 @@
 import { readFileSync } from "node:fs";
 import { createServer, type RequestListener } from "node:http";
 import { fileURLToPath } from "node:url";
+import { poolOptions } from "../../src/config/database-options.js";
+import { DEFAULT_CONFIG } from "../../src/config.js";
 import { openDatabase } from "../../src/db/database.js";
 import { parseDatabaseUrl } from "../../src/db/database-url.js";
 import { type CannedResponse, createFloorListener } from "./floor.js";
@@ -35,8 +37,11 @@ async function listener(): Promise<{ listener: RequestListener; close: () => Pro
     const { createPostGraphileListener } = await loadPostGraphilePeer(root);
     return createPostGraphileListener({ connectionString: process.env.DATABASE_URL ?? "" });
   }
-  // The same pool size as the gateway (openDatabase's default), so no peer gets more connections.
-  const database = await openDatabase(parseDatabaseUrl(process.env.DATABASE_URL));
+  // The gateway's pools at the configuration's defaults, so no peer gets more connections.
+  const database = await openDatabase(
+    parseDatabaseUrl(process.env.DATABASE_URL),
+    poolOptions(DEFAULT_CONFIG),
+  );
   const options = { database, appBaseUrl };
   if (peer === "prisma") return { listener: createPrismaListener(options), close: () => database.close() };
   if (peer === "sofa") return { listener: createSofaListener(options), close: () => database.close() };
