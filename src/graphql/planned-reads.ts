@@ -5,9 +5,18 @@
 // of its `data` written straight from them. What the planner refuses runs on
 // normal execution, counted in /metrics by its reason. Both give the same
 // bytes (test/graphql/planned-reads.test.ts).
-import { type DocumentNode, type ExecutionResult, type GraphQLSchema, getOperationAST, parse } from "graphql";
+import {
+  type DocumentNode,
+  type ExecutionResult,
+  type GraphQLSchema,
+  getOperationAST,
+  getVariableValues,
+  type OperationDefinitionNode,
+  parse,
+} from "graphql";
 import type { Plugin, YogaInitialContext } from "graphql-yoga";
 import type { ExecutedQueryReason } from "../http/read-plan-metrics.js";
+import { conditionVariables } from "../schema/compiled/collected-selection.js";
 import { type CompiledGraphQLRead, planGraphQLRead } from "../schema/compiled/graphql-read.js";
 import type { PlanRefusal, ReadPlanner } from "../schema/compiled/read-planner.js";
 import type { GraphQLContext } from "../schema/context.js";
@@ -26,6 +35,13 @@ export interface PlannedReads {
 
 /** An operation's plan, or why it has none. */
 type Plan = { read: CompiledGraphQLRead } | { refusal: PlanRefusal };
+
+/** A query operation of a document, and its plans by the values of the variables its `@skip`/`@include` read. */
+interface OperationPlans {
+  operation: OperationDefinitionNode;
+  conditions: readonly string[];
+  plans: Map<string, Plan>;
+}
 
 /** A result Yoga writes with its own `stringify` (its ExecutionResultWithSerializer). */
 type ResultWithText = ExecutionResult & { stringify(result: ExecutionResult): string };
@@ -61,7 +77,8 @@ export function plannedReadsPlugin(
       const document = parse(text);
       return document.definitions.flatMap((definition) => {
         if (definition.kind !== "OperationDefinition") return [];
-        const plan = planGraphQLRead(reads.planner, schema, definition);
+        // Planned as if every `@skip`/`@include` on a variable kept its selection.
+        const plan = planGraphQLRead(reads.planner, schema, document, definition, null);
         const reason = "reason" in plan ? plan.reason : null;
         return [{ document: id, operation: definition.name?.value ?? "anonymous", reason }];
       });
@@ -75,29 +92,62 @@ export function plannedReadsPlugin(
   // the same DocumentNode back while it keeps it. A document it drops (or
   // never keeps, being larger than its budget) is planned again when next
   // seen, and its old plans go with it; a plan's size follows its document's.
-  const plansByDocument = new WeakMap<DocumentNode, Map<string | null, Plan | null>>();
-  const planOf = (document: DocumentNode, name: string | null): Plan | null => {
-    let plans = plansByDocument.get(document);
-    if (!plans) {
-      plans = new Map();
-      plansByDocument.set(document, plans);
+  //
+  // A plan holds the selection `@skip`/`@include` leave for the values of the
+  // variables they read, so it is kept by those values too: one plan per
+  // combination a client sends (at most two to the number of such
+  // variables), each planned once, rather than resolving them on every
+  // request of a plan made for them all.
+  const operationsByDocument = new WeakMap<DocumentNode, Map<string | null, OperationPlans | null>>();
+  const operationOf = (document: DocumentNode, name: string | null): OperationPlans | null => {
+    let operations = operationsByDocument.get(document);
+    if (!operations) {
+      operations = new Map();
+      operationsByDocument.set(document, operations);
     }
-    let plan = plans.get(name);
-    if (plan === undefined) {
+    let entry = operations.get(name);
+    if (entry === undefined) {
       const operation = getOperationAST(document, name);
-      const planned =
-        operation?.operation === "query" ? planGraphQLRead(reads.planner, schema, operation) : null;
-      plan = planned && ("compiled" in planned ? { read: planned.compiled } : { refusal: planned.refusal });
-      plans.set(name, plan);
+      entry =
+        operation?.operation === "query"
+          ? { operation, conditions: conditionVariables(document), plans: new Map() }
+          : null;
+      operations.set(name, entry);
+    }
+    return entry;
+  };
+  /** The plan for a request's variables; null when they are refused (execution words the error). */
+  const planOf = (
+    document: DocumentNode,
+    { operation, conditions, plans }: OperationPlans,
+    variables: Readonly<Record<string, unknown>>,
+  ): Plan | null => {
+    let values: Readonly<Record<string, unknown>> = {};
+    if (conditions.length > 0) {
+      const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables);
+      if (coerced.errors) return null;
+      values = coerced.coerced;
+    }
+    const key = conditions.map((name) => (values[name] === true ? "1" : "0")).join("");
+    let plan = plans.get(key);
+    if (plan === undefined) {
+      const planned = planGraphQLRead(reads.planner, schema, document, operation, values);
+      plan = "compiled" in planned ? { read: planned.compiled } : { refusal: planned.refusal };
+      plans.set(key, plan);
     }
     return plan;
   };
   return {
     // Not async: an operation left to execution is not made to wait a turn for a promise.
     onExecute({ args, setResultAndStopExecution }) {
-      const plan = planOf(args.document, args.operationName ?? null);
+      const operation = operationOf(args.document, args.operationName ?? null);
       // Mutations and subscriptions have no plan, and are not counted.
-      if (!plan) return;
+      if (!operation) return;
+      const plan = planOf(args.document, operation, args.variableValues ?? {});
+      if (!plan) {
+        reads.executed("arguments");
+        return;
+      }
       if ("refusal" in plan) {
         reads.executed(plan.refusal);
         return;

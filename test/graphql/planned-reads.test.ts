@@ -192,6 +192,12 @@ describe("queries answered by planned reads", () => {
       `{ orders(first: 3) { __typename edges { node { __typename id supplier { __typename name }
         deliverySite { address { __typename city } } resourceValues { __typename value } } } } }`,
     ],
+    ["nodes selecting __typename alone", "{ orders(first: 2) { edges { node { __typename } } } }"],
+    [
+      "totalCount beside a page",
+      "{ orders(first: 2) { totalCount edges { node { id } } count: totalCount } }",
+    ],
+    ["totalCount alone", "{ orders { totalCount } }"],
   ])("plans %s, with the bytes execution gives", async (_shape, query) => {
     const before = await executedTotal();
     harness.resetQueries();
@@ -212,6 +218,39 @@ describe("queries answered by planned reads", () => {
     expect(planned.data).toContain('"quantity":"12345678901234.56789"');
     const asOther = await post({ query: ORDER, variables: { id } }, other.apiKey);
     expect(asOther.data).toBe('{"data":{"order":null}}');
+  });
+
+  it("plans fragments and @skip/@include, once for each value of their variables, with the bytes execution gives", async () => {
+    const query = `query Fragments($with: Boolean!, $without: Boolean = false) {
+      orders(first: 3) { ... on OrderConnection { edges { node { ...Order id @skip(if: $without) } } }
+        pageInfo @include(if: $with) { hasNextPage } } }
+      fragment Order on Order { orderStatus ... { supplier { name } } supplier @include(if: $with) { id }
+        ... on Node @skip(if: $without) { id } }`;
+    const before = await executedTotal();
+    for (const variables of [{ with: true }, { with: false, without: true }, { with: true }]) {
+      harness.resetQueries();
+      const planned = await post({ query, variables });
+      expect(readStatements(), "one statement").toHaveLength(1);
+      expect(planned.data).toBe(await executed(query, variables));
+    }
+    expect(await executedTotal(), "none executed").toBe(before);
+    const refused = await post({ query, variables: { with: "yes" } });
+    expect(JSON.parse(refused.text)).toMatchObject({
+      errors: [{ message: expect.stringContaining("$with") }],
+    });
+  });
+
+  it("counts every item on a page past the last, with the bytes execution gives", async () => {
+    const all = JSON.parse((await post({ query: ORDERS, variables: { first: 50 } })).text) as {
+      data: { orders: { pageInfo: { endCursor: string } } };
+    };
+    const query = `query Past($after: String) { orders(first: 2, after: $after) { totalCount edges { node { id } } } }`;
+    const variables = { after: all.data.orders.pageInfo.endCursor };
+    const before = await executedTotal();
+    const planned = await post({ query, variables });
+    expect(planned.data).toBe(await executed(query, variables));
+    expect(planned.data).toContain('"totalCount":5');
+    expect(await executedTotal(), "none executed").toBe(before);
   });
 
   it("executes a request whose arguments its planned read refuses, answers what execution answers, and counts it", async () => {
@@ -235,7 +274,7 @@ describe("queries answered by planned reads", () => {
     const reasons = [...text.matchAll(/^graphql_executed_queries_total\{reason="([^"]*)"\}/gm)].map(
       (match) => match[1],
     );
-    expect(reasons).toContain("fragment");
+    expect(reasons).toContain("connection_field");
     expect(reasons.every((reason) => /^[a-z_]+$/.test(reason ?? ""))).toBe(true);
   });
 

@@ -254,10 +254,10 @@ async function graphqlPage(
   buyer: GeneratedBuyer,
   variables: Record<string, unknown>,
 ): Promise<Page["pageInfo"] | null> {
-  const plan = planGraphQLRead(planner, schema, operation);
+  const document: DocumentNode = { kind: Kind.DOCUMENT, definitions: [operation] };
+  const plan = planGraphQLRead(planner, schema, document, operation, null);
   if ("reason" in plan) throw new Error(plan.reason);
   const what = `${field} ${JSON.stringify(variables)} as ${buyer.buyerId}`;
-  const document: DocumentNode = { kind: Kind.DOCUMENT, definitions: [operation] };
   const executed = await execute({
     schema,
     document,

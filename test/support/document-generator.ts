@@ -262,10 +262,16 @@ class DocumentBuilder {
       const wrapped =
         this.choose.chance(0.4) && isObjectType(type)
           ? this.namedFragment(type, grouped)
-          : `... ${this.choose.chance(0.5) ? `on ${type.name} ` : ""}${this.directives().trimStart()}{\n${grouped}\n}`;
+          : `... ${this.choose.chance(0.5) ? `on ${this.conditionOf(type)} ` : ""}${this.directives().trimStart()}{\n${grouped}\n}`;
       out.splice(start, end - start, wrapped);
     }
     return out;
+  }
+
+  /** A type condition holding for `type`: its own name, or an interface it implements. */
+  private conditionOf(type: GraphQLCompositeType): string {
+    const interfaces = isObjectType(type) ? type.getInterfaces() : [];
+    return interfaces.length > 0 && this.choose.chance(0.3) ? this.choose.pick(interfaces).name : type.name;
   }
 
   private namedFragment(type: GraphQLNamedType, selection: string): string {

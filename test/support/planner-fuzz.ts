@@ -3,7 +3,14 @@
 // through reference execution (graphql-js over the Pothos resolvers, the
 // result as Yoga serializes it), as one buyer. The two must answer the same
 // bytes; where the planner does not answer, it says why.
-import { execute, Kind, type OperationDefinitionNode, parse } from "graphql";
+import {
+  type DocumentNode,
+  execute,
+  getVariableValues,
+  Kind,
+  type OperationDefinitionNode,
+  parse,
+} from "graphql";
 import { planGraphQLRead } from "../../src/schema/compiled/graphql-read.js";
 import type { ReadPlanner } from "../../src/schema/compiled/read-planner.js";
 import { RowValueError } from "../../src/schema/compiled/writers.js";
@@ -14,8 +21,8 @@ import type { GeneratedDocument } from "./document-generator.js";
 export type FuzzOutcome =
   /** The planner answered, with the bytes execution gave. */
   | { kind: "same" }
-  /** The planner did not plan the document, for `reason` (with its code, when the planner gives one). */
-  | { kind: "refused"; reason: string; code: string | undefined }
+  /** The planner did not plan the document, for `reason`, counted under `code`. */
+  | { kind: "refused"; reason: string; code: string }
   /** Planned, but this request's arguments are left to execution, which refused them too. */
   | { kind: "declined" }
   /** The plan's read met a row value it leaves to execution (RowValueError), as the endpoint does. */
@@ -23,11 +30,9 @@ export type FuzzOutcome =
   /** A different answer: the case to report. */
   | { kind: "differs"; planned: string; executed: string };
 
-/** The one operation of a generated document, with its fragments' definitions beside it. */
-function operationOf(text: string): OperationDefinitionNode {
-  const operation = parse(text).definitions.find(
-    (definition) => definition.kind === Kind.OPERATION_DEFINITION,
-  );
+/** The one operation of a generated document (its fragments' definitions are beside it). */
+function operationOf(document: DocumentNode): OperationDefinitionNode {
+  const operation = document.definitions.find((definition) => definition.kind === Kind.OPERATION_DEFINITION);
   if (!operation) throw new Error("a generated document without an operation");
   return operation;
 }
@@ -47,13 +52,15 @@ export async function compareAnswers(
   });
   // Yoga writes `data` and `errors` with JSON.stringify; a refused request has errors.
   const executedText = JSON.stringify({ data: executed.data, errors: executed.errors });
-  const plan = planGraphQLRead(planner, schema, operationOf(generated.text));
-  if ("reason" in plan)
-    return {
-      kind: "refused",
-      reason: plan.reason,
-      code: "refusal" in plan ? String(plan.refusal) : undefined,
-    };
+  // As the endpoint plans it: for the values its `@skip`/`@include` read, when the variables are valid.
+  const operation = operationOf(document);
+  const conditions = getVariableValues(schema, operation.variableDefinitions ?? [], generated.variables);
+  if (conditions.errors) {
+    if (executed.errors?.length) return { kind: "declined" };
+    return { kind: "differs", planned: "(variables refused, execution answered)", executed: executedText };
+  }
+  const plan = planGraphQLRead(planner, schema, document, operation, conditions.coerced);
+  if ("reason" in plan) return { kind: "refused", reason: plan.reason, code: plan.refusal };
   const read = plan.compiled.prepare(generated.variables, context());
   if (!read) {
     if (executed.errors?.length) return { kind: "declined" };
@@ -70,24 +77,15 @@ export async function compareAnswers(
   return planned === executedText ? { kind: "same" } : { kind: "differs", planned, executed: executedText };
 }
 
-/**
- * How refusals are named: by the planner's code when it gives one (each
- * code in `codes`), else by the first pattern its reason matches.
- */
-export interface RefusalNames {
-  codes: readonly string[];
-  patterns: Readonly<Record<string, RegExp>>;
-}
-
 /** Counts of outcomes over a run, by kind and, for refusals, by named reason. */
 export class FuzzTally {
   readonly documents = { total: 0, same: 0, declined: 0, fellBack: 0, differs: 0 };
   readonly refusals = new Map<string, number>();
-  /** Refusal reasons no name in the list matches. */
+  /** Refusal reasons whose code is not one of the known codes. */
   readonly unnamed = new Set<string>();
   readonly differences: { generated: GeneratedDocument; planned: string; executed: string }[] = [];
 
-  constructor(private readonly names: RefusalNames) {}
+  constructor(private readonly codes: readonly string[]) {}
 
   add(generated: GeneratedDocument, outcome: FuzzOutcome): void {
     this.documents.total += 1;
@@ -106,13 +104,9 @@ export class FuzzTally {
         this.differences.push({ generated, planned: outcome.planned, executed: outcome.executed });
         return;
       case "refused": {
-        const { codes, patterns } = this.names;
-        const name =
-          outcome.code === undefined
-            ? Object.entries(patterns).find(([, pattern]) => pattern.test(outcome.reason))?.[0]
-            : codes.find((code) => code === outcome.code);
-        if (!name) this.unnamed.add(outcome.reason);
-        const counted = name ?? `(unnamed) ${outcome.code ?? ""} ${outcome.reason}`;
+        const known = this.codes.includes(outcome.code);
+        if (!known) this.unnamed.add(outcome.reason);
+        const counted = known ? outcome.code : `(unnamed) ${outcome.code} ${outcome.reason}`;
         this.refusals.set(counted, (this.refusals.get(counted) ?? 0) + 1);
       }
     }

@@ -3,6 +3,7 @@
 // decimals as strings, as the Decimal scalar writes them), and the JSON text
 // of the whole `data` written around them in the selection's order.
 import {
+  type DocumentNode,
   type FieldNode,
   type GraphQLNamedType,
   type GraphQLObjectType,
@@ -15,6 +16,7 @@ import {
 import type { GraphQLContext } from "../context.js";
 import type { PageInfoShape } from "../page-window.js";
 import { rootListOf } from "../read-metadata.js";
+import { type ConditionValues, collectedOperation } from "./collected-selection.js";
 import type { CompiledRead, ReadOutcome, ReadPlanner } from "./read-planner.js";
 import { fieldsOf } from "./selection-walk.js";
 import { type OutputSpelling, PlanError, type PlanRefusal } from "./writers.js";
@@ -37,12 +39,25 @@ export interface CompiledGraphQLRead {
   ): (() => Promise<string>) | null;
 }
 
-/** The compiled read of a GraphQL operation, or why it runs on normal execution. */
+/**
+ * The compiled read of an operation of `document`, its fragments and
+ * `@skip`/`@include` resolved for `conditions` (collected-selection.ts), or
+ * why it runs on normal execution.
+ */
 export function planGraphQLRead(
   planner: ReadPlanner,
   schema: GraphQLSchema,
-  operation: OperationDefinitionNode,
+  document: DocumentNode,
+  selected: OperationDefinitionNode,
+  conditions: ConditionValues,
 ): { compiled: CompiledGraphQLRead } | { reason: string; refusal: PlanRefusal } {
+  let operation: OperationDefinitionNode;
+  try {
+    operation = collectedOperation(schema, document, selected, conditions);
+  } catch (error) {
+    if (error instanceof PlanError) return { reason: error.message, refusal: error.refusal };
+    throw error;
+  }
   const plan = planner.plan(operation, GRAPHQL_SPELLING);
   if ("reason" in plan) return plan;
   const [root] = operation.selectionSet.selections;
@@ -91,24 +106,24 @@ function dataWriter(
   };
 }
 
-/** A connection's fields in the selection's order: `edges { node }` around each node's text, and `pageInfo`. */
+/** A connection's fields in the selection's order: `edges { node }` around each node's text, `pageInfo` and `totalCount`. */
 function connectionWriter(
   root: FieldNode,
   connection: GraphQLObjectType,
 ): (page: Extract<ReadOutcome, { kind: "page" }>) => string {
   const parts = fieldsOf(root.selectionSet).map((field, index) => {
     const prefix = `${index === 0 ? "" : ","}${keyOf(field)}:`;
-    if (field.directives?.length || field.selectionSet?.selections.some((node) => node.directives?.length))
-      throw new PlanError(`${connection.name}.${field.name.value} has a directive`, "directive");
     if (field.name.value === "__typename") {
       const name = JSON.stringify(connection.name);
       return () => prefix + name;
     }
+    if (field.name.value === "totalCount")
+      return (page: Extract<ReadOutcome, { kind: "page" }>) => prefix + String(page.totalCount);
     if (field.name.value === "pageInfo") {
       const write = pageInfoWriter(field);
       return (page: Extract<ReadOutcome, { kind: "page" }>) => prefix + write(page.pageInfo);
     }
-    // The planner compiles only `edges { node }` beside `pageInfo` (read-statements.ts).
+    // The planner compiles only `edges { node }` beside `pageInfo` and `totalCount` (read-statements.ts).
     const [node] = fieldsOf(field.selectionSet);
     if (field.name.value !== "edges" || !node)
       throw new PlanError(`${connection.name}.${field.name.value} is not compiled`, "connection_field");
@@ -139,8 +154,6 @@ function pageInfoWriter(node: FieldNode): (info: PageInfoShape) => string {
   const parts = fieldsOf(node.selectionSet).map((field, index) => {
     const key = field.alias?.value ?? field.name.value;
     const write = PAGE_INFO_FIELDS[field.name.value];
-    if (field.directives?.length)
-      throw new PlanError(`PageInfo.${field.name.value} has a directive`, "directive");
     if (!write) throw new PlanError(`PageInfo.${field.name.value} is not compiled`);
     return { prefix: `${index === 0 ? "" : ","}${JSON.stringify(key)}:`, write };
   });

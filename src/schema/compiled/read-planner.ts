@@ -85,8 +85,9 @@ export function createReadPlanner(options: {
     if (operation.operation !== "query" || !root) throw new PlanError("it is not a query", "operation");
     const [fieldNode, ...more] = operation.selectionSet.selections;
     if (more.length > 0) throw new PlanError("it selects more than one root field", "root_fields");
-    if (fieldNode?.kind !== Kind.FIELD) throw new PlanError("its root is a fragment", "fragment");
-    if (fieldNode.directives?.length) throw new PlanError("its root field has a directive", "directive");
+    // A GraphQL document's fragments and directives are resolved before (collected-selection.ts).
+    if (fieldNode?.kind !== Kind.FIELD) throw new PlanError("it selects no root field", "root_fields");
+    if (fieldNode.directives?.length) throw new PlanError("its root field has a directive");
     const field = root.getFields()[fieldNode.name.value];
     if (!field) throw new PlanError(`Query.${fieldNode.name.value} is not planned`, "typename");
     const argumentsOf = (variables: Readonly<Record<string, unknown>>) =>

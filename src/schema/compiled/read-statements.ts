@@ -17,7 +17,7 @@ import type { GraphQLContext } from "../context.js";
 import { encodeCursor } from "../cursor.js";
 import { type PageInfoShape, type PageRequest, pageInfoOf, pageNodes, pageWindow } from "../page-window.js";
 import type { RecordRead, RootListRead } from "../read-metadata.js";
-import { columnSql, orderBySql, whereSql } from "./prisma-sql.js";
+import { columnSql, orderBySql, quoted, type SqlWriter, type TableRef, whereSql } from "./prisma-sql.js";
 import { fieldsOf, type PlanContext } from "./selection-walk.js";
 import type { Scope } from "./statement.js";
 import {
@@ -70,10 +70,14 @@ export function namedQuery(query: QueryRows): RunStatement {
   };
 }
 
-/** What a compiled read answers: a record's JSON text (null: none), or a page's nodes' JSON texts and its page info. */
+/**
+ * What a compiled read answers: a record's JSON text (null: none), or a
+ * page's nodes' JSON texts, its page info, and the count of every item its
+ * filters match (null when the selection has no `totalCount`).
+ */
 export type ReadOutcome =
   | { kind: "record"; json: string | null }
-  | { kind: "page"; nodes: readonly string[]; pageInfo: PageInfoShape };
+  | { kind: "page"; nodes: readonly string[]; pageInfo: PageInfoShape; totalCount: number | null };
 
 export interface CompiledRead {
   /**
@@ -143,6 +147,8 @@ export function planRecordRead(
   query: RunStatement,
 ): CompiledRead {
   const { scope, write } = rootRows(plan, field.type, read.model, node.selectionSet);
+  // A selection of `__typename` alone reads no column, but the record's row still says whether it exists.
+  if (scope.size === 0) scope.column("NULL");
   const select = `SELECT ${scope.selectList()} FROM ${scope.from()}`;
   return {
     recordTypes: plan.recordTypes(),
@@ -172,10 +178,16 @@ export function planRootList(
   const connection = getNamedType(field.type);
   if (!isObjectType(connection)) throw new PlanError(`${connection.name} is not a connection`);
   const nodeSelection = nodeSelectionOf(connection, node);
+  const counted = fieldsOf(node.selectionSet).some((selected) => selected.name.value === "totalCount");
   const { scope, write } = rootRows(plan, nodeSelection.type, read.model, nodeSelection.selections);
   const selectList = scope.selectList();
   const from = scope.from();
   const { table } = scope;
+  /** `count(*)` of the rows `where` matches, as text, from a table of its own. */
+  const countOf = (where: object, sql: SqlWriter) => {
+    const counted: TableRef = { model: table.model, alias: sql.alias() };
+    return `SELECT count(*)::text AS "0" FROM ${quoted(table.model.table)} ${quoted(counted.alias)} WHERE ${whereSql(where, counted, sql)}`;
+  };
   return {
     recordTypes: plan.recordTypes(),
     prepare: (variables, context) => {
@@ -204,9 +216,12 @@ export function planRootList(
         const keys = {
           value: readAs(textOf(sortColumn, columnSql(table, sortColumn))),
           id: readAs(textOf(idColumn, columnSql(table, idColumn))),
+          // The count beside the page, in the same statement: an uncorrelated subquery, counted once.
+          count: counted ? readAs(`(${countOf(where, sql)})`) : undefined,
         };
         const text =
-          `SELECT ${[selectList, ...extra].join(", ")} FROM ${from} WHERE ${conditions} ` +
+          // A selection of `__typename` alone reads no column of its own: only the cursor's.
+          `SELECT ${[selectList, ...extra].filter((part) => part !== "").join(", ")} FROM ${from} WHERE ${conditions} ` +
           `ORDER BY ${order} LIMIT ${sql.bind(String(window.take))}`;
         const rows = await query(text, [...plan.parametersFor(viewer), ...sql.values], context);
         const { nodes, more } = pageNodes(rows, page);
@@ -214,33 +229,55 @@ export function planRootList(
         const pageInfo = pageInfoOf(nodes, more, page, (row) =>
           encodeCursor(positionOf(row, keys, page), page.order),
         );
-        return { kind: "page", nodes: nodes.map((row) => write(row, values)), pageInfo };
+        const totalCount =
+          keys.count === undefined ? null : await countIn(rows[0], keys.count, where, context);
+        return { kind: "page", nodes: nodes.map((row) => write(row, values)), pageInfo, totalCount };
       };
     },
   };
+
+  /** The count a page's row read at `key`; a page without rows is counted by a statement of its own. */
+  async function countIn(
+    row: Row | undefined,
+    key: number,
+    where: object,
+    context: GraphQLContext,
+  ): Promise<number> {
+    let text = row?.[key];
+    if (row === undefined) {
+      const sql = plan.separateSql();
+      const [counted] = await query(countOf(where, sql), sql.values, context);
+      text = counted?.[0];
+    }
+    if (typeof text !== "string") throw new Error(`${table.model.name}: no count read`);
+    return Number(text);
+  }
 }
 
 type NodeSelection = { type: GraphQLOutputType; selections: SelectionSetNode | undefined };
 
-/** The selection of a connection's nodes: only `edges { node }` and `pageInfo` are compiled. */
+/**
+ * The selection of a connection's nodes: only `edges { node }`, `pageInfo`
+ * and `totalCount` are compiled; without `edges`, the nodes select nothing.
+ */
 function nodeSelectionOf(connection: GraphQLObjectType, node: FieldNode): NodeSelection {
-  let nodeSelection: NodeSelection | null = null;
+  const edges = connection.getFields().edges;
+  const edge = edges && getNamedType(edges.type);
+  const nodeType = isObjectType(edge) ? edge.getFields().node?.type : undefined;
+  if (!nodeType) throw new PlanError(`${connection.name} has no edges { node }`, "connection_field");
+  let selections: SelectionSetNode | undefined;
   for (const selected of fieldsOf(node.selectionSet)) {
     const name = selected.name.value;
-    if (name === "pageInfo" || name === "__typename") continue;
-    const edges = connection.getFields().edges;
-    const edge = edges && getNamedType(edges.type);
+    if (name === "pageInfo" || name === "__typename" || name === "totalCount") continue;
     const [nodeField, ...others] = fieldsOf(selected.selectionSet);
-    const nodeType = isObjectType(edge) ? edge.getFields().node?.type : undefined;
-    if (name !== "edges" || !nodeField || others.length > 0 || nodeField.name.value !== "node" || !nodeType)
+    if (name !== "edges" || !nodeField || others.length > 0 || nodeField.name.value !== "node")
       throw new PlanError(
-        `${connection.name}.${name} is not compiled: only edges { node } and pageInfo are`,
+        `${connection.name}.${name} is not compiled: only edges { node }, pageInfo and totalCount are`,
         "connection_field",
       );
-    nodeSelection = { type: nodeType, selections: nodeField.selectionSet };
+    selections = nodeField.selectionSet;
   }
-  if (!nodeSelection) throw new PlanError("the page selects no edges { node }", "connection_field");
-  return nodeSelection;
+  return { type: nodeType, selections };
 }
 
 /** The cursor position of a row: its sort value and id (read at `keys`), as `encodeCursor` reads them. */

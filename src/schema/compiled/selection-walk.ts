@@ -111,6 +111,11 @@ export class PlanContext {
     return new SqlWriter(this.dataModel, enumLabel, this.sql);
   }
 
+  /** The writer of a statement of the request's own, without the plan's select (its parameters numbered from 1). */
+  separateSql(): SqlWriter {
+    return new SqlWriter(this.dataModel, enumLabel);
+  }
+
   /** The writer of an object type's selection, reading from `source`. */
   objectOf(type: GraphQLOutputType, selectionSet: SelectionSetNode | undefined, source: Source): Writer {
     if (!isObjectType(type)) throw new PlanError(`${String(type)} is not an object type`);
@@ -124,8 +129,8 @@ export class PlanContext {
           return { key, write: constantWriter(JSON.stringify(type.name)) };
         const field = type.getFields()[node.name.value];
         if (!field) throw new PlanError(`${type.name}.${node.name.value} is not compiled`, "typename");
-        if (node.directives?.length)
-          throw new PlanError(`${type.name}.${field.name} has a directive`, "directive");
+        // A GraphQL document's directives are resolved before (collected-selection.ts).
+        if (node.directives?.length) throw new PlanError(`${type.name}.${field.name} has a directive`);
         return { key, write: this.fieldOf(type, field, node, source) };
       }),
     );
@@ -297,7 +302,8 @@ function guarded<Result>(make: () => Result, where: string): Result {
 export function fieldsOf(selectionSet: SelectionSetNode | undefined): FieldNode[] {
   const byKey = new Map<string, FieldNode>();
   for (const selection of selectionSet?.selections ?? []) {
-    if (selection.kind !== Kind.FIELD) throw new PlanError("it uses a fragment", "fragment");
+    // A GraphQL document's fragments are put in place before (collected-selection.ts), where decidable.
+    if (selection.kind !== Kind.FIELD) throw new PlanError("it uses a fragment on an abstract type");
     const key = selection.alias?.value ?? selection.name.value;
     const known = byKey.get(key);
     byKey.set(key, known ? merged(known, selection) : selection);

@@ -43,14 +43,10 @@ export class RowValueError extends Error {
  * counts refusals by it, so it must never carry a document's own text.
  */
 export const PLAN_REFUSALS = [
-  /** More than one root field, or a root field beside a fragment. */
+  /** More than one root field, or none (every one skipped). */
   "root_fields",
   /** A root field with no planned read (declared in read-metadata.ts). */
   "root_field",
-  /** A fragment spread or inline fragment. */
-  "fragment",
-  /** A directive (`@include`, `@skip`) on a field. */
-  "directive",
   /** The same response key selected twice. */
   "repeated_key",
   /** `__typename` where it is not planned. */
