@@ -1,7 +1,7 @@
 import { createServer, type RequestListener, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { loadPostGraphilePeer } from "./peers/postgraphile-peer.js";
 import type { ProcessId } from "./scenarios.js";
 
@@ -22,19 +22,29 @@ export interface InProcessServer {
 }
 
 export interface InProcessOptions {
-  /** Checkout whose built code (dist/) to load. */
+  /** Checkout whose code to load: this one's sources, another's build (dist/). */
   root: string;
   databaseUrl: string;
   appBaseUrl: string;
   onQuery: QueryListener;
 }
 
+/** This checkout, when the bench runs from its sources. */
+const SOURCE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+/**
+ * This checkout's modules are the ones the bench already runs from source:
+ * its scenarios read the REST routes, which build the schema, and a built
+ * copy beside them would register the schema's Pothos plugins a second time.
+ * Another checkout's come from its build.
+ */
 async function load<Module>(root: string, file: string): Promise<Module> {
-  return (await import(pathToFileURL(path.join(root, "dist", file)).href)) as Module;
+  const built = path.join(root, "dist", file);
+  return (await import(pathToFileURL(root === SOURCE_ROOT ? path.join(root, file) : built).href)) as Module;
 }
 
 /**
- * A server of the benchmark inside this process, from the same built code
+ * A server of the benchmark inside this process, from the same code
  * the measured processes run, with every statement reported to us.
  */
 export async function startInProcess(
