@@ -1,8 +1,8 @@
 // A REST read answered by the schema's compiled reads (src/schema/compiled/):
 // the planner writes the body's JSON text from the rows, in the contract's
 // spelling given here; the adapter never sees SQL. A route whose document the
-// planner cannot compile, or a request it refuses, runs as every other route
-// does, and both ways give the same bytes (test/rest/compiled-reads.test.ts).
+// planner cannot compile, or a request it refuses, is executed as every other
+// route is, and both ways give the same bytes (test/rest/compiled-reads.test.ts).
 import type { ExecutionResult } from "graphql";
 import { isVersionedRead } from "../contract/route.js";
 import type {
@@ -26,19 +26,18 @@ export interface CompiledReads {
   planner: ReadPlanner;
   /** Once, at startup: every GET route, with null when its document is compiled, else why it is executed. */
   planned(plans: readonly { operationId: string; reason: string | null }[]): void;
-  /** A compiled read threw; the request was executed instead. */
+  /** A compiled read threw; the request failed as an execution that threw would. */
   failed(operationId: string, error: unknown): void;
 }
 
 /**
  * A route's compiled read for one request, or null when the request is to be
- * executed instead; the read answers its body, or null when it failed (the
- * request is then executed too).
+ * executed instead; the read answers its body (null: no record), or throws.
  */
 export type RouteRead = (
   variables: Record<string, unknown>,
   context: GraphQLContext,
-) => (() => Promise<{ body: ReadBody | null } | null>) | null;
+) => (() => Promise<ReadBody | null>) | null;
 
 /** A GET route's compiled read, and the change log's record types its answers can show (null: any of the buyer's). */
 export interface CompiledRouteRead {
@@ -48,8 +47,7 @@ export interface CompiledRouteRead {
 
 /**
  * Plans every GET route's read once and tells `reads` how each runs; the
- * result gives a route's compiled read, if it has one. A compiled read that
- * fails is reported and answers null, so that the request is executed.
+ * result gives a route's compiled read, if it has one.
  */
 export function compileReads(
   reads: CompiledReads | undefined,
@@ -61,26 +59,15 @@ export function compileReads(
     .filter((entry) => entry.route.method === "GET")
     .map((entry) => {
       const plan = planRouteRead(reads.planner, entry);
-      const { operationId } = entry.route;
       if ("compiled" in plan)
         compiled.set(entry, {
           recordTypes: plan.compiled.recordTypes,
           read: (variables, context) => {
             const read = plan.compiled.prepare(variables, context);
-            return (
-              read &&
-              (async () => {
-                try {
-                  return { body: bodyOfOutcome(await read()) };
-                } catch (error) {
-                  reads.failed(operationId, error);
-                  return null;
-                }
-              })
-            );
+            return read && (async () => bodyOfOutcome(await read()));
           },
         });
-      return { operationId, reason: "reason" in plan ? plan.reason : null };
+      return { operationId: entry.route.operationId, reason: "reason" in plan ? plan.reason : null };
     });
   reads.planned(plans);
   return (entry) => compiled.get(entry);

@@ -18,10 +18,10 @@ import {
   validate,
   visit,
 } from "graphql";
-import { compileQuery, isCompiledQuery } from "graphql-jit";
 import { restDescription } from "../contract/descriptions.js";
 import type { RestRoute } from "../contract/route.js";
 import type { GraphQLContext } from "../schema/context.js";
+import { executeOperation } from "../schema/execution.js";
 import { type QueryForm, readQueryParameter } from "./query-parameters.js";
 import { type EnumPlan, enumSpelling, snakeCase } from "./rest-spelling.js";
 
@@ -66,8 +66,6 @@ export function compileRoute(schema: GraphQLSchema, route: RestRoute) {
     fail,
   );
   const response = readResponse(route, read, fail);
-  const jitted = compileQuery(schema, document);
-  if (!isCompiledQuery(jitted)) return fail(jitted.errors?.map((error) => error.message).join("; ") ?? "");
 
   return {
     route,
@@ -97,9 +95,9 @@ export function compileRoute(schema: GraphQLSchema, route: RestRoute) {
     },
     /** The response body and, for lists, the cursor of the next page (null on the last); null when the object read is null. */
     responseBody: (data: Record<string, unknown>) => responseBody(response, data),
-    /** Runs the document, compiled once by graphql-jit: a fixed document need not be walked by graphql-js on every request. */
-    execute: async (context: GraphQLContext, variables: Record<string, unknown>): Promise<ExecutionResult> =>
-      jitted.query(undefined, context, variables),
+    /** Runs the document as GraphQL requests are run. */
+    execute: (context: GraphQLContext, variables: Record<string, unknown>): Promise<ExecutionResult> =>
+      executeOperation(schema, document, context, variables),
   };
 }
 

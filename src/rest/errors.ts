@@ -50,8 +50,7 @@ const STATUS_BY_CODE: Record<string, number> = {
 export function problemFor(failure: unknown, argumentNames: Record<string, string>): Problem | null {
   const error = failure instanceof GraphQLError ? failure : translated(failure);
   if (!(error instanceof GraphQLError)) return null;
-  // graphql-jit leaves `extensions` undefined on an error thrown without any.
-  const extensions: GraphQLError["extensions"] = error.extensions ?? {};
+  const { extensions } = error;
   const code = typeof extensions.code === "string" ? extensions.code : "";
   const status = STATUS_BY_CODE[code];
   if (!status) return null;

@@ -26,7 +26,7 @@ import type { Endpoint, Exchange } from "../http/stages/exchange.js";
 import { HELP_LINK } from "../http/stages/not-found.js";
 import type { GraphQLContext, ReadPosition } from "../schema/context.js";
 import { decodeGlobalId } from "../schema/global-ids.js";
-import { readOnReplicaOrPrimary } from "../schema/read-on-replica.js";
+import { readOnReplicaOrPrimary, replicaFailureIn } from "../schema/read-on-replica.js";
 import type { IdempotencyStore } from "../services/idempotency-store.js";
 import {
   bodyOfResult,
@@ -39,7 +39,6 @@ import { type CompiledRoute, compileRoute } from "./compiled-route.js";
 import { type EntityTagFor, withWrittenEntityTag, writeConditionFor } from "./conditional-write.js";
 import { fieldProblems, problemFor } from "./errors.js";
 import { snakeCase, toGraphQLVariable, type VariableProblem } from "./rest-spelling.js";
-import { withSharedResponsePaths } from "./shared-paths.js";
 
 /** Each key's expensive work, shared with GraphQL, and the page size from which a list read is part of it. */
 export interface ExpensiveReads {
@@ -93,11 +92,10 @@ export interface RestHandler {
 
 /** Serves the v1 contract by running each route's GraphQL operation against the shared schema. */
 export function createRestHandler(dependencies: RestDependencies): RestHandler {
-  const restSchema = withSharedResponsePaths(dependencies.schema);
   const byPath = new Map<string, CompiledRoute[]>();
   for (const route of routes) {
     const template = `${API_PREFIX}${route.path}`;
-    byPath.set(template, [...(byPath.get(template) ?? []), compileRoute(restSchema, route)]);
+    byPath.set(template, [...(byPath.get(template) ?? []), compileRoute(dependencies.schema, route)]);
   }
   const served = {
     ...dependencies,
@@ -119,9 +117,13 @@ export function createRestHandler(dependencies: RestDependencies): RestHandler {
   };
 }
 
+type ServedDependencies = RestDependencies & {
+  compiledReadOf(entry: CompiledRoute): CompiledRouteRead | undefined;
+};
+
 /** The request at a path whose operations are `candidates` (none: no operation has the path). */
 async function serve(
-  dependencies: RestDependencies & { compiledReadOf(entry: CompiledRoute): CompiledRouteRead | undefined },
+  dependencies: ServedDependencies,
   exchange: Exchange,
   candidates: readonly CompiledRoute[],
 ): Promise<Response> {
@@ -152,19 +154,10 @@ async function serve(
       ...dependencies.contextFor(viewer, requestId, readPositionOf(exchange.admission)),
       ...(write ? { write } : {}),
     };
-    const { traceExecution } = dependencies;
-    // A GET whose document compiles is answered from its rows; one it refuses or that fails is executed.
-    const read = dependencies.compiledReadOf(entry)?.read(variables.values, context);
-    const compiled = read && (await (traceExecution ? traceExecution(entry.operation, read) : read()));
-    if (compiled) return readResponse(compiled.body, entry, url, requestId);
-    const execute = (on: GraphQLContext["prisma"] | undefined) => () =>
-      entry.execute(on ? { ...context, prisma: on } : context, variables.values);
-    const traced = (on: GraphQLContext["prisma"] | undefined) =>
-      traceExecution ? traceExecution(entry.operation, execute(on)) : execute(on)();
-    const result =
-      entry.route.method === "GET" && context.reads
-        ? await readOnReplicaOrPrimary(context.reads, isVersionedRead(entry.route), traced)
-        : await traced(prisma);
+    if (entry.route.method === "GET")
+      return serveRead(dependencies, entry, context, variables.values, url, requestId);
+    const execute = () => entry.execute(prisma ? { ...context, prisma } : context, variables.values);
+    const result = await traced(dependencies, entry, execute);
     const response = respond(dependencies, result, entry, url, requestId);
     return withWrittenEntityTag(response, write, url, viewer, dependencies.entityTag);
   };
@@ -193,6 +186,57 @@ async function serve(
     // Its transaction could not start (e.g. overloaded): mapped as a resolver's failure would be.
     return failed(dependencies, error, entry, requestId);
   }
+}
+
+/** What one read came to: the body its plan wrote, its execution's result, or what its plan threw. */
+type ReadOutcome = { planned: ReadBody | null } | { executed: ExecutionResult } | { thrown: unknown };
+
+/**
+ * A GET: its plan, or its execution when the route has no plan or the plan
+ * refuses the request, on the one reader chosen before it runs (and on the
+ * primary once more when a replica failed it).
+ */
+async function serveRead(
+  dependencies: ServedDependencies,
+  entry: CompiledRoute,
+  context: GraphQLContext,
+  variables: Record<string, unknown>,
+  url: URL,
+  requestId: string,
+): Promise<Response> {
+  const plan = dependencies.compiledReadOf(entry);
+  const outcome = await readOnReplicaOrPrimary(
+    context,
+    isVersionedRead(entry.route),
+    async (on): Promise<ReadOutcome> => {
+      const read = plan?.read(variables, on);
+      if (!read) return { executed: await traced(dependencies, entry, () => entry.execute(on, variables)) };
+      try {
+        return { planned: await traced(dependencies, entry, read) };
+      } catch (error) {
+        return { thrown: error };
+      }
+    },
+    (outcome) =>
+      "thrown" in outcome
+        ? outcome.thrown
+        : "executed" in outcome
+          ? replicaFailureIn(outcome.executed)
+          : undefined,
+  );
+  if ("planned" in outcome) return readResponse(outcome.planned, entry, url, requestId);
+  if ("executed" in outcome) return respond(dependencies, outcome.executed, entry, url, requestId);
+  dependencies.compiledReads?.failed(entry.route.operationId, outcome.thrown);
+  return failed(dependencies, outcome.thrown, entry, requestId);
+}
+
+/** An operation's execution, or its plan's read, in a tracing span when tracing is on. */
+function traced<Result>(
+  { traceExecution }: Pick<RestDependencies, "traceExecution">,
+  entry: CompiledRoute,
+  run: () => Promise<Result>,
+): Promise<Result> {
+  return traceExecution ? traceExecution(entry.operation, run) : run();
 }
 
 /**

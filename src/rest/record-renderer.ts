@@ -10,17 +10,16 @@ import {
   print,
   validate,
 } from "graphql";
-import { compileQuery, isCompiledQuery } from "graphql-jit";
 import { EVENT_RECORD_DOCUMENTS } from "../contract/event-records.js";
 import type { RestRoute } from "../contract/route.js";
 import type { ReadPlanner, RecordBatchRead } from "../schema/compiled/read-planner.js";
 import type { GraphQLContext } from "../schema/context.js";
+import { executeOperation } from "../schema/execution.js";
 import { encodeGlobalId, NODE_TYPES, type NodeTypeName } from "../schema/global-ids.js";
 import { MAX_NODE_IDS } from "../schema/types/node.js";
 import { REST_SPELLING } from "./compiled-read.js";
 import { type CompiledRoute, compileRoute } from "./compiled-route.js";
 import { applyEnumPlan } from "./rest-spelling.js";
-import { withSharedResponsePaths } from "./shared-paths.js";
 
 export interface RecordToRender {
   /** As the change log names it: order, buyer_product, buyer_product_approval, supplier_user, tagging. */
@@ -95,21 +94,21 @@ function compileNodesRead(schema: GraphQLSchema, single: CompiledRoute) {
   const errors = validate(schema, document);
   if (errors.length > 0)
     throw new Error(`event record ${type.name}: ${errors.map((e) => e.message).join("; ")}`);
-  const jitted = compileQuery(schema, document);
-  if (!isCompiledQuery(jitted)) throw new Error(`event record ${type.name}: ${jitted.errors?.[0]?.message}`);
   const typeName = type.name;
   return async (context: GraphQLContext, ids: readonly string[]): Promise<unknown[]> => {
-    const result = (await jitted.query(undefined, context, {
+    const result = await executeOperation(schema, document, context, {
       ids: ids.map((id) => encodeGlobalId(typeName, id)),
-    })) as ExecutionResult<{ nodes: unknown[] }>;
-    return nodesOf(result);
+    });
+    const nodes = dataOf(result).nodes;
+    return Array.isArray(nodes) ? nodes : [];
   };
 }
 
-function nodesOf(result: ExecutionResult<{ nodes: unknown[] }>): unknown[] {
+/** The data of an execution without errors; its first error otherwise, as the resolver threw it. */
+function dataOf(result: ExecutionResult): Record<string, unknown> {
   const [error] = result.errors ?? [];
   if (error || !result.data) throw error?.originalError ?? error ?? new Error("no data");
-  return result.data.nodes;
+  return result.data;
 }
 
 /** The batch read of a record type's single read, or why its records are executed. */
@@ -134,7 +133,6 @@ function recordTypeReads(
   schema: GraphQLSchema,
   compiledReads: CompiledRecordReads | undefined,
 ): Map<string, RecordTypeRead> {
-  const restSchema = withSharedResponsePaths(schema);
   return new Map(
     Object.entries(EVENT_RECORD_DOCUMENTS).map(([recordType, document]) => {
       // A GET by `{id}` that no path serves and no reference shows: only its document matters.
@@ -145,11 +143,11 @@ function recordTypeReads(
         document,
         ...UNDOCUMENTED,
       };
-      const single = compileRoute(restSchema, route);
+      const single = compileRoute(schema, route);
       const batch = compiledReads ? planBatchRead(compiledReads.planner, single) : null;
       const read: RecordTypeRead = {
         single,
-        nodes: compileNodesRead(restSchema, single),
+        nodes: compileNodesRead(schema, single),
         batch: batch && "compiled" in batch ? batch.compiled : null,
         reason: batch && "reason" in batch ? batch.reason : null,
       };
@@ -173,10 +171,8 @@ function shape(single: CompiledRoute, value: unknown): string | null {
 async function renderOne(single: CompiledRoute, context: GraphQLContext, record: RecordToRender) {
   const variables: Record<string, unknown> = { id: record.recordId };
   if (record.recordType === "tagging") variables.attachedAt = record.changedAt.toISOString();
-  const result = await single.execute(context, variables);
-  const [error] = result.errors ?? [];
-  if (error || !result.data) throw error?.originalError ?? error ?? new Error("no data");
-  return shape(single, result.data[single.response.at]);
+  const data = dataOf(await single.execute(context, variables));
+  return shape(single, data[single.response.at]);
 }
 
 /** The records at `indexes`, of one type, rendered by executing its document into `rendered`. */

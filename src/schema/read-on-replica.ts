@@ -1,5 +1,6 @@
 import type { ExecutionResult, GraphQLError } from "graphql";
-import type { GraphQLContext, ReadChoice } from "./context.js";
+import type { Reader } from "../db/readers.js";
+import type { GraphQLContext } from "./context.js";
 import { UNAVAILABLE_CODE } from "./domain-errors.js";
 
 /**
@@ -12,23 +13,38 @@ export function replicaFailure(error: GraphQLError): boolean {
   return typeof code !== "string" || code === UNAVAILABLE_CODE;
 }
 
-/**
- * A GET's execution on the reader its read choice gives it (a replica only
- * for what the buyer's version covers); when it fails on a replica in a way
- * no resolver meant (no code: the replica went away, a replay conflict
- * cancelled it, or it could not be reached), it runs again on the primary, so no request fails because
- * a replica did.
- */
-export async function readOnReplicaOrPrimary(
-  reads: ReadChoice,
-  versioned: boolean,
-  execute: (prisma: GraphQLContext["prisma"]) => Promise<ExecutionResult>,
-): Promise<ExecutionResult> {
-  const reader = reads.reader(versioned);
-  const result = await execute(reader.prisma);
-  if (reader.source === "primary") return result;
+/** The replica's failure among an execution's errors, as the resolver met it; undefined when there is none. */
+export function replicaFailureIn(result: ExecutionResult): unknown {
   const failure = result.errors?.find(replicaFailure);
-  if (!failure) return result;
-  reads.failed(failure.originalError ?? failure);
-  return execute(reads.reader(false).prisma);
+  return failure && (failure.originalError ?? failure);
+}
+
+/**
+ * One read on the reader chosen for it before it runs, by the context's read
+ * choice (a replica only for what the buyer's version covers): the context
+ * `read` is given reads there alone, through its resolvers' client and its
+ * planned reads' choice alike. When the read fails on a replica (`failure`
+ * finds the replica's failure in its outcome), it runs once more on the
+ * primary, so no request fails because a replica did.
+ */
+export async function readOnReplicaOrPrimary<Outcome>(
+  context: GraphQLContext,
+  versioned: boolean,
+  read: (context: GraphQLContext) => Promise<Outcome>,
+  failure: (outcome: Outcome) => unknown,
+): Promise<Outcome> {
+  const { reads } = context;
+  if (!reads) return read(context);
+  const on = (reader: Reader): GraphQLContext => ({
+    ...context,
+    prisma: reader.prisma,
+    reads: { reader: () => reader, failed: reads.failed },
+  });
+  const reader = reads.reader(versioned);
+  const outcome = await read(on(reader));
+  if (reader.source === "primary") return outcome;
+  const failed = failure(outcome);
+  if (failed === undefined) return outcome;
+  reads.failed(failed);
+  return read(on(reads.reader(false)));
 }

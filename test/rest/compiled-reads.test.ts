@@ -10,7 +10,6 @@ import { readDataModel } from "../../src/db/data-model.js";
 import { bodyOfOutcome, bodyOfResult, planRouteRead, type ReadBody } from "../../src/rest/compiled-read.js";
 import { type CompiledRoute, compileRoute } from "../../src/rest/compiled-route.js";
 import { toGraphQLVariable, type VariableProblem } from "../../src/rest/rest-spelling.js";
-import { withSharedResponsePaths } from "../../src/rest/shared-paths.js";
 import { planGraphQLRead } from "../../src/schema/compiled/graphql-read.js";
 import {
   type CompiledRead,
@@ -22,10 +21,7 @@ import { schema } from "../../src/schema/index.js";
 import { contextOf, type GeneratedBuyer, generateTwoBuyers } from "../support/compiled-reads.js";
 import { createTestDatabase, type TestDatabase } from "../support/test-database.js";
 
-const restSchema = withSharedResponsePaths(schema);
-const reads = routes
-  .filter((route) => route.method === "GET")
-  .map((route) => compileRoute(restSchema, route));
+const reads = routes.filter((route) => route.method === "GET").map((route) => compileRoute(schema, route));
 const entry = (operationId: string): CompiledRoute => {
   const found = reads.find((candidate) => candidate.route.operationId === operationId);
   if (!found) throw new Error(`no route ${operationId}`);
