@@ -255,7 +255,7 @@ function compiledReads(database: Database, metrics: Metrics, logger: Logger): Co
     },
     failed(operationId, error) {
       metrics.countCompiledReadFailure(operationId);
-      logger.error({ err: error, operationId }, "compiled read failed; the request was executed instead");
+      logger.error({ err: error, operationId }, "compiled read failed; so did the request");
     },
   };
 }

@@ -46,7 +46,7 @@ export function plannedReadMetrics(registry: Registry): PlannedReadMetrics {
   });
   const failures = new Counter({
     name: "rest_compiled_read_failures_total",
-    help: "Compiled reads that failed, by operation; each of those requests was executed instead",
+    help: "Compiled reads that failed, by operation; each of those requests failed as an execution would",
     labelNames: ["operation"] as const,
     registers: [registry],
   });

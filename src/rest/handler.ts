@@ -106,7 +106,7 @@ export function createRestHandler(dependencies: RestDependencies): RestHandler {
     return {
       admits: true,
       versionedGet: versioned !== undefined,
-      // What the compiled read's statement reads; a read that is executed instead reads the same.
+      // What the compiled read's statement reads; a request it refuses, executed, reads the same.
       versionedRecordTypes: (versioned && served.compiledReadOf(versioned)?.recordTypes) ?? null,
       handle: (exchange) => serve(served, exchange, candidates),
     };

@@ -196,7 +196,7 @@ function answeringUserErrors<Types extends SchemaTypes>(
 
 class DomainErrorsPlugin<Types extends SchemaTypes> extends BasePlugin<Types> {
   override wrapResolve(resolver: Resolver<Types>, field: PothosOutputFieldConfig<Types>): Resolver<Types> {
-    // Reading a property cannot throw a domain error, and graphql-jit inlines the default resolver.
+    // Reading a property cannot throw a domain error.
     if (resolver === defaultFieldResolver) return resolver;
     const userErrors = field.extensions?.userErrors as UserErrorsExtension | undefined;
     return userErrors ? answeringUserErrors(resolver, userErrors) : translatingErrors(resolver);

@@ -88,7 +88,7 @@ function hasErrors(result: unknown): boolean {
   );
 }
 
-/** Runs a REST route's operation (compiled read, or document run by graphql-jit) inside an execute span. */
+/** Runs a REST route's operation (compiled read, or executed document) inside an execute span. */
 export function traceCompiledExecution<Result>(
   tracer: Tracer,
   operation: OperationDefinitionNode,

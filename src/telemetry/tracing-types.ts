@@ -42,7 +42,7 @@ export interface Tracing {
   graphqlPlugins: Plugin[];
   /**
    * An execute span around a REST route's operation: its compiled read, or
-   * its document run by graphql-jit (an ExecutionResult with errors marks it failed).
+   * its executed document (an ExecutionResult with errors marks it failed).
    */
   traceExecution<Result>(operation: OperationDefinitionNode, run: () => Promise<Result>): Promise<Result>;
   /** Runs `run` inside the execute span /graphql started for the operation whose context is `contextValue`. */

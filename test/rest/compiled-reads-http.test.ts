@@ -1,6 +1,6 @@
 // Compiled reads as the service runs them: /metrics says how each REST read
 // runs and why, a list is one statement, and a read the compiled writer
-// cannot write as execution would is executed instead, and counted.
+// cannot write fails as execution would, and is counted.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
 import { callApi, createTestApp, type TestApp } from "../support/test-app.js";
@@ -59,7 +59,7 @@ describe("compiled REST reads", () => {
     expect(test.queries.filter((sql) => /order_resource_values/.test(sql))).toEqual(reads);
   });
 
-  it("executes a read whose rows it cannot write as execution would, and counts it", async () => {
+  it("fails a read whose rows it cannot write as execution would, and counts it", async () => {
     const failures = async () =>
       Number(
         /rest_compiled_read_failures_total\{operation="listOrders"\} (\d+)/.exec(await metrics())?.[1] ?? 0,
