@@ -12,8 +12,8 @@ import type {
   ReadPlanner,
 } from "../schema/compiled/read-planner.js";
 import type { GraphQLContext } from "../schema/context.js";
-import type { CompiledRoute } from "./compiled-route.js";
 import { applyEnumPlan, enumSpelling } from "./rest-spelling.js";
+import type { RouteOperation } from "./route-operation.js";
 
 /** The contract's spelling: enum values as `contractValue` says, decimals as exact JSON numbers. */
 export const REST_SPELLING: OutputSpelling = {
@@ -51,9 +51,9 @@ export interface CompiledRouteRead {
  */
 export function compileReads(
   reads: CompiledReads | undefined,
-  entries: readonly CompiledRoute[],
-): (entry: CompiledRoute) => CompiledRouteRead | undefined {
-  const compiled = new Map<CompiledRoute, CompiledRouteRead>();
+  entries: readonly RouteOperation[],
+): (entry: RouteOperation) => CompiledRouteRead | undefined {
+  const compiled = new Map<RouteOperation, CompiledRouteRead>();
   if (!reads) return () => undefined;
   const plans = entries
     .filter((entry) => entry.route.method === "GET")
@@ -82,7 +82,7 @@ export interface ReadBody {
 /** The compiled read of a GET route, or why there is none. */
 export function planRouteRead(
   planner: ReadPlanner,
-  entry: CompiledRoute,
+  entry: RouteOperation,
 ): { compiled: CompiledRead } | { reason: string } {
   if (entry.route.method !== "GET") return { reason: "it is not a read" };
   // Compiled reads show the buyer's records, which a replica holding the buyer's version may serve.
@@ -91,7 +91,7 @@ export function planRouteRead(
   return planner.plan(entry.operation, REST_SPELLING);
 }
 
-/** The body of a compiled read's outcome, shaped as `CompiledRoute.responseBody` shapes an executed one. */
+/** The body of a compiled read's outcome, shaped as `RouteOperation.responseBody` shapes an executed one. */
 export function bodyOfOutcome(outcome: ReadOutcome): ReadBody | null {
   if (outcome.kind === "record")
     return outcome.json === null ? null : { json: outcome.json, nextCursor: null };
@@ -101,7 +101,7 @@ export function bodyOfOutcome(outcome: ReadOutcome): ReadBody | null {
 
 /** The body of an executed read (its data in place, without errors), as the adapter has always written it. */
 export function bodyOfResult(
-  entry: CompiledRoute,
+  entry: RouteOperation,
   data: NonNullable<ExecutionResult["data"]>,
 ): ReadBody | null {
   applyEnumPlan(data, entry.enumPlan);

@@ -35,10 +35,10 @@ import {
   compileReads,
   type ReadBody,
 } from "./compiled-read.js";
-import { type CompiledRoute, compileRoute } from "./compiled-route.js";
 import { type EntityTagFor, withWrittenEntityTag, writeConditionFor } from "./conditional-write.js";
 import { fieldProblems, problemFor } from "./errors.js";
 import { snakeCase, toGraphQLVariable, type VariableProblem } from "./rest-spelling.js";
+import { type RouteOperation, readRouteOperation } from "./route-operation.js";
 
 /** Each key's expensive work, shared with GraphQL, and the page size from which a list read is part of it. */
 export interface ExpensiveReads {
@@ -92,16 +92,16 @@ export interface RestHandler {
 
 /** Serves the v1 contract by running each route's GraphQL operation against the shared schema. */
 export function createRestHandler(dependencies: RestDependencies): RestHandler {
-  const byPath = new Map<string, CompiledRoute[]>();
+  const byPath = new Map<string, RouteOperation[]>();
   for (const route of routes) {
     const template = `${API_PREFIX}${route.path}`;
-    byPath.set(template, [...(byPath.get(template) ?? []), compileRoute(dependencies.schema, route)]);
+    byPath.set(template, [...(byPath.get(template) ?? []), readRouteOperation(dependencies.schema, route)]);
   }
   const served = {
     ...dependencies,
     compiledReadOf: compileReads(dependencies.compiledReads, [...byPath.values()].flat()),
   };
-  const endpoint = (candidates: readonly CompiledRoute[]): Endpoint => {
+  const endpoint = (candidates: readonly RouteOperation[]): Endpoint => {
     const versioned = candidates.find((entry) => isVersionedRead(entry.route));
     return {
       admits: true,
@@ -118,14 +118,14 @@ export function createRestHandler(dependencies: RestDependencies): RestHandler {
 }
 
 type ServedDependencies = RestDependencies & {
-  compiledReadOf(entry: CompiledRoute): CompiledRouteRead | undefined;
+  compiledReadOf(entry: RouteOperation): CompiledRouteRead | undefined;
 };
 
 /** The request at a path whose operations are `candidates` (none: no operation has the path). */
 async function serve(
   dependencies: ServedDependencies,
   exchange: Exchange,
-  candidates: readonly CompiledRoute[],
+  candidates: readonly RouteOperation[],
 ): Promise<Response> {
   const { request, url, requestId } = exchange;
   const viewer = exchange.admission?.viewer ?? null;
@@ -198,7 +198,7 @@ type ReadOutcome = { planned: ReadBody | null } | { executed: ExecutionResult } 
  */
 async function serveRead(
   dependencies: ServedDependencies,
-  entry: CompiledRoute,
+  entry: RouteOperation,
   context: GraphQLContext,
   variables: Record<string, unknown>,
   url: URL,
@@ -233,7 +233,7 @@ async function serveRead(
 /** An operation's execution, or its plan's read, in a tracing span when tracing is on. */
 function traced<Result>(
   { traceExecution }: Pick<RestDependencies, "traceExecution">,
-  entry: CompiledRoute,
+  entry: RouteOperation,
   run: () => Promise<Result>,
 ): Promise<Result> {
   return traceExecution ? traceExecution(entry.operation, run) : run();
@@ -246,7 +246,7 @@ function traced<Result>(
  */
 async function expensiveReadSlot(
   expensiveReads: ExpensiveReads,
-  entry: CompiledRoute,
+  entry: RouteOperation,
   values: Record<string, unknown>,
   viewer: Viewer,
   signal: AbortSignal,
@@ -270,8 +270,8 @@ function expensiveReadRefusal({ work, pageSize }: ExpensiveReads): Problem {
 function operationFor(
   request: Request,
   url: URL,
-  candidates: readonly CompiledRoute[],
-): CompiledRoute | { problem: Problem } {
+  candidates: readonly RouteOperation[],
+): RouteOperation | { problem: Problem } {
   if (candidates.length === 0) return { problem: noOperation(url.pathname) };
   // HEAD is GET without the body (the HTTP server drops it).
   const method = request.method === "HEAD" ? "GET" : request.method;
@@ -291,7 +291,7 @@ function operationFor(
 function failed(
   dependencies: Pick<RestDependencies, "onUnexpectedError">,
   error: unknown,
-  entry: CompiledRoute,
+  entry: RouteOperation,
   requestId: string,
 ): Response {
   const problem = problemFor(error, entry.argumentNames);
@@ -307,7 +307,7 @@ function failed(
 function respond(
   dependencies: Pick<RestDependencies, "onUnexpectedError">,
   result: ExecutionResult,
-  entry: CompiledRoute,
+  entry: RouteOperation,
   url: URL,
   requestId: string,
 ): Response {
@@ -319,7 +319,7 @@ function respond(
 }
 
 /** A body as the response, with the next page's `Link`; a single read answers null for a record the caller cannot see. */
-function readResponse(read: ReadBody | null, entry: CompiledRoute, url: URL, requestId: string): Response {
+function readResponse(read: ReadBody | null, entry: RouteOperation, url: URL, requestId: string): Response {
   if (!read) return problemResponse(recordNotFound(entry.readRecordName), requestId);
   const headers: Record<string, string> = {};
   if (read.nextCursor) {
@@ -336,7 +336,7 @@ function readResponse(read: ReadBody | null, entry: CompiledRoute, url: URL, req
  * §3 "Ids"). A global ID is handed on as its UUID.
  */
 function readPathParams(
-  entry: CompiledRoute,
+  entry: RouteOperation,
   sent: readonly string[],
 ): { params: Record<string, string> } | { missing: string } {
   const params: Record<string, string> = {};
@@ -366,7 +366,7 @@ function uuidOf(value: string, nodeTypes: readonly string[]): string | null {
  * does, as Stripe does: a misspelled filter (`status` for `order_status[]`)
  * must not quietly answer everything (docs/design/decisions.md §3 "Requests and responses").
  */
-function unknownQueryParameter(entry: CompiledRoute, query: URLSearchParams): Problem | null {
+function unknownQueryParameter(entry: RouteOperation, query: URLSearchParams): Problem | null {
   const documented = entry.query.map(({ name, form }) => (form === "list" ? `${name}[]` : name));
   // A list also reads `name=a` and `name=a,b` (src/rest/query-parameters.ts).
   const known = new Set([...documented, ...entry.query.map(({ name }) => name)]);
@@ -387,7 +387,7 @@ function unknownQueryParameter(entry: CompiledRoute, query: URLSearchParams): Pr
 
 /** The request's values in GraphQL's spelling, checked as execution would; every problem at once. */
 function toVariables(
-  entry: CompiledRoute,
+  entry: RouteOperation,
   raw: Record<string, unknown>,
   body: Record<string, unknown>,
 ): { values: Record<string, unknown> } | { problem: Problem } {
@@ -410,7 +410,7 @@ function toVariables(
  * refuses: the document admits no null there (docs/design/decisions.md §3
  * "Requests and responses"). A required field's null is GraphQL's own problem.
  */
-function nullProblems(entry: CompiledRoute, body: Record<string, unknown>): VariableProblem[] {
+function nullProblems(entry: RouteOperation, body: Record<string, unknown>): VariableProblem[] {
   const target = entry.bodyTarget;
   const type = target ? getNamedType(target.type) : null;
   if (!target || !isInputObjectType(type)) return [];

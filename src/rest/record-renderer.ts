@@ -1,5 +1,5 @@
 // Records in their REST shape, for events, by the operations of
-// src/contract/event-records.ts: compiled and checked as routes are.
+// src/contract/event-records.ts: read and checked as routes are.
 
 import {
   type ExecutionResult,
@@ -18,8 +18,8 @@ import { executeOperation } from "../schema/execution.js";
 import { encodeGlobalId, NODE_TYPES, type NodeTypeName } from "../schema/global-ids.js";
 import { MAX_NODE_IDS } from "../schema/types/node.js";
 import { REST_SPELLING } from "./compiled-read.js";
-import { type CompiledRoute, compileRoute } from "./compiled-route.js";
 import { applyEnumPlan } from "./rest-spelling.js";
+import { type RouteOperation, readRouteOperation } from "./route-operation.js";
 
 export interface RecordToRender {
   /** As the change log names it: order, buyer_product, buyer_product_approval, supplier_user, tagging. */
@@ -84,7 +84,7 @@ const isNodeType = (name: string): name is NodeTypeName => (NODE_TYPES as readon
  * one each. Its rows come out as the single read's do, and go through the
  * same response shaping, so an object is the same either way.
  */
-function compileNodesRead(schema: GraphQLSchema, single: CompiledRoute) {
+function compileNodesRead(schema: GraphQLSchema, single: RouteOperation) {
   const [root] = single.operation.selectionSet.selections;
   const type = getNamedType(single.selections.get(single.response.at)?.field.type);
   if (root?.kind !== Kind.FIELD || !root.selectionSet || !type || !isNodeType(type.name)) return null;
@@ -114,7 +114,7 @@ function dataOf(result: ExecutionResult): Record<string, unknown> {
 /** The batch read of a record type's single read, or why its records are executed. */
 function planBatchRead(
   planner: ReadPlanner,
-  single: CompiledRoute,
+  single: RouteOperation,
 ): { compiled: RecordBatchRead } | { reason: string } {
   if (single.response.spread !== undefined) return { reason: "its response spreads a field" };
   return planner.planRecordBatch(single.operation, REST_SPELLING);
@@ -122,7 +122,7 @@ function planBatchRead(
 
 /** How one record type is rendered: its single read, its `nodes` read, and its batch read from rows when compiled. */
 interface RecordTypeRead {
-  single: CompiledRoute;
+  single: RouteOperation;
   nodes: ReturnType<typeof compileNodesRead>;
   batch: RecordBatchRead | null;
   /** Why its records are executed rather than read from rows; null when they are read from rows. */
@@ -143,7 +143,7 @@ function recordTypeReads(
         document,
         ...UNDOCUMENTED,
       };
-      const single = compileRoute(schema, route);
+      const single = readRouteOperation(schema, route);
       const batch = compiledReads ? planBatchRead(compiledReads.planner, single) : null;
       const read: RecordTypeRead = {
         single,
@@ -160,7 +160,7 @@ function recordTypeReads(
  * The REST body the single read would answer, from what its root field
  * resolved to, written as the REST handler writes it (amounts exact).
  */
-function shape(single: CompiledRoute, value: unknown): string | null {
+function shape(single: RouteOperation, value: unknown): string | null {
   const data = { [single.response.at]: value };
   applyEnumPlan(data, single.enumPlan);
   const body = single.responseBody(data)?.body;
@@ -168,7 +168,7 @@ function shape(single: CompiledRoute, value: unknown): string | null {
   return JSON.stringify(body);
 }
 
-async function renderOne(single: CompiledRoute, context: GraphQLContext, record: RecordToRender) {
+async function renderOne(single: RouteOperation, context: GraphQLContext, record: RecordToRender) {
   const variables: Record<string, unknown> = { id: record.recordId };
   if (record.recordType === "tagging") variables.attachedAt = record.changedAt.toISOString();
   const data = dataOf(await single.execute(context, variables));

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { routes } from "../../src/contract/routes.js";
 import { readDataModel } from "../../src/db/data-model.js";
 import { bodyOfOutcome, bodyOfResult, planRouteRead, type ReadBody } from "../../src/rest/compiled-read.js";
-import { type CompiledRoute, compileRoute } from "../../src/rest/compiled-route.js";
 import { toGraphQLVariable, type VariableProblem } from "../../src/rest/rest-spelling.js";
+import { type RouteOperation, readRouteOperation } from "../../src/rest/route-operation.js";
 import { planGraphQLRead } from "../../src/schema/compiled/graphql-read.js";
 import {
   type CompiledRead,
@@ -21,8 +21,10 @@ import { schema } from "../../src/schema/index.js";
 import { contextOf, type GeneratedBuyer, generateTwoBuyers } from "../support/compiled-reads.js";
 import { createTestDatabase, type TestDatabase } from "../support/test-database.js";
 
-const reads = routes.filter((route) => route.method === "GET").map((route) => compileRoute(schema, route));
-const entry = (operationId: string): CompiledRoute => {
+const reads = routes
+  .filter((route) => route.method === "GET")
+  .map((route) => readRouteOperation(schema, route));
+const entry = (operationId: string): RouteOperation => {
   const found = reads.find((candidate) => candidate.route.operationId === operationId);
   if (!found) throw new Error(`no route ${operationId}`);
   return found;
@@ -52,7 +54,7 @@ afterAll(async () => {
   await database?.close();
 });
 
-function compiledOf(route: CompiledRoute): CompiledRead {
+function compiledOf(route: RouteOperation): CompiledRead {
   const plan = planRouteRead(planner, route);
   if ("reason" in plan) throw new Error(`${route.route.operationId} is not compiled: ${plan.reason}`);
   return plan.compiled;
@@ -60,7 +62,7 @@ function compiledOf(route: CompiledRoute): CompiledRead {
 
 /** The GraphQL variables a REST request makes, as the adapter makes them; null when it refuses them. */
 function variablesOf(
-  route: CompiledRoute,
+  route: RouteOperation,
   params: Record<string, string>,
   search: URLSearchParams,
 ): Record<string, unknown> | null {

@@ -3,8 +3,8 @@ import { PROBLEMS, type ProblemCode } from "../../contract/problems.js";
 import { HEADER_PARAMETERS, RESPONSE_HEADERS, referenceIntroduction } from "../../contract/reference.js";
 import { API_PREFIX, isVersionedRead, type RestRoute } from "../../contract/route.js";
 import { routes as contractRoutes, TAG_DESCRIPTIONS } from "../../contract/routes.js";
-import { type CompiledRoute, compileRoute } from "../compiled-route.js";
 import { acceptsIfMatch } from "../conditional-write.js";
+import { type RouteOperation, readRouteOperation } from "../route-operation.js";
 import { typeWebhookEvents, WEBHOOKS_TAG, webhookOperations } from "./events.js";
 import {
   operationProblemSchema,
@@ -43,7 +43,7 @@ export function buildOpenApiDocument(
   const problemRef = problemSchema(schema, registry);
   const paths: Record<string, PathItem> = {};
   for (const route of routes) {
-    const operation = buildOperation(compileRoute(schema, route), registry, problemRef);
+    const operation = buildOperation(readRouteOperation(schema, route), registry, problemRef);
     const path = `${API_PREFIX}${route.path}`;
     paths[path] = { ...paths[path], [route.method.toLowerCase()]: operation };
   }
@@ -77,16 +77,16 @@ export function buildOpenApiDocument(
 
 /** One operation of the document, from its route table entry and the GraphQL types it feeds and reads. */
 function buildOperation(
-  compiled: CompiledRoute,
+  operation: RouteOperation,
   registry: SchemaRegistry,
   problemRef: JsonSchema,
 ): Operation {
-  const { route } = compiled;
+  const { route } = operation;
   // In this order, so that the schemas they name are registered in it.
-  const parameters = operationParameters(compiled, registry);
-  const requestBody = requestBodyOf(compiled, registry);
-  const success = successResponse(compiled, registry);
-  const problems = problemsOf(compiled);
+  const parameters = operationParameters(operation, registry);
+  const requestBody = requestBodyOf(operation, registry);
+  const success = successResponse(operation, registry);
+  const problems = problemsOf(operation);
   // In the catalogue's order, whatever order the route lists them in.
   const codes = (Object.keys(PROBLEMS) as ProblemCode[]).filter((code) => problems.has(code));
   const operationProblem = operationProblemSchema(route.operationId, codes, problemRef, registry);
@@ -98,17 +98,17 @@ function buildOperation(
     parameters,
     ...(requestBody ? { requestBody } : {}),
     responses: {
-      [String(compiled.response.status)]: success,
-      ...(isVersionedRead(route) ? { "304": notModified(compiled) } : {}),
+      [String(operation.response.status)]: success,
+      ...(isVersionedRead(route) ? { "304": notModified(operation) } : {}),
       ...problemResponses(problems, route.problemExamples ?? {}, operationProblem, (code) =>
-        headersFor(PROBLEMS[code].status, compiled, PROBLEMS[code].beforeRouting),
+        headersFor(PROBLEMS[code].status, operation, PROBLEMS[code].beforeRouting),
       ),
     },
   };
 }
 
 /** Every problem the route may answer, with when it does: the route's own words over the catalogue's. */
-function problemsOf({ route }: CompiledRoute): Map<ProblemCode, string> {
+function problemsOf({ route }: RouteOperation): Map<ProblemCode, string> {
   const problems = new Map(
     requestProblems(route.method, route.path).map((code) => [code, PROBLEMS[code].when]),
   );
@@ -123,7 +123,7 @@ function described(...texts: (string | null | undefined)[]): string {
 
 /** The path and query parameters, then the headers the route reads. */
 function operationParameters(
-  { route, pathTargets, query }: CompiledRoute,
+  { route, pathTargets, query }: RouteOperation,
   registry: SchemaRegistry,
 ): Operation["parameters"] {
   const pathParameters = [...pathTargets].map(([name, target]): Parameter => {
@@ -159,7 +159,7 @@ function operationParameters(
 }
 
 /** A query parameter's schema: its GraphQL type's, with what the field's `extensions.jsonSchema` adds. */
-function queryParameterSchema(target: CompiledRoute["query"][number]["target"], registry: SchemaRegistry) {
+function queryParameterSchema(target: RouteOperation["query"][number]["target"], registry: SchemaRegistry) {
   const typed = inputSchema(target.type, { registry, limitStrings: false }, target.nodeTypes);
   const hint = target.jsonSchema as JsonSchema;
   return {
@@ -171,7 +171,7 @@ function queryParameterSchema(target: CompiledRoute["query"][number]["target"], 
 
 /** The JSON body a route takes, without the fields its path fills; undefined for a route without one. */
 function requestBodyOf(
-  { route, pathTargets, bodyTarget }: CompiledRoute,
+  { route, pathTargets, bodyTarget }: RouteOperation,
   registry: SchemaRegistry,
 ): Operation["requestBody"] {
   const type = bodyTarget && getNamedType(bodyTarget.type);
@@ -194,22 +194,22 @@ function requestBodyOf(
   };
 }
 
-function successResponse(compiled: CompiledRoute, registry: SchemaRegistry): Response {
-  const { status } = compiled.response;
-  const { description, example } = compiled.route.success;
-  const success: Response = { description, headers: headersFor(status, compiled) };
-  const body = responseSchema(compiled, registry);
+function successResponse(operation: RouteOperation, registry: SchemaRegistry): Response {
+  const { status } = operation.response;
+  const { description, example } = operation.route.success;
+  const success: Response = { description, headers: headersFor(status, operation) };
+  const body = responseSchema(operation, registry);
   const examples: Record<string, { value: unknown }> =
     example === undefined ? {} : { default: { value: example } };
   if (body) success.content = { "application/json": { schema: body, examples } };
   return success;
 }
 
-function notModified(compiled: CompiledRoute): Response {
+function notModified(operation: RouteOperation): Response {
   return {
     description:
       "Not Modified: `If-None-Match` named the current `ETag`. No body; keep using the response you have. Not counted against the rate limit.",
-    headers: headersFor(304, compiled),
+    headers: headersFor(304, operation),
   };
 }
 
@@ -224,7 +224,7 @@ const REPLAYABLE = new Set([200, 201, 404, 409, 422]);
  */
 function headersFor(
   status: number,
-  { route, response }: CompiledRoute,
+  { route, response }: RouteOperation,
   beforeRouting = false,
 ): Response["headers"] {
   const names: (keyof typeof RESPONSE_HEADERS)[] = ["X-Request-Id"];

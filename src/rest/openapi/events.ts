@@ -1,7 +1,7 @@
 import type { GraphQLSchema } from "graphql";
 import { EVENT_RECORD_DOCUMENTS } from "../../contract/event-records.js";
 import { MAX_EVENT_DATA_BYTES } from "../../domain/webhook-events.js";
-import { compileRoute } from "../compiled-route.js";
+import { readRouteOperation } from "../route-operation.js";
 import { responseSchema, type SchemaRegistry } from "./schemas.js";
 import type { JsonSchema, Operation, Parameter, PathItem } from "./types.js";
 
@@ -19,7 +19,7 @@ const pascalCase = (name: string) =>
 function objectSchemas(schema: GraphQLSchema, registry: SchemaRegistry): Map<string, JsonSchema> {
   return new Map(
     Object.entries(EVENT_RECORD_DOCUMENTS).map(([recordType, document]) => {
-      const compiled = compileRoute(schema, {
+      const operation = readRouteOperation(schema, {
         operationId: `render ${recordType}`,
         method: "GET",
         path: "/{id}",
@@ -30,7 +30,7 @@ function objectSchemas(schema: GraphQLSchema, registry: SchemaRegistry): Map<str
         description: "",
       });
       // Where an event shows more than the record's REST read (a buyer product's `auto_match`).
-      const object = responseSchema(compiled, registry, `${pascalCase(recordType)}EventObject`);
+      const object = responseSchema(operation, registry, `${pascalCase(recordType)}EventObject`);
       if (!object) throw new Error(`OpenAPI: the event record ${recordType} renders no object`);
       return [recordType, object];
     }),

@@ -16,8 +16,8 @@ import {
 import { restDescription } from "../../contract/descriptions.js";
 import type { BodyFieldHint } from "../../contract/route.js";
 import { MAX_STRING_LENGTH } from "../../domain/input-checks.js";
-import { type CompiledRoute, nodeTypesOf, type Selected, selectedAt } from "../compiled-route.js";
 import { enumSpelling, INT_RANGE, snakeCase } from "../rest-spelling.js";
+import { nodeTypesOf, type RouteOperation, type Selected, selectedAt } from "../route-operation.js";
 import type { JsonSchema } from "./types.js";
 
 // JSON Schemas of the GraphQL types the routes feed and read, in the REST spelling.
@@ -189,7 +189,7 @@ export function inputObjectSchema(
  * `otherwise`, the name of its object when its type's name is another selection's.
  */
 export function responseSchema(
-  { route, selections, response }: CompiledRoute,
+  { route, selections, response }: RouteOperation,
   registry: SchemaRegistry,
   otherwise?: string,
 ): JsonSchema | null {

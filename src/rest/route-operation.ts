@@ -44,7 +44,7 @@ export interface Selected {
   children: Map<string, Selected>;
 }
 
-export type CompiledRoute = ReturnType<typeof compileRoute>;
+export type RouteOperation = ReturnType<typeof readRouteOperation>;
 
 /**
  * Reads a route's table entry once, at startup, and checks it against the
@@ -53,7 +53,7 @@ export type CompiledRoute = ReturnType<typeof compileRoute>;
  * starting, not a request. Fields without an alias are answered under their
  * snake_case name (`orderStatus` → `order_status`), the contract's spelling.
  */
-export function compileRoute(schema: GraphQLSchema, route: RestRoute) {
+export function readRouteOperation(schema: GraphQLSchema, route: RestRoute) {
   const fail: Fail = (message) => {
     throw new Error(`REST route ${route.operationId}: ${message}`);
   };
