@@ -23,6 +23,9 @@ export interface RecordRead {
   where(args: Record<string, unknown>, viewer: Viewer): object;
 }
 
+/** `node`: for each Node type, the Prisma `where` of the record a UUID names, as the viewer may see it. */
+export type NodeRead = Readonly<Record<NodeTypeName, (uuid: string, viewer: Viewer) => object>>;
+
 /**
  * A path into the row Prisma loaded for a field: Prisma field names (a scalar
  * last, or a relation), and list indexes after a list relation (`0` is the
@@ -56,6 +59,13 @@ export type RowRead =
 const rootLists = new WeakMap<object, RootListRead>();
 const recordReads = new WeakMap<object, RecordRead>();
 const rowReads = new WeakMap<object, RowRead>();
+const nodeReads = new WeakMap<object, NodeRead>();
+
+/** Extensions of `node`, reading the record its global ID names. */
+export function nodeReadExtension(read: NodeRead): { nodeRead: NodeRead } {
+  nodeReads.set(read, read);
+  return { nodeRead: read };
+}
 
 /** Extensions of a root list field (`rootConnection`). */
 export function rootListExtension(read: RootListRead): { rootList: RootListRead } {
@@ -95,4 +105,8 @@ export function recordReadOf(extensions: Extensions): RecordRead | undefined {
 
 export function rowReadOf(extensions: Extensions): RowRead | undefined {
   return declared(rowReads, extensions?.rowRead);
+}
+
+export function nodeReadOf(extensions: Extensions): NodeRead | undefined {
+  return declared(nodeReads, extensions?.nodeRead);
 }

@@ -253,6 +253,32 @@ describe("queries answered by planned reads", () => {
     expect(await executedTotal(), "none executed").toBe(before);
   });
 
+  it("plans node for each type of record, with the bytes execution gives, null for another buyer's", async () => {
+    const query = `query Node($id: ID!) { node(id: $id) { __typename id ... on Order { orderStatus supplier { name } }
+      ...S } } fragment S on Supplier { name databaseId }`;
+    const page = JSON.parse((await post({ query: ORDERS, variables: { first: 1 } })).text) as {
+      data: { orders: { edges: { node: { id: string; supplier: { id: string } } }[] } };
+    };
+    const order = page.data.orders.edges[0]?.node;
+    const before = await executedTotal();
+    for (const id of [order?.id, order?.supplier.id]) {
+      harness.resetQueries();
+      const planned = await post({ query, variables: { id } });
+      expect(readStatements(), "one statement").toHaveLength(1);
+      expect(planned.data).toBe(await executed(query, { id }));
+      expect(planned.data).not.toContain('"node":null');
+      const asOther = await post({ query, variables: { id } }, other.apiKey);
+      expect(asOther.data).toBe(await executed(query, { id }, other));
+      expect(asOther.data).toBe('{"data":{"node":null}}');
+    }
+    expect(await executedTotal(), "none executed").toBe(before);
+    const refused = await post({ query, variables: { id: "not a global id" } });
+    expect(JSON.parse(refused.text)).toMatchObject({
+      data: { node: null },
+      errors: [{ extensions: { code: "VALIDATION_FAILED" } }],
+    });
+  });
+
   it("executes a request whose arguments its planned read refuses, answers what execution answers, and counts it", async () => {
     const before = await executedCount("arguments");
     const variables = { first: 2, after: "not a cursor" };

@@ -81,13 +81,17 @@ const SHAPES: readonly (readonly [shape: string, document: string, outcome: stri
     "query ($a: Boolean!) { orders { edges { node { ...O @skip(if: true) ... @include(if: $a) { id } } } } } fragment O on Order { id }",
     "planned",
   ],
-  ["a fragment on Node", "query ($id: ID!) { node(id: $id) { ... on Order { id } } }", "root_field"],
+  [
+    "node, with a fragment for each type",
+    "query ($id: ID!) { node(id: $id) { __typename ... on Order { id orderStatus } ...S } } fragment S on Supplier { name }",
+    "planned",
+  ],
   [
     "a nested connection",
     "{ orders(first: 2) { edges { node { id events(first: 2) { edges { node { id } } } } } } }",
     "field_arguments",
   ],
-  ["node", "query ($id: ID!) { node(id: $id) { id } }", "root_field"],
+  ["node", "query ($id: ID!) { node(id: $id) { id } }", "planned"],
   ["nodes", "query ($ids: [ID!]!) { nodes(ids: $ids) { id } }", "root_field"],
   [
     "two root fields",

@@ -4,8 +4,8 @@
 // itself, and each selection `@skip`/`@include` leaves out is dropped. What
 // is left is merged by response key where it is planned (`fieldsOf`), in the
 // order execution writes the keys. Below an abstract type, which fragment
-// applies depends on each value's type: that selection is left as it is, and
-// the planner refuses it.
+// applies depends on each value's type: there, fragments are left inline,
+// each with its type condition, for `fieldsOfType` to pick per type.
 import {
   type DirectiveNode,
   type DocumentNode,
@@ -16,10 +16,12 @@ import {
   type GraphQLSchema,
   getNamedType,
   isAbstractType,
+  isInterfaceType,
   isObjectType,
   Kind,
   type NamedTypeNode,
   type OperationDefinitionNode,
+  type SelectionNode,
   type SelectionSetNode,
   visit,
 } from "graphql";
@@ -62,7 +64,43 @@ export function collectedOperation(
   const collect = (selectionSet: SelectionSetNode, type: GraphQLNamedType | undefined): SelectionSetNode =>
     isObjectType(type)
       ? { kind: Kind.SELECTION_SET, selections: fieldsIn(selectionSet, type) }
-      : selectionSet;
+      : { kind: Kind.SELECTION_SET, selections: abstractIn(selectionSet, type) };
+
+  /**
+   * Below an abstract type: the selections `@skip`/`@include` keep, each
+   * fragment inline with its type condition (`fieldsOfType` takes those of a
+   * value's type), its selection collected for that condition.
+   */
+  function abstractIn(selectionSet: SelectionSetNode, type: GraphQLNamedType | undefined): SelectionNode[] {
+    const selections: SelectionNode[] = [];
+    for (const selection of selectionSet.selections) {
+      if (!included(selection.directives, conditions)) continue;
+      if (selection.kind === Kind.FIELD) {
+        const field = isInterfaceType(type) ? type.getFields()[selection.name.value] : undefined;
+        selections.push({
+          ...selection,
+          directives: withoutConditions(selection.directives),
+          selectionSet:
+            selection.selectionSet && collect(selection.selectionSet, field && getNamedType(field.type)),
+        });
+        continue;
+      }
+      const fragment =
+        selection.kind === Kind.INLINE_FRAGMENT ? selection : fragments.get(selection.name.value);
+      if (!fragment) throw new PlanError("a fragment spread names no fragment of the document");
+      const condition: NamedTypeNode | undefined =
+        fragment.typeCondition ??
+        (type && { kind: Kind.NAMED_TYPE, name: { kind: Kind.NAME, value: type.name } });
+      const conditionType = condition && schema.getType(condition.name.value);
+      selections.push({
+        kind: Kind.INLINE_FRAGMENT,
+        typeCondition: condition,
+        directives: [],
+        selectionSet: collect(fragment.selectionSet, conditionType ?? undefined),
+      });
+    }
+    return selections;
+  }
 
   function fieldsIn(selectionSet: SelectionSetNode, type: GraphQLObjectType): FieldNode[] {
     const fields: FieldNode[] = [];
@@ -71,10 +109,9 @@ export function collectedOperation(
         if (!included(selection.directives, conditions)) continue;
         if (selection.kind === Kind.FIELD) {
           const field = type.getFields()[selection.name.value];
-          const directives = selection.directives?.filter((node) => !CONDITIONS.has(node.name.value));
           fields.push({
             ...selection,
-            directives,
+            directives: withoutConditions(selection.directives),
             selectionSet:
               selection.selectionSet && collect(selection.selectionSet, field && getNamedType(field.type)),
           });
@@ -92,6 +129,32 @@ export function collectedOperation(
   }
 
   return { ...operation, selectionSet: collect(operation.selectionSet, root) };
+}
+
+const withoutConditions = (directives: readonly DirectiveNode[] | undefined) =>
+  directives?.filter((node) => !CONDITIONS.has(node.name.value));
+
+/**
+ * The fields of a value of `type` below an abstract type, in a selection
+ * `collectedOperation` made: its fields, and those of each inline fragment
+ * that applies to `type`, in order.
+ */
+export function fieldsOfType(
+  schema: GraphQLSchema,
+  selectionSet: SelectionSetNode,
+  type: GraphQLObjectType,
+): FieldNode[] {
+  return selectionSet.selections.flatMap((selection): FieldNode[] => {
+    if (selection.kind === Kind.FIELD) return [selection];
+    if (selection.kind === Kind.INLINE_FRAGMENT && applies(schema, selection.typeCondition, type)) {
+      const conditionType = selection.typeCondition && schema.getType(selection.typeCondition.name.value);
+      // A fragment on the type itself was collected to fields; one on another abstract type holds fragments still.
+      return conditionType === type
+        ? selection.selectionSet.selections.filter((node): node is FieldNode => node.kind === Kind.FIELD)
+        : fieldsOfType(schema, selection.selectionSet, type);
+    }
+    return [];
+  });
 }
 
 /** Whether a fragment of `condition` (none: the parent's type) applies to a value of `type`, as execution decides. */

@@ -96,9 +96,9 @@ function dataWriter(
   isConnection: boolean,
 ): (outcome: ReadOutcome) => string {
   const prefix = `{${keyOf(root)}:`;
-  if (!isObjectType(type) || !root.selectionSet)
-    throw new PlanError(`${type.name} is not an object with a selection`);
-  const connection = isConnection ? connectionWriter(root, type) : null;
+  if (!root.selectionSet) throw new PlanError(`${type.name} is not an object with a selection`);
+  if (isConnection && !isObjectType(type)) throw new PlanError(`${type.name} is not a connection`);
+  const connection = isConnection && isObjectType(type) ? connectionWriter(root, type) : null;
   return (outcome) => {
     if (outcome.kind === "record") return `${prefix}${outcome.json ?? "null"}}`;
     if (!connection) throw new PlanError(`${type.name} is not a connection`);

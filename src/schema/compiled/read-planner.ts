@@ -22,7 +22,8 @@ import {
 import type { DataModel } from "../../db/data-model.js";
 import { DomainError } from "../../domain/errors.js";
 import { resolverArguments } from "../global-ids.js";
-import { recordReadOf, rootListOf } from "../read-metadata.js";
+import { nodeReadOf, recordReadOf, rootListOf } from "../read-metadata.js";
+import { planNodeRead } from "./node-read.js";
 import {
   type CompiledRead,
   namedQuery,
@@ -64,6 +65,16 @@ export function createReadPlanner(options: {
         const { field, fieldNode, plan, argumentsOf } = rootOf(operation, spelling);
         const list = rootListOf(field.extensions);
         const record = recordReadOf(field.extensions);
+        const node = nodeReadOf(field.extensions);
+        if (node)
+          return planNodeRead(
+            schema,
+            () => new PlanContext(dataModel, spelling),
+            node,
+            fieldNode,
+            argumentsOf,
+            query,
+          );
         if (list) return planRootList(plan, list, field, fieldNode, argumentsOf, query);
         if (record) return planRecordRead(plan, record, field, fieldNode, argumentsOf, query);
         throw new PlanError(`Query.${field.name} declares no compiled read`, "root_field");

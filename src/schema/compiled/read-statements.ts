@@ -137,6 +137,14 @@ export function rootRows(
   return { scope, write };
 }
 
+/** The statement of one record of `scope`, for a request's condition. */
+export function recordStatement(scope: Scope): (condition: string) => string {
+  // A selection of `__typename` alone reads no column, but the record's row still says whether it exists.
+  if (scope.size === 0) scope.column("NULL");
+  const select = `SELECT ${scope.selectList()} FROM ${scope.from()}`;
+  return (condition) => `${select} WHERE ${condition} LIMIT 1`;
+}
+
 /** The compiled read of a root field answering one record. */
 export function planRecordRead(
   plan: PlanContext,
@@ -147,9 +155,7 @@ export function planRecordRead(
   query: RunStatement,
 ): CompiledRead {
   const { scope, write } = rootRows(plan, field.type, read.model, node.selectionSet);
-  // A selection of `__typename` alone reads no column, but the record's row still says whether it exists.
-  if (scope.size === 0) scope.column("NULL");
-  const select = `SELECT ${scope.selectList()} FROM ${scope.from()}`;
+  const statement = recordStatement(scope);
   return {
     recordTypes: plan.recordTypes(),
     prepare: (variables, context) => {
@@ -158,7 +164,7 @@ export function planRecordRead(
       const { viewer, request: where } = prepared;
       return async () => {
         const sql = plan.requestSql();
-        const text = `${select} WHERE ${whereSql(where, scope.table, sql)} LIMIT 1`;
+        const text = statement(whereSql(where, scope.table, sql));
         const [row] = await query(text, [...plan.parametersFor(viewer), ...sql.values], context);
         return { kind: "record", json: row ? write(row, requestValues(context)) : null };
       };

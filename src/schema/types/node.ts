@@ -9,6 +9,7 @@ import { builder } from "../builder.js";
 import type { GraphQLContext } from "../context.js";
 import { readsGlobalId } from "../field-reads.js";
 import { decodeGlobalId, NODE_TYPES, type NodeTypeName } from "../global-ids.js";
+import { nodeReadExtension } from "../read-metadata.js";
 import { requireViewer } from "../require-viewer.js";
 
 /** At most this many ids per `nodes` call: a page of a list, not a table. */
@@ -42,6 +43,21 @@ export function nodeIdFields(type: NodeTypeName) {
   }));
 }
 
+/** The Prisma `where` of the rows of each Node type the viewer may see, among `id` (a UUID or `{ in: uuids }`). */
+const VISIBLE: {
+  readonly [Type in NodeTypeName]: (id: string | { in: string[] }, viewer: Viewer) => object;
+} = {
+  Order: (id, { buyerId }) => ({ id, buyerId }),
+  BuyerProduct: (id, { buyerId }) => ({ id, buyerId }),
+  BuyerProductApproval: (id, { buyerId }) => ({ id, buyerId }),
+  Supplier: (id, { buyerId }) => ({ id, connections: { some: { buyerId } } }),
+  // As Supplier.users shows them: the users this buyer created.
+  SupplierUser: (id, { buyerId }) => ({ id, createdByBuyerId: buyerId }),
+};
+
+/** `node`'s read of one record, for the compiled reads: the `where` `loadNodes` uses. */
+const NODE_READ = nodeReadExtension(VISIBLE);
+
 /** The rows of one Node type that the viewer may see, among `uuids`. */
 async function loadNodes(
   context: GraphQLContext,
@@ -51,21 +67,19 @@ async function loadNodes(
   uuids: string[],
 ): Promise<{ id: string }[]> {
   const query = queryFromInfo({ context, info, typeName: type });
-  const { buyerId } = viewer;
-  const id = { in: uuids };
+  const where = VISIBLE[type]({ in: uuids }, viewer);
   const { prisma } = context;
   switch (type) {
     case "Order":
-      return prisma.order.findMany({ ...query, where: { id, buyerId } });
+      return prisma.order.findMany({ ...query, where });
     case "BuyerProduct":
-      return prisma.buyerProduct.findMany({ ...query, where: { id, buyerId } });
+      return prisma.buyerProduct.findMany({ ...query, where });
     case "BuyerProductApproval":
-      return prisma.buyerProductApproval.findMany({ ...query, where: { id, buyerId } });
+      return prisma.buyerProductApproval.findMany({ ...query, where });
     case "Supplier":
-      return prisma.supplier.findMany({ ...query, where: { id, connections: { some: { buyerId } } } });
+      return prisma.supplier.findMany({ ...query, where });
     case "SupplierUser":
-      // As Supplier.users shows them: the users this buyer created.
-      return prisma.supplierUser.findMany({ ...query, where: { id, createdByBuyerId: buyerId } });
+      return prisma.supplierUser.findMany({ ...query, where });
   }
 }
 
@@ -108,6 +122,7 @@ builder.queryFields((t) => ({
       "The record with this global ID; null when the buyer has none with it (another buyer's record " +
       "included). Errors: VALIDATION_FAILED when `id` is not a global ID.",
     args: { id: t.arg.id({ required: true, description: "A global ID (`Node.id`)." }) },
+    extensions: NODE_READ,
     resolve: async (_root, { id }, context, info) => {
       const [row] = await resolveNodes([String(id)], () => ["id"], context, info);
       return row ?? null;
