@@ -105,6 +105,7 @@ describe("configuration", () => {
     expect(loadConfig({}).graphql).toEqual({
       graphiql: true,
       introspection: true,
+      plannedReads: true,
       limits: { maxDepth: 12, maxAliases: 30, maxCost: 200_000, maxTokens: 2_000, maxDirectives: 50 },
       work: { timeoutMs: 15_000, expensiveCost: 20_000 },
       memory: {
@@ -144,6 +145,7 @@ describe("configuration", () => {
     const config = loadConfig({
       GRAPHIQL_ENABLED: "false",
       GRAPHQL_INTROSPECTION: "0",
+      GRAPHQL_PLANNED_READS: "false",
       GRAPHQL_MAX_DEPTH: "5",
       GRAPHQL_MAX_ALIASES: "3",
       GRAPHQL_MAX_COST: "1000",
@@ -156,6 +158,7 @@ describe("configuration", () => {
     expect(config.graphql).toEqual({
       graphiql: false,
       introspection: false,
+      plannedReads: false,
       limits: { maxDepth: 5, maxAliases: 3, maxCost: 1000, maxTokens: 300, maxDirectives: 4 },
       work: { timeoutMs: 2500, expensiveCost: 900 },
       memory: {

@@ -69,6 +69,13 @@ function checkText(value: unknown, path: Path, problems: FieldProblem[]): void {
   }
 }
 
+/** Whether a value holds, anywhere, a string that is not well-formed: the resolver's check would refuse it. */
+export function holdsIllFormedText(value: unknown): boolean {
+  const problems: FieldProblem[] = [];
+  checkText(value, [], problems);
+  return problems.length > 0;
+}
+
 function namedScalar<Types extends SchemaTypes>(type: PothosInputFieldType<Types>): string | null {
   if (type.kind === "List") return namedScalar(type.type);
   if (type.kind !== "Scalar") return null;

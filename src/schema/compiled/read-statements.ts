@@ -17,6 +17,7 @@ import type { GraphQLContext } from "../context.js";
 import { encodeCursor } from "../cursor.js";
 import { type PageInfoShape, type PageRequest, pageInfoOf, pageNodes, pageWindow } from "../page-window.js";
 import type { RecordRead, RootListRead } from "../read-metadata.js";
+import { holdsIllFormedText } from "../well-formed-text.js";
 import { columnSql, orderBySql, quoted, type SqlWriter, type TableRef, whereSql } from "./prisma-sql.js";
 import { fieldsOf, type PlanContext } from "./selection-walk.js";
 import type { Scope } from "./statement.js";
@@ -112,7 +113,11 @@ export function unlessRefused<Result>(build: () => Result): Result | null {
   }
 }
 
-/** What a root field reads for the request's viewer and variables; null without a viewer or when refused. */
+/**
+ * What a root field reads for the request's viewer and variables; null without
+ * a viewer or when refused. Arguments holding ill-formed text are refused, so
+ * that execution answers them as the resolver's check does.
+ */
 function requestOf<Request>(
   context: GraphQLContext,
   variables: Readonly<Record<string, unknown>>,
@@ -120,7 +125,8 @@ function requestOf<Request>(
   build: (args: Record<string, unknown>, viewer: Viewer) => Request,
 ): { viewer: Viewer; request: Request } | null {
   const viewer = context.viewer;
-  const args = viewer && argumentsOf(variables);
+  const given = viewer && argumentsOf(variables);
+  const args = given && !holdsIllFormedText(given) ? given : null;
   const request = viewer && args && unlessRefused(() => build(args, viewer));
   return viewer && request ? { viewer, request } : null;
 }
