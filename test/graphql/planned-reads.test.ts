@@ -198,6 +198,10 @@ describe("queries answered by planned reads", () => {
       "{ orders(first: 2) { totalCount edges { node { id } } count: totalCount } }",
     ],
     ["totalCount alone", "{ orders { totalCount } }"],
+    [
+      "the nodes of a page, aliased, beside pageInfo and totalCount",
+      "{ orders(first: 2) { totalCount list: nodes { id supplier { name } } pageInfo { hasNextPage endCursor } } }",
+    ],
   ])("plans %s, with the bytes execution gives", async (_shape, query) => {
     const before = await executedTotal();
     harness.resetQueries();

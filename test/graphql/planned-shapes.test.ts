@@ -98,7 +98,8 @@ const SHAPES: readonly (readonly [shape: string, document: string, outcome: stri
     "{ orders { edges { node { id } } } buyerProducts { edges { node { id } } } }",
     "root_fields",
   ],
-  ["the connection's nodes", "{ orders { nodes { id } } }", "connection_field"],
+  ["the connection's nodes", "{ orders(first: 2) { nodes { id } pageInfo { hasNextPage } } }", "planned"],
+  ["nodes beside edges { node }", "{ orders { nodes { id } edges { node { id } } } }", "connection_field"],
 ];
 
 describe("the shapes of query the planner answers", () => {

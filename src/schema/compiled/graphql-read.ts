@@ -106,7 +106,7 @@ function dataWriter(
   };
 }
 
-/** A connection's fields in the selection's order: `edges { node }` around each node's text, `pageInfo` and `totalCount`. */
+/** A connection's fields in the selection's order: `edges { node }` around each node's text or `nodes` as a list of them, `pageInfo` and `totalCount`. */
 function connectionWriter(
   root: FieldNode,
   connection: GraphQLObjectType,
@@ -123,7 +123,9 @@ function connectionWriter(
       const write = pageInfoWriter(field);
       return (page: Extract<ReadOutcome, { kind: "page" }>) => prefix + write(page.pageInfo);
     }
-    // The planner compiles only `edges { node }` beside `pageInfo` and `totalCount` (read-statements.ts).
+    // The planner compiles `edges { node }` or `nodes` beside `pageInfo` and `totalCount` (read-statements.ts).
+    if (field.name.value === "nodes")
+      return (page: Extract<ReadOutcome, { kind: "page" }>) => `${prefix}[${page.nodes.join(",")}]`;
     const [node] = fieldsOf(field.selectionSet);
     if (field.name.value !== "edges" || !node)
       throw new PlanError(`${connection.name}.${field.name.value} is not compiled`, "connection_field");

@@ -269,8 +269,10 @@ export function planRootList(
 type NodeSelection = { type: GraphQLOutputType; selections: SelectionSetNode | undefined };
 
 /**
- * The selection of a connection's nodes: only `edges { node }`, `pageInfo`
- * and `totalCount` are compiled; without `edges`, the nodes select nothing.
+ * The selection of a connection's nodes: `edges { node }` or `nodes`, beside
+ * `pageInfo` and `totalCount`; without either, the nodes select nothing. A
+ * page's rows are written once, by one selection: the nodes' two spellings
+ * together, or either twice, are not planned.
  */
 function nodeSelectionOf(connection: GraphQLObjectType, node: FieldNode): NodeSelection {
   const edges = connection.getFields().edges;
@@ -278,16 +280,24 @@ function nodeSelectionOf(connection: GraphQLObjectType, node: FieldNode): NodeSe
   const nodeType = isObjectType(edge) ? edge.getFields().node?.type : undefined;
   if (!nodeType) throw new PlanError(`${connection.name} has no edges { node }`, "connection_field");
   let selections: SelectionSetNode | undefined;
+  let spelled = false;
   for (const selected of fieldsOf(node.selectionSet)) {
     const name = selected.name.value;
     if (name === "pageInfo" || name === "__typename" || name === "totalCount") continue;
     const [nodeField, ...others] = fieldsOf(selected.selectionSet);
-    if (name !== "edges" || !nodeField || others.length > 0 || nodeField.name.value !== "node")
+    const nodes =
+      name === "nodes"
+        ? selected
+        : name === "edges" && nodeField?.name.value === "node" && others.length === 0
+          ? nodeField
+          : undefined;
+    if (!nodes || spelled)
       throw new PlanError(
-        `${connection.name}.${name} is not compiled: only edges { node }, pageInfo and totalCount are`,
+        `${connection.name}.${name} is not compiled: only one of edges { node } and nodes, pageInfo and totalCount are`,
         "connection_field",
       );
-    selections = nodeField.selectionSet;
+    spelled = true;
+    selections = nodes.selectionSet;
   }
   return { type: nodeType, selections };
 }
