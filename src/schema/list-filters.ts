@@ -7,29 +7,12 @@
 // `declaredCondition`) and the REST query parameters, whose reading and
 // errors follow from the input fields' GraphQL types (src/rest).
 import type { InputFieldRef, InputObjectRef, InputTypeParam } from "@pothos/core";
-import type { ScalarColumn } from "../db/data-model.js";
 import type { FieldProblem } from "../domain/errors.js";
 import { builder, type SchemaTypes } from "./builder.js";
-import {
-  columnSql,
-  declaredCondition,
-  existsSql,
-  type SqlWriter,
-  scalarColumn,
-  whereSql,
-} from "./compiled/prisma-sql.js";
 import { inclusiveDays } from "./day-range.js";
+import { inRange, isOneOf, isValue, related, textMatches } from "./filter-conditions.js";
 import { type NodeTypeName, takesIdsOf } from "./global-ids.js";
-import {
-  dayRange,
-  enumValuesIn,
-  escapeLike,
-  grammarSummary,
-  type QueryGrammar,
-  textMatch,
-  uuidsIn,
-  yesNo,
-} from "./list-query.js";
+import { dayRange, enumValuesIn, grammarSummary, type QueryGrammar, uuidsIn, yesNo } from "./list-query.js";
 
 /** How REST documents a filter field's query parameter; a field without one is not a REST parameter. */
 export interface RestParameterDoc {
@@ -69,83 +52,6 @@ export interface ListFilter {
   /** The condition of the fields' values; null when none is given. Bad values go into `problems`. */
   readonly fromInput: (values: Readonly<Record<string, unknown>>, problems: FieldProblem[]) => object | null;
   readonly key?: FilterKey & { fromText: (text: string) => object | string };
-}
-
-// Conditions: each a Prisma `where` and its SQL, side by side.
-
-/** `{ [field]: condition }` on a column, written as SQL by `write`. */
-function onColumn(
-  field: string,
-  condition: unknown,
-  write: (target: string, column: ScalarColumn, sql: SqlWriter) => string,
-): object {
-  return declaredCondition({ [field]: condition }, (table, sql) => {
-    const column = scalarColumn(table, field);
-    return write(columnSql(table, column), column, sql);
-  });
-}
-
-const allOf = (parts: string[]) =>
-  parts.length === 0 ? "TRUE" : parts.length === 1 ? (parts[0] ?? "TRUE") : `(${parts.join(" AND ")})`;
-
-/** `field` holds one of `values`. */
-export function isOneOf(field: string, values: readonly unknown[]): object {
-  return onColumn(
-    field,
-    { in: values },
-    (target, column, sql) => `${target} = ANY(${sql.bind(sql.arrayText(column, values))})`,
-  );
-}
-
-/** `field` equals `value`. */
-export function isValue(field: string, value: unknown): object {
-  return onColumn(
-    field,
-    value,
-    (target, column, sql) => `${target} = ${sql.bind(sql.valueText(column, value))}`,
-  );
-}
-
-/** `field` within a range of times, either end open. */
-function inRange(field: string, range: { gte?: Date; lt?: Date }): object {
-  return onColumn(field, range, (target, column, sql) =>
-    allOf([
-      ...(range.gte ? [`${target} >= ${sql.bind(sql.valueText(column, range.gte))}`] : []),
-      ...(range.lt ? [`${target} < ${sql.bind(sql.valueText(column, range.lt))}`] : []),
-    ]),
-  );
-}
-
-/** How a text column matches: exactly, by a prefix or containing a part, the latter two in any case. */
-type TextCondition = { equals: string } | { startsWith: string } | { contains: string };
-
-/** `field` matches `condition`; a prefix or part is taken literally (LIKE's `%` and `_` escaped). */
-function textCondition(field: string, condition: TextCondition): object {
-  if ("equals" in condition) return isValue(field, condition.equals);
-  const prefix = "startsWith" in condition;
-  const text = escapeLike(prefix ? condition.startsWith : condition.contains);
-  return onColumn(
-    field,
-    prefix ? { startsWith: text, mode: "insensitive" } : { contains: text, mode: "insensitive" },
-    (target, _column, sql) => `${target} ILIKE ${sql.bind(prefix ? `${text}%` : `%${text}%`)}`,
-  );
-}
-
-/** One of `conditions` holds. */
-function anyOf(conditions: object[]): object {
-  if (conditions.length === 1 && conditions[0]) return conditions[0];
-  return declaredCondition(
-    { OR: conditions },
-    (table, sql) => `(${conditions.map((condition) => whereSql(condition, table, sql)).join(" OR ")})`,
-  );
-}
-
-/** Rows of the list relation `relation` exist (or none does), narrowed by `where`. */
-function related(relation: string, exists: boolean, where: object = {}): object {
-  return declaredCondition(
-    { [relation]: exists ? { some: where } : { none: where } },
-    (table, sql) => `${exists ? "" : "NOT "}${existsSql(relation, where, table, sql)}`,
-  );
 }
 
 // Kinds of filter.
@@ -381,22 +287,6 @@ export function textFilter(columns: readonly string[], key: FilterKey): ListFilt
     fields: {},
     fromInput: () => null,
     key: { ...key, fromText: (text) => textMatches(columns, text) },
-  };
-}
-
-/** One of `columns` matching `text`: a prefix (any case) when it ends in `*`, else exactly. */
-export function textMatches(columns: readonly string[], text: string): object | string {
-  const match = textMatch(text);
-  if (typeof match === "string") return match;
-  return anyOf(columns.map((column) => textCondition(column, match)));
-}
-
-/** A bare word of `query`: `column` contains it, in any case (a trigram index serves it). */
-export function containsWord(column: string): (word: string) => object | string {
-  return (word) => {
-    const text = word.endsWith("*") ? word.slice(0, -1) : word;
-    if (text.includes("*")) return "may use * only at the end";
-    return textCondition(column, { contains: text });
   };
 }
 

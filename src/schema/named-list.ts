@@ -6,7 +6,8 @@ import type { Viewer } from "../auth/viewer.js";
 import type { SchemaTypes } from "./builder.js";
 import { rootConnection, sortKeysEnum } from "./connection-fields.js";
 import type { Connection } from "./connection-types.js";
-import { containsWord, listFilters, textFilter } from "./list-filters.js";
+import { containsWord } from "./filter-conditions.js";
+import { listFilters, textFilter } from "./list-filters.js";
 import { parseListQuery } from "./list-query.js";
 import { BY_ID, byName, UPDATED_AT } from "./sort-keys.js";
 

@@ -12,8 +12,8 @@ import type { FieldProblem } from "../../src/domain/errors.js";
 import { builder } from "../../src/schema/builder.js";
 import { SqlWriter, whereSql } from "../../src/schema/compiled/prisma-sql.js";
 import { OrderStatusEnum } from "../../src/schema/enums.js";
+import { containsWord } from "../../src/schema/filter-conditions.js";
 import {
-  containsWord,
   dayFilter,
   enumFilter,
   hasRelatedFilter,

@@ -15,8 +15,8 @@ import {
   ProductTypeEnum,
 } from "../enums.js";
 import { readsObject, readsPath, rows } from "../field-reads.js";
+import { containsWord } from "../filter-conditions.js";
 import {
-  containsWord,
   enumFilter,
   flagFilter,
   hasRelatedFilter,
