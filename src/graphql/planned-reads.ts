@@ -16,10 +16,10 @@ import {
 } from "graphql";
 import type { Plugin, YogaInitialContext } from "graphql-yoga";
 import type { ExecutedQueryReason } from "../http/read-plan-metrics.js";
-import { conditionVariables } from "../schema/compiled/collected-selection.js";
-import { type CompiledGraphQLRead, planGraphQLRead } from "../schema/compiled/graphql-read.js";
-import type { PlanRefusal, ReadPlanner } from "../schema/compiled/read-planner.js";
 import type { GraphQLContext } from "../schema/context.js";
+import { conditionVariables } from "../schema/planner/collected-selection.js";
+import { type CompiledGraphQLRead, planGraphQLRead } from "../schema/planner/graphql-read.js";
+import type { PlanRefusal, ReadPlanner } from "../schema/planner/read-planner.js";
 
 export interface PlannedReads {
   planner: ReadPlanner;

@@ -2,7 +2,7 @@
 // operation runs, the queries executed rather than planned and why, and the
 // planned reads that failed.
 import { Counter, Gauge, type Registry } from "prom-client";
-import { PLAN_REFUSALS } from "../schema/compiled/writers.js";
+import { PLAN_REFUSALS } from "../schema/planner/writers.js";
 
 /**
  * Why a GraphQL query was executed rather than answered by its planned read:

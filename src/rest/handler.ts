@@ -23,15 +23,15 @@ import { HELP_LINK } from "../http/stages/not-found.js";
 import type { GraphQLContext, ReadPosition } from "../schema/context.js";
 import { readOnReplicaOrPrimary, replicaFailureIn } from "../schema/read-on-replica.js";
 import type { IdempotencyStore } from "../services/idempotency-store.js";
+import { type EntityTagFor, withWrittenEntityTag, writeConditionFor } from "./conditional-write.js";
+import { problemFor } from "./errors.js";
 import {
   bodyOfResult,
   type CompiledReads,
   type CompiledRouteRead,
   compileReads,
   type ReadBody,
-} from "./compiled-read.js";
-import { type EntityTagFor, withWrittenEntityTag, writeConditionFor } from "./conditional-write.js";
-import { problemFor } from "./errors.js";
+} from "./planned-read.js";
 import { type RouteOperation, readRouteOperation } from "./route-operation.js";
 import { readPathParams, toVariables, unknownQueryParameter } from "./route-variables.js";
 

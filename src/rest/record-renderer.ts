@@ -12,12 +12,12 @@ import {
 } from "graphql";
 import { EVENT_RECORD_DOCUMENTS } from "../contract/event-records.js";
 import type { RestRoute } from "../contract/route.js";
-import type { ReadPlanner, RecordBatchRead } from "../schema/compiled/read-planner.js";
 import type { GraphQLContext } from "../schema/context.js";
 import { executeOperation } from "../schema/execution.js";
 import { encodeGlobalId, NODE_TYPES, type NodeTypeName } from "../schema/global-ids.js";
+import type { ReadPlanner, RecordBatchRead } from "../schema/planner/read-planner.js";
 import { MAX_NODE_IDS } from "../schema/types/node.js";
-import { REST_SPELLING } from "./compiled-read.js";
+import { REST_SPELLING } from "./planned-read.js";
 import { applyEnumPlan } from "./rest-spelling.js";
 import { type RouteOperation, readRouteOperation } from "./route-operation.js";
 
@@ -65,7 +65,7 @@ export async function renderRecordsOfBuyers(
   return rendered;
 }
 
-/** What the renderer reads records from rows with (src/schema/compiled/), and whom it tells how each type is read. */
+/** What the renderer reads records from rows with (src/schema/planner/), and whom it tells how each type is read. */
 export interface CompiledRecordReads {
   planner: ReadPlanner;
   /** Once: every record type, with null when its records are read from rows, else why they are executed. */

@@ -179,7 +179,7 @@ export function rootConnection<Node, Extra extends InputFieldMap = Record<string
       }),
       ...((args ?? {}) as Extra),
     },
-    // The compiled reads build the same rows' SQL from `request` (src/schema/compiled/).
+    // The compiled reads build the same rows' SQL from `request` (src/schema/planner/).
     extensions: rootListExtension(read),
     resolve: async (_root, fieldArgs, context, info) => {
       const { where: filter, page } = read.request(fieldArgs, requireViewer(context));

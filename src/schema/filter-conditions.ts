@@ -1,6 +1,7 @@
 // The conditions list filters mean (src/schema/list-filters.ts): each a
 // Prisma `where` and, registered with it, the planner's SQL for the same rows.
 import type { ScalarColumn } from "../db/data-model.js";
+import { escapeLike, textMatch } from "./list-query.js";
 import {
   columnSql,
   declaredCondition,
@@ -8,8 +9,7 @@ import {
   type SqlWriter,
   scalarColumn,
   whereSql,
-} from "./compiled/prisma-sql.js";
-import { escapeLike, textMatch } from "./list-query.js";
+} from "./planner/prisma-sql.js";
 
 /** `{ [field]: condition }` on a column, written as SQL by `write`. */
 function onColumn(

@@ -1,5 +1,5 @@
 // What a field reads, as data, so that the compiled reads
-// (src/schema/compiled/) can turn a fixed document into SQL without running
+// (src/schema/planner/) can turn a fixed document into SQL without running
 // resolvers. Root fields declare how their arguments become a Prisma `where`
 // (and a page); fields that read their parent's row declare where in it their
 // value is, once, through src/schema/field-reads.ts, which makes their

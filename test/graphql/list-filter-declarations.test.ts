@@ -10,7 +10,6 @@ import { OrderStatus } from "../../src/db/generated/prisma/enums.js";
 import { contractSpelling } from "../../src/domain/contract-vocabulary.js";
 import type { FieldProblem } from "../../src/domain/errors.js";
 import { builder } from "../../src/schema/builder.js";
-import { SqlWriter, whereSql } from "../../src/schema/compiled/prisma-sql.js";
 import { OrderStatusEnum } from "../../src/schema/enums.js";
 import { containsWord } from "../../src/schema/filter-conditions.js";
 import {
@@ -22,6 +21,7 @@ import {
   textFilter,
 } from "../../src/schema/list-filters.js";
 import { parseListQuery } from "../../src/schema/list-query.js";
+import { SqlWriter, whereSql } from "../../src/schema/planner/prisma-sql.js";
 import "../../src/schema/index.js";
 import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
 import { createTestApp, type TestApp } from "../support/test-app.js";

@@ -11,7 +11,7 @@ import { execute, parse } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
 import { schema } from "../../src/schema/index.js";
-import { contextOf } from "../support/compiled-reads.js";
+import { contextOf } from "../support/planned-reads.js";
 import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
 import { createTestApp, type TestApp } from "../support/test-app.js";
 import { GRAPHQL } from "./helpers.js";

@@ -5,9 +5,9 @@
 import { Kind, parse } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readDataModel } from "../../src/db/data-model.js";
-import { planGraphQLRead } from "../../src/schema/compiled/graphql-read.js";
-import { createReadPlanner, type ReadPlanner } from "../../src/schema/compiled/read-planner.js";
 import { schema } from "../../src/schema/index.js";
+import { planGraphQLRead } from "../../src/schema/planner/graphql-read.js";
+import { createReadPlanner, type ReadPlanner } from "../../src/schema/planner/read-planner.js";
 import { createTestDatabase, type TestDatabase } from "../support/test-database.js";
 
 let database: TestDatabase;

@@ -24,21 +24,21 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
 import { readDataModel } from "../../src/db/data-model.js";
+import { encodeGlobalId } from "../../src/schema/global-ids.js";
+import { schema } from "../../src/schema/index.js";
 import {
   createReadPlanner,
   type OutputSpelling,
   type ReadPlanner,
-} from "../../src/schema/compiled/read-planner.js";
-import { PLAN_REFUSALS } from "../../src/schema/compiled/writers.js";
-import { encodeGlobalId } from "../../src/schema/global-ids.js";
-import { schema } from "../../src/schema/index.js";
-import { contextOf, type GeneratedBuyer, generateTwoBuyers } from "../support/compiled-reads.js";
+} from "../../src/schema/planner/read-planner.js";
+import { PLAN_REFUSALS } from "../../src/schema/planner/writers.js";
 import {
   type DocumentOptions,
   type GeneratedDocument,
   queryDocuments,
   type VariableValue,
 } from "../support/document-generator.js";
+import { contextOf, type GeneratedBuyer, generateTwoBuyers } from "../support/planned-reads.js";
 import { compareAnswers, FuzzTally } from "../support/planner-fuzz.js";
 import { createTestDatabase, type TestDatabase } from "../support/test-database.js";
 

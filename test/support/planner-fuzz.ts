@@ -11,11 +11,11 @@ import {
   type OperationDefinitionNode,
   parse,
 } from "graphql";
-import { planGraphQLRead } from "../../src/schema/compiled/graphql-read.js";
-import type { ReadPlanner } from "../../src/schema/compiled/read-planner.js";
-import { RowValueError } from "../../src/schema/compiled/writers.js";
 import type { GraphQLContext } from "../../src/schema/context.js";
 import { schema } from "../../src/schema/index.js";
+import { planGraphQLRead } from "../../src/schema/planner/graphql-read.js";
+import type { ReadPlanner } from "../../src/schema/planner/read-planner.js";
+import { RowValueError } from "../../src/schema/planner/writers.js";
 import type { GeneratedDocument } from "./document-generator.js";
 
 export type FuzzOutcome =

@@ -7,18 +7,18 @@ import { type DocumentNode, execute, Kind, type OperationDefinitionNode, parse }
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { routes } from "../../src/contract/routes.js";
 import { readDataModel } from "../../src/db/data-model.js";
-import { bodyOfOutcome, bodyOfResult, planRouteRead, type ReadBody } from "../../src/rest/compiled-read.js";
+import { bodyOfOutcome, bodyOfResult, planRouteRead, type ReadBody } from "../../src/rest/planned-read.js";
 import { toGraphQLVariable, type VariableProblem } from "../../src/rest/rest-spelling.js";
 import { type RouteOperation, readRouteOperation } from "../../src/rest/route-operation.js";
-import { planGraphQLRead } from "../../src/schema/compiled/graphql-read.js";
+import { encodeGlobalId } from "../../src/schema/global-ids.js";
+import { schema } from "../../src/schema/index.js";
+import { planGraphQLRead } from "../../src/schema/planner/graphql-read.js";
 import {
   type CompiledRead,
   createReadPlanner,
   type ReadPlanner,
-} from "../../src/schema/compiled/read-planner.js";
-import { encodeGlobalId } from "../../src/schema/global-ids.js";
-import { schema } from "../../src/schema/index.js";
-import { contextOf, type GeneratedBuyer, generateTwoBuyers } from "../support/compiled-reads.js";
+} from "../../src/schema/planner/read-planner.js";
+import { contextOf, type GeneratedBuyer, generateTwoBuyers } from "../support/planned-reads.js";
 import { createTestDatabase, type TestDatabase } from "../support/test-database.js";
 
 const reads = routes

@@ -12,7 +12,7 @@ import type { PrismaClient } from "../../src/db/generated/prisma/client.js";
 import { createRecordRenderer, renderRecordsOfBuyers } from "../../src/rest/record-renderer.js";
 import { schema } from "../../src/schema/index.js";
 import { webhookEndpointsWith } from "../../src/services/webhook-endpoints.js";
-import { type GeneratedBuyer, generateTwoBuyers } from "../support/compiled-reads.js";
+import { type GeneratedBuyer, generateTwoBuyers } from "../support/planned-reads.js";
 import { testConfig } from "../support/test-app.js";
 import { createTestDatabase, type TestDatabase } from "../support/test-database.js";
 

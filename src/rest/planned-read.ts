@@ -1,17 +1,17 @@
-// A REST read answered by the schema's compiled reads (src/schema/compiled/):
+// A REST read answered by the schema's compiled reads (src/schema/planner/):
 // the planner writes the body's JSON text from the rows, in the contract's
 // spelling given here; the adapter never sees SQL. A route whose document the
 // planner cannot compile, or a request it refuses, is executed as every other
-// route is, and both ways give the same bytes (test/rest/compiled-reads.test.ts).
+// route is, and both ways give the same bytes (test/rest/planned-reads.test.ts).
 import type { ExecutionResult } from "graphql";
 import { isVersionedRead } from "../contract/route.js";
+import type { GraphQLContext } from "../schema/context.js";
 import type {
   CompiledRead,
   OutputSpelling,
   ReadOutcome,
   ReadPlanner,
-} from "../schema/compiled/read-planner.js";
-import type { GraphQLContext } from "../schema/context.js";
+} from "../schema/planner/read-planner.js";
 import { applyEnumPlan, enumSpelling } from "./rest-spelling.js";
 import type { RouteOperation } from "./route-operation.js";
 
