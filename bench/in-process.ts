@@ -59,6 +59,8 @@ export async function startInProcess(
   const database = await openDatabase(parseDatabaseUrl(options.databaseUrl), {
     poolSize: DEFAULT_CONFIG.databasePoolSize,
     namedStatements: DEFAULT_CONFIG.databaseNamedStatements,
+    idleTimeoutMs: DEFAULT_CONFIG.databaseIdleTimeoutMs,
+    transactionWaitMs: DEFAULT_CONFIG.databaseTransactionWaitMs,
     onQuery: (sql: string, params?: string) => options.onQuery(sql, params ?? "[]"),
   });
 

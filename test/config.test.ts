@@ -94,11 +94,39 @@ describe("configuration", () => {
     expect(loadConfig({ DATABASE_NAMED_STATEMENTS: "false" }).databaseNamedStatements).toBe(false);
   });
 
-  it("opens every database pool with the table's DATABASE_POOL_SIZE and DATABASE_NAMED_STATEMENTS, defaults included", () => {
-    expect(poolOptions(loadConfig({}))).toEqual({ poolSize: 10, namedStatements: true });
-    const set = loadConfig({ DATABASE_POOL_SIZE: "4", DATABASE_NAMED_STATEMENTS: "false" });
-    expect(poolOptions(set)).toEqual({ poolSize: 4, namedStatements: false });
+  it("opens every database pool with the table's DATABASE_* pool settings, defaults included", () => {
+    expect(poolOptions(loadConfig({}))).toEqual({
+      poolSize: 10,
+      namedStatements: true,
+      idleTimeoutMs: 10_000,
+      transactionWaitMs: 2_000,
+    });
+    const set = loadConfig({
+      DATABASE_POOL_SIZE: "4",
+      DATABASE_NAMED_STATEMENTS: "false",
+      DATABASE_IDLE_TIMEOUT: "30s",
+      DATABASE_TRANSACTION_WAIT: "500ms",
+    });
+    expect(poolOptions(set)).toEqual({
+      poolSize: 4,
+      namedStatements: false,
+      idleTimeoutMs: 30_000,
+      transactionWaitMs: 500,
+    });
     expect(databaseOptions(set, { server: createLogger("silent") })).toMatchObject(poolOptions(set));
+  });
+
+  it("opens DATABASE_COMMAND_POOL_SIZE connections for a CLI command, never more than DATABASE_POOL_SIZE", () => {
+    expect(databaseOptions(loadConfig({}), "command").poolSize).toBe(2);
+    expect(databaseOptions(loadConfig({ DATABASE_COMMAND_POOL_SIZE: "5" }), "command").poolSize).toBe(5);
+    expect(
+      databaseOptions(loadConfig({ DATABASE_COMMAND_POOL_SIZE: "5", DATABASE_POOL_SIZE: "3" }), "command")
+        .poolSize,
+    ).toBe(3);
+    expect(configProblems({ DATABASE_COMMAND_POOL_SIZE: "0" })).toHaveLength(1);
+    expect(configProblems({ DATABASE_TRANSACTION_WAIT: "soon" })).toEqual([
+      "DATABASE_TRANSACTION_WAIT: must be a duration such as 500ms, 10s, 5m, 2h or 30d",
+    ]);
   });
 
   it("serves GraphiQL and introspection by default, with GraphQL limits that a normal query stays under", () => {

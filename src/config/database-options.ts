@@ -2,22 +2,30 @@ import type { AppConfig } from "../config.js";
 import type { DatabaseOptions } from "../db/database.js";
 import type { Logger } from "../logger.js";
 
-/** How many connections a command of the CLI opens: it sends a few statements, one at a time. */
-const COMMAND_POOL_SIZE = 2;
+export type PoolOptions = Pick<
+  DatabaseOptions,
+  "poolSize" | "namedStatements" | "idleTimeoutMs" | "transactionWaitMs"
+>;
 
 /**
- * The pools' settings (DATABASE_POOL_SIZE, DATABASE_NAMED_STATEMENTS): the
- * configuration table holds their defaults, and the database has none of its own.
+ * The pools' settings (DATABASE_POOL_SIZE, DATABASE_NAMED_STATEMENTS,
+ * DATABASE_IDLE_TIMEOUT, DATABASE_TRANSACTION_WAIT): the configuration table
+ * holds their defaults, and the database has none of its own.
  */
-export function poolOptions(config: AppConfig): Pick<DatabaseOptions, "poolSize" | "namedStatements"> {
-  return { poolSize: config.databasePoolSize, namedStatements: config.databaseNamedStatements };
+export function poolOptions(config: AppConfig): PoolOptions {
+  return {
+    poolSize: config.databasePoolSize,
+    namedStatements: config.databaseNamedStatements,
+    idleTimeoutMs: config.databaseIdleTimeoutMs,
+    transactionWaitMs: config.databaseTransactionWaitMs,
+  };
 }
 
 /**
  * The configuration's DATABASE_* variables as the options the database is
  * opened with, for every process that opens it: a server (`npm start`,
  * `buyer-api demo --serve`) takes them all; a command of the CLI reads and
- * writes on the primary only, over a pool of its own size.
+ * writes on the primary only, over DATABASE_COMMAND_POOL_SIZE connections.
  */
 export function databaseOptions(
   config: AppConfig,
@@ -25,16 +33,16 @@ export function databaseOptions(
 ): DatabaseOptions & { migrateOnStart: boolean } {
   const pool = poolOptions(config);
   const shared = {
+    ...pool,
     migrateOnStart: config.migrateOnStart,
-    namedStatements: pool.namedStatements,
     // PostgreSQL cancels a read's statement when GraphQL would stop waiting for it.
     readTimeoutMs: config.graphql.work.timeoutMs,
   };
-  if (use === "command") return { ...shared, poolSize: Math.min(pool.poolSize, COMMAND_POOL_SIZE) };
+  if (use === "command")
+    return { ...shared, poolSize: Math.min(pool.poolSize, config.databaseCommandPoolSize) };
   const logger = use.server;
   return {
     ...shared,
-    poolSize: pool.poolSize,
     warn: (message) => logger.warn(message),
     replicas: {
       urls: config.databaseReplicaUrls,

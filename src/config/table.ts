@@ -89,7 +89,28 @@ export const CONFIG_TABLE = {
     default: "10",
     schema: wholeNumber(1, { max: 1000 }),
     description:
-      "PostgreSQL connections per server process for writes, and as many again for reads and for each replica (PGlite has one); a transaction that cannot get one within 2 s is answered 503 `overloaded` with `Retry-After`",
+      "PostgreSQL connections per server process for writes, and as many again for reads and for each replica (PGlite has one); a transaction that cannot get one within `DATABASE_TRANSACTION_WAIT` is answered 503 `overloaded` with `Retry-After`",
+  }),
+  databaseCommandPoolSize: variable({
+    name: "DATABASE_COMMAND_POOL_SIZE",
+    default: "2",
+    schema: wholeNumber(1, { max: 1000 }),
+    description:
+      "PostgreSQL connections a `buyer-api` command opens (at most `DATABASE_POOL_SIZE`): it sends a few statements, one at a time",
+  }),
+  databaseIdleTimeoutMs: variable({
+    name: "DATABASE_IDLE_TIMEOUT",
+    default: "10s",
+    schema: duration,
+    description:
+      "a pooled PostgreSQL connection unused this long is closed; the next statement opens another",
+  }),
+  databaseTransactionWaitMs: variable({
+    name: "DATABASE_TRANSACTION_WAIT",
+    default: "2s",
+    schema: duration,
+    description:
+      "how long a write waits for a connection to start its transaction before it is answered 503 `overloaded` with `Retry-After`; nothing was done",
   }),
   databaseNamedStatements: variable({
     name: "DATABASE_NAMED_STATEMENTS",

@@ -26,6 +26,13 @@ export interface DatabaseOptions {
    * The configuration table holds every default; nothing here has one of its own.
    */
   poolSize: number;
+  /** A pooled PostgreSQL connection unused this long is closed (DATABASE_IDLE_TIMEOUT). */
+  idleTimeoutMs: number;
+  /**
+   * How long a transaction waits for a connection to start before Prisma gives
+   * up, which the API answers 503 `overloaded` (DATABASE_TRANSACTION_WAIT).
+   */
+  transactionWaitMs: number;
   /**
    * False: `query` never prepares a named statement, for a pooler that cannot
    * follow them (PgBouncer before 1.21 in transaction mode; DATABASE_NAMED_STATEMENTS).
@@ -113,6 +120,7 @@ async function openPglite(
   const prisma = new PrismaClient({
     adapter: new PrismaPGliteWithSavepoints(pglite),
     log: options.onQuery ? [{ emit: "event", level: "query" }] : [],
+    transactionOptions: { maxWait: options.transactionWaitMs },
   });
   observeQueries(prisma, options.onQuery);
   const query = <Row extends object>(text: string, values: readonly unknown[]) =>
@@ -205,15 +213,16 @@ async function openPostgres(
   target: Extract<DatabaseTarget, { kind: "postgres" }>,
   options: DatabaseOptions,
 ): Promise<Database> {
-  const { poolSize, namedStatements } = options;
+  const { poolSize, namedStatements, idleTimeoutMs, transactionWaitMs } = options;
   const pool = new pg.Pool({
     connectionString: target.connectionString,
     max: poolSize,
+    idleTimeoutMillis: idleTimeoutMs,
     Client: RowTextClient,
   });
   // An idle connection the server dropped: the next statement on it fails and reports it.
   pool.on("error", () => {});
-  const prisma = prismaOverPool(pool, options.onQuery);
+  const prisma = prismaOverPool(pool, { onQuery: options.onQuery, transactionWaitMs });
   const query = <Row extends object>(text: string, values: readonly unknown[], name?: string) =>
     sendStatement(
       { onQuery: options.onQuery, namedStatements },
@@ -227,6 +236,8 @@ async function openPostgres(
     source: "primary",
     connectionString: target.connectionString,
     poolSize,
+    idleTimeoutMs,
+    transactionWaitMs,
     statementTimeoutMs: options.readTimeoutMs,
     namedStatements,
     onQuery: options.onQuery,
@@ -236,6 +247,8 @@ async function openPostgres(
     ? await openReplicaSet(options.replicas, {
         reads,
         poolSize,
+        idleTimeoutMs,
+        transactionWaitMs,
         statementTimeoutMs: options.readTimeoutMs,
         namedStatements,
         onQuery: options.onQuery,

@@ -38,6 +38,10 @@ export interface PostgresReaderOptions {
   source: string;
   connectionString: string;
   poolSize: number;
+  /** A connection unused this long is closed. */
+  idleTimeoutMs: number;
+  /** How long a transaction of the pool's Prisma client waits for a connection to start. */
+  transactionWaitMs: number;
   /** PostgreSQL cancels a statement after this long; absent, statements run to their end. */
   statementTimeoutMs?: number;
   /** A connection not had within this long fails the read (a replica that went away), rather than waiting. */
@@ -76,10 +80,14 @@ export function selectRowsIn(
 }
 
 /** A Prisma client over `pool` that reports its statements to `onQuery`. */
-export function prismaOverPool(pool: pg.Pool, onQuery: QueryObserver | undefined): PrismaClient {
+export function prismaOverPool(
+  pool: pg.Pool,
+  { onQuery, transactionWaitMs }: { onQuery: QueryObserver | undefined; transactionWaitMs: number },
+): PrismaClient {
   const prisma = new PrismaClient({
     adapter: new PrismaPg(pool),
     log: onQuery ? [{ emit: "event", level: "query" }] : [],
+    transactionOptions: { maxWait: transactionWaitMs },
   });
   observeQueries(prisma, onQuery);
   return prisma;
@@ -140,6 +148,7 @@ export async function openPostgresReader(
         ? readConnectionConfig(options.connectionString, options.statementTimeoutMs, genericPlans)
         : { connectionString: options.connectionString }),
       max: options.poolSize,
+      idleTimeoutMillis: options.idleTimeoutMs,
       Client: RowTextClient,
       ...(options.connectionTimeoutMs === undefined
         ? {}
@@ -172,7 +181,10 @@ export async function openPostgresReader(
       );
     }
   }
-  const prisma = prismaOverPool(pool, options.onQuery);
+  const prisma = prismaOverPool(pool, {
+    onQuery: options.onQuery,
+    transactionWaitMs: options.transactionWaitMs,
+  });
   // `query` sends the compiled reads' named statements: on connections of their own
   // that keep each statement's plan. A pool connects only when a read needs it.
   const statements = poolWith(settings, true);

@@ -68,6 +68,8 @@ export interface ReplicaSetContext {
   /** The primary's read pool: it serves the reads no replica can, and answers the health statements. */
   reads: PostgresReader;
   poolSize: number;
+  idleTimeoutMs: number;
+  transactionWaitMs: number;
   statementTimeoutMs?: number;
   namedStatements: boolean;
   onQuery?: QueryObserver;
@@ -156,6 +158,8 @@ async function openReplicas(urls: readonly string[], context: ReplicaSetContext)
         source: serverName(url),
         connectionString: url,
         poolSize: context.poolSize,
+        idleTimeoutMs: context.idleTimeoutMs,
+        transactionWaitMs: context.transactionWaitMs,
         statementTimeoutMs: context.statementTimeoutMs,
         connectionTimeoutMs: REPLICA_CONNECT_TIMEOUT_MS,
         namedStatements: context.namedStatements,

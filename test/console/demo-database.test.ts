@@ -19,9 +19,11 @@ import { CLI_ENTRY } from "../support/compiled.js";
 import { eventually } from "../support/eventually.js";
 
 const POSTGRES = "postgres://buyer_api@db:5432/buyer_api";
-/** A non-default value of each DATABASE_* variable but DATABASE_URL, which the target carries. */
+/** A non-default value of each DATABASE_* variable a server takes but DATABASE_URL, which the target carries. */
 const CHANGED: Record<string, string> = {
   DATABASE_POOL_SIZE: "3",
+  DATABASE_IDLE_TIMEOUT: "30s",
+  DATABASE_TRANSACTION_WAIT: "500ms",
   DATABASE_NAMED_STATEMENTS: "false",
   DATABASE_REPLICA_URLS: "postgres://buyer_api@replica:5432/buyer_api",
   DATABASE_REPLICA_MAX_LAG: "750ms",
@@ -31,7 +33,11 @@ describe("the configuration's database options", () => {
   it("change with every DATABASE_* variable, for a server and the demo alike", () => {
     const names = listVariables(CONFIG_TABLE)
       .map((variable) => variable.name)
-      .filter((name) => name.startsWith("DATABASE_") && name !== "DATABASE_URL");
+      // DATABASE_COMMAND_POOL_SIZE is a command's alone (below).
+      .filter(
+        (name) =>
+          name.startsWith("DATABASE_") && !["DATABASE_URL", "DATABASE_COMMAND_POOL_SIZE"].includes(name),
+      );
     expect(names.sort()).toEqual(Object.keys(CHANGED).sort());
     const logger = createLogger("silent");
     const options = (env: Record<string, string>) => {
@@ -48,6 +54,8 @@ describe("the configuration's database options", () => {
     expect(all).toMatchObject({
       poolSize: 3,
       namedStatements: false,
+      idleTimeoutMs: 30_000,
+      transactionWaitMs: 500,
       replicaUrls: [CHANGED.DATABASE_REPLICA_URLS],
       maxLagMs: 750,
     });
@@ -55,7 +63,7 @@ describe("the configuration's database options", () => {
 
   it("for a command of the CLI: the primary alone, over a few of the configured connections", () => {
     const command = databaseOptions(loadConfig({ DATABASE_URL: POSTGRES, ...CHANGED }), "command");
-    expect(command).toMatchObject({ poolSize: 2, namedStatements: false });
+    expect(command).toMatchObject({ poolSize: 2, namedStatements: false, transactionWaitMs: 500 });
     expect(command.replicas).toBeUndefined();
   });
 });
