@@ -212,6 +212,48 @@ describe("queries answered by planned reads", () => {
     expect(await executedTotal(), "none executed").toBe(before);
   });
 
+  it.each([
+    [
+      "several root fields, aliased, in the document's order",
+      `query Tiles($compact: Boolean!) {
+        quoted: orders(first: 2, filter: { orderStatus: [QUOTE_SELECTED] }) { totalCount nodes { id orderStatus } }
+        __typename
+        recent: orders(first: 1, reverse: true) { totalCount nodes { id orderReference @skip(if: $compact) } }
+        count: orders { totalCount } }`,
+      3,
+    ],
+    [
+      "__typename alone at the root",
+      "query Tiles($compact: Boolean!) { __typename kind: __typename @skip(if: $compact) }",
+      0,
+    ],
+    [
+      "every root field skipped",
+      "query Tiles($compact: Boolean!) { orders @skip(if: $compact) { totalCount } }",
+      0,
+    ],
+  ])("plans %s, with the bytes execution gives", async (_shape, query, statements) => {
+    const before = await executedTotal();
+    harness.resetQueries();
+    const planned = await post({ query, variables: { compact: true } });
+    expect(readStatements(), "one statement for each root field read").toHaveLength(statements);
+    expect(planned.data).toBe(await executed(query, { compact: true }));
+    expect(await executedTotal(), "none executed").toBe(before);
+  });
+
+  it("executes several root fields when one of them refuses its arguments, as execution answers them", async () => {
+    const query = `query Two($after: String) { orders(first: 1) { totalCount } page: orders(first: 1, after: $after) { totalCount } }`;
+    const before = await executedCount("arguments");
+    const answer = await post({ query, variables: { after: "not a cursor" } });
+    const { extensions: _counts, ...answered } = JSON.parse(answer.text) as Record<string, unknown>;
+    expect(answered).toEqual(JSON.parse(await executed(query, { after: "not a cursor" })));
+    expect(answered).toMatchObject({
+      data: null,
+      errors: [{ extensions: { code: "VALIDATION_FAILED" } }],
+    });
+    expect(await executedCount("arguments")).toBe(before + 1);
+  });
+
   it("answers a record, and null for another buyer's, as execution does", async () => {
     const page = JSON.parse((await post({ query: ORDERS, variables: { first: 1 } })).text) as {
       data: { orders: { edges: { node: { databaseId: string } }[] } };

@@ -96,8 +96,22 @@ const SHAPES: readonly (readonly [shape: string, document: string, outcome: stri
   [
     "two root fields",
     "{ orders { edges { node { id } } } buyerProducts { edges { node { id } } } }",
-    "root_fields",
+    "planned",
   ],
+  [
+    "one root field twice, aliased, with other arguments",
+    "{ placed: orders(first: 5, filter: { orderStatus: [ORDER_PLACED] }) { totalCount } delivered: orders(first: 1) { totalCount } }",
+    "planned",
+  ],
+  ["__typename at the root, alone", "{ __typename }", "planned"],
+  ["__typename beside root fields", "{ a: __typename orders { totalCount } __typename }", "planned"],
+  ["every root field skipped", "{ orders @skip(if: true) { totalCount } }", "planned"],
+  [
+    "a root field beside one that is not planned",
+    "{ orders { totalCount } viewer { buyer { id } } }",
+    "root_field",
+  ],
+  ["introspection", "{ __schema { queryType { name } } }", "introspection"],
   ["the connection's nodes", "{ orders(first: 2) { nodes { id } pageInfo { hasNextPage } } }", "planned"],
   ["nodes beside edges { node }", "{ orders { nodes { id } edges { node { id } } } }", "connection_field"],
 ];

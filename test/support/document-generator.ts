@@ -3,10 +3,10 @@
 // each field of each type it reaches (through interfaces and their possible
 // types), each argument with values of its type, so a field added to the
 // schema is generated without touching this file. A document may use
-// aliases (a response key selected twice where GraphQL merges it), named and
-// inline fragments, variables (with and without defaults), `@include`/`@skip`
-// and `__typename`; it is valid and within the depth and cost limits the
-// endpoint enforces, or it is not generated.
+// several root fields, aliases (a response key selected twice where GraphQL
+// merges it), named and inline fragments, variables (with and without
+// defaults), `@include`/`@skip` and `__typename`; it is valid and within the
+// depth and cost limits the endpoint enforces, or it is not generated.
 import fc from "fast-check";
 import {
   type GraphQLArgument,
@@ -44,7 +44,7 @@ export type VariableValue =
 export interface GeneratedDocument {
   text: string;
   variables: Record<string, VariableValue>;
-  /** The root field the operation reads. */
+  /** The first root field the operation reads. */
   rootField: string;
 }
 
@@ -117,13 +117,24 @@ class DocumentBuilder {
     private readonly style: Style,
   ) {}
 
-  document(root: GraphQLField<unknown, unknown>): string {
+  /**
+   * A query reading `root`, maybe other root fields drawn from `roots` (the
+   * same one again, under its own key or merged), and `__typename` beside
+   * them or alone.
+   */
+  document(root: GraphQLField<unknown, unknown>, roots: readonly GraphQLField<unknown, unknown>[]): string {
     const query = this.schema.getQueryType();
     if (!query) throw new Error("the schema has no Query type");
     const keys: Keys = new Map();
-    const selections = [this.field(root, 1, keys)];
-    // A rich document may read more than one root field, or the same one twice.
-    if (this.style.rich && this.choose.chance(0.15)) selections.push(this.typename(query));
+    const selections: string[] = [];
+    if (!this.choose.chance(0.02)) {
+      selections.push(this.field(root, 1, keys));
+      const more = this.choose.chance(0.25) ? this.choose.int(1, 2) : 0;
+      for (let count = 0; count < more; count += 1)
+        selections.push(this.field(this.choose.pick(roots), 1, keys));
+    }
+    if (selections.length === 0 || this.choose.chance(this.style.rich ? 0.15 : 0.05))
+      selections.splice(this.choose.int(0, selections.length), 0, this.typename(query));
     const variables = this.variableDefinitions.length > 0 ? `(${this.variableDefinitions.join(", ")})` : "";
     return [`query Fuzz${variables} {\n${selections.join("\n")}\n}`, ...this.fragments].join("\n");
   }
@@ -304,15 +315,20 @@ export function queryDocuments(
 ): fc.Arbitrary<GeneratedDocument> {
   const query = schema.getQueryType();
   if (!query) throw new Error("the schema has no Query type");
-  const roots = Object.values(query.getFields()).map((field) => ({
+  const fields = Object.values(query.getFields());
+  const roots = fields.map((field) => ({
     weight: options.rootWeight?.(field) ?? 1,
     arbitrary: fc.constant(field),
   }));
+  // Each field as often as its weight, for the root fields drawn beside the first.
+  const weighted = fields.flatMap((field) =>
+    Array.from({ length: options.rootWeight?.(field) ?? 1 }, () => field),
+  );
   return fc
     .tuple(fc.oneof(...roots), fc.boolean(), fc.gen())
     .map(([root, rich, draw]) => {
       const builder = new DocumentBuilder(schema, options, new Choices(draw), { rich });
-      const text = builder.document(root);
+      const text = builder.document(root, weighted);
       return { text, variables: builder.variables, rootField: root.name };
     })
     .filter((generated) => problemsOf(schema, generated, options.maxCost).length === 0);

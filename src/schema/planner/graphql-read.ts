@@ -5,10 +5,11 @@
 import {
   type DocumentNode,
   type FieldNode,
-  type GraphQLNamedType,
   type GraphQLObjectType,
+  type GraphQLOutputType,
   type GraphQLSchema,
   getNamedType,
+  isNonNullType,
   isObjectType,
   Kind,
   type OperationDefinitionNode,
@@ -17,9 +18,9 @@ import type { GraphQLContext } from "../context.js";
 import type { PageInfoShape } from "../page-window.js";
 import { rootListOf } from "../read-metadata.js";
 import { type ConditionValues, collectedOperation } from "./collected-selection.js";
-import type { CompiledRead, ReadOutcome, ReadPlanner } from "./read-planner.js";
+import type { ReadOutcome, ReadPlanner } from "./read-planner.js";
 import { fieldsOf } from "./selection-walk.js";
-import { type OutputSpelling, PlanError, type PlanRefusal } from "./writers.js";
+import { type OutputSpelling, PlanError, type PlanRefusal, RowValueError } from "./writers.js";
 
 /** Values as GraphQL execution serializes them: an enum by its name, a Decimal as a string of its digits. */
 export const GRAPHQL_SPELLING: OutputSpelling = {
@@ -42,7 +43,8 @@ export interface CompiledGraphQLRead {
 /**
  * The compiled read of an operation of `document`, its fragments and
  * `@skip`/`@include` resolved for `conditions` (collected-selection.ts), or
- * why it runs on normal execution.
+ * why it runs on normal execution. Each root field is planned on its own,
+ * and `data` is their JSON texts in the order execution writes the keys.
  */
 export function planGraphQLRead(
   planner: ReadPlanner,
@@ -51,58 +53,102 @@ export function planGraphQLRead(
   selected: OperationDefinitionNode,
   conditions: ConditionValues,
 ): { compiled: CompiledGraphQLRead } | { reason: string; refusal: PlanRefusal } {
-  let operation: OperationDefinitionNode;
   try {
-    operation = collectedOperation(schema, document, selected, conditions);
-  } catch (error) {
-    if (error instanceof PlanError) return { reason: error.message, refusal: error.refusal };
-    throw error;
-  }
-  const plan = planner.plan(operation, GRAPHQL_SPELLING);
-  if ("reason" in plan) return plan;
-  const [root] = operation.selectionSet.selections;
-  const rootField =
-    root?.kind === Kind.FIELD ? schema.getQueryType()?.getFields()[root.name.value] : undefined;
-  if (root?.kind !== Kind.FIELD || !rootField)
-    return { reason: "it selects no root field", refusal: "root_fields" };
-  try {
-    const write = dataWriter(
-      root,
-      getNamedType(rootField.type),
-      rootListOf(rootField.extensions) !== undefined,
-    );
-    return { compiled: compiledWith(plan.compiled, write) };
+    const operation = collectedOperation(schema, document, selected, conditions);
+    const query = schema.getQueryType();
+    if (operation.operation !== "query" || !query) throw new PlanError("it is not a query", "operation");
+    const roots = fieldsOf(operation.selectionSet).map((root, index) => ({
+      prefix: `${index === 0 ? "" : ","}${keyOf(root)}:`,
+      read: rootRead(planner, operation, query, root),
+    }));
+    return { compiled: compiledOf(roots) };
   } catch (error) {
     if (error instanceof PlanError) return { reason: error.message, refusal: error.refusal };
     throw error;
   }
 }
 
-function compiledWith(read: CompiledRead, write: (outcome: ReadOutcome) => string): CompiledGraphQLRead {
+/** The read of one root field's value as JSON text, for a request (null: it is executed). */
+type RootRead = (
+  variables: Readonly<Record<string, unknown>>,
+  context: GraphQLContext,
+) => (() => Promise<string>) | null;
+
+/** The read of `root`: `__typename` as a constant, any other field as the planner's read of it alone. */
+function rootRead(
+  planner: ReadPlanner,
+  operation: OperationDefinitionNode,
+  query: GraphQLObjectType,
+  root: FieldNode,
+): RootRead {
+  if (root.name.value === "__typename") {
+    const name = JSON.stringify(query.name);
+    return () => async () => name;
+  }
+  const field = query.getFields()[root.name.value];
+  if (!field) throw new PlanError(`Query.${root.name.value} is not planned`, "introspection");
+  const alone: OperationDefinitionNode = {
+    ...operation,
+    selectionSet: { kind: Kind.SELECTION_SET, selections: [root] },
+  };
+  const plan = planner.plan(alone, GRAPHQL_SPELLING);
+  if ("reason" in plan) throw new PlanError(plan.reason, plan.refusal);
+  const write = valueWriter(root, field.type, rootListOf(field.extensions) !== undefined);
+  return (variables, context) => {
+    const prepared = plan.compiled.prepare(variables, context);
+    return prepared && (async () => write(await prepared()));
+  };
+}
+
+/**
+ * `data` from its root fields' reads, run one after another: null for a
+ * request any of them leaves to execution, or without a viewer (execution
+ * words that, whatever the selection).
+ */
+function compiledOf(roots: readonly { prefix: string; read: RootRead }[]): CompiledGraphQLRead {
   return {
     prepare(variables, context) {
-      const prepared = read.prepare(variables, context);
-      return prepared && (async () => write(await prepared()));
+      if (!context.viewer) return null;
+      const reads: (() => Promise<string>)[] = [];
+      for (const { read } of roots) {
+        const prepared = read(variables, context);
+        if (!prepared) return null;
+        reads.push(prepared);
+      }
+      return async () => {
+        let out = "{";
+        for (let index = 0; index < reads.length; index += 1) {
+          const read = reads[index];
+          const root = roots[index];
+          if (read && root) out += root.prefix + (await read());
+        }
+        return `${out}}`;
+      };
     },
   };
 }
 
 const keyOf = (node: FieldNode) => JSON.stringify(node.alias?.value ?? node.name.value);
 
-/** The writer of `{"<root key>": …}` from a read's outcome, for the root field `root` of type `type`. */
-function dataWriter(
+/** The writer of a root field's value from a read's outcome, for the root field `root` of type `type`. */
+function valueWriter(
   root: FieldNode,
-  type: GraphQLNamedType,
+  fieldType: GraphQLOutputType,
   isConnection: boolean,
 ): (outcome: ReadOutcome) => string {
-  const prefix = `{${keyOf(root)}:`;
+  const type = getNamedType(fieldType);
+  const nullable = !isNonNullType(fieldType);
   if (!root.selectionSet) throw new PlanError(`${type.name} is not an object with a selection`);
   if (isConnection && !isObjectType(type)) throw new PlanError(`${type.name} is not a connection`);
   const connection = isConnection && isObjectType(type) ? connectionWriter(root, type) : null;
   return (outcome) => {
-    if (outcome.kind === "record") return `${prefix}${outcome.json ?? "null"}}`;
+    if (outcome.kind === "record") {
+      // Execution answers a required field without its record with an error.
+      if (outcome.json === null && !nullable) throw new RowValueError(`${type.name} is required and absent`);
+      return outcome.json ?? "null";
+    }
     if (!connection) throw new PlanError(`${type.name} is not a connection`);
-    return `${prefix}${connection(outcome)}}`;
+    return connection(outcome);
   };
 }
 

@@ -47,6 +47,7 @@ export type ReadPlan = { compiled: CompiledRead } | PlanRefused;
 export type RecordBatchPlan = { compiled: RecordBatchRead } | PlanRefused;
 
 export interface ReadPlanner {
+  /** The read of an operation's one root field. */
   plan(operation: OperationDefinitionNode, spelling: OutputSpelling): ReadPlan;
   /** A document reading one record by `$id`, planned to read many records by id in one statement. */
   planRecordBatch(operation: OperationDefinitionNode, spelling: OutputSpelling): RecordBatchPlan;
@@ -95,12 +96,12 @@ export function createReadPlanner(options: {
     const root = schema.getQueryType();
     if (operation.operation !== "query" || !root) throw new PlanError("it is not a query", "operation");
     const [fieldNode, ...more] = operation.selectionSet.selections;
-    if (more.length > 0) throw new PlanError("it selects more than one root field", "root_fields");
-    // A GraphQL document's fragments and directives are resolved before (collected-selection.ts).
-    if (fieldNode?.kind !== Kind.FIELD) throw new PlanError("it selects no root field", "root_fields");
+    // A GraphQL document's root fields are planned one by one, its fragments and directives resolved before (graphql-read.ts).
+    if (more.length > 0 || fieldNode?.kind !== Kind.FIELD)
+      throw new Error("a read is planned for an operation of exactly one root field");
     if (fieldNode.directives?.length) throw new PlanError("its root field has a directive");
     const field = root.getFields()[fieldNode.name.value];
-    if (!field) throw new PlanError(`Query.${fieldNode.name.value} is not planned`, "typename");
+    if (!field) throw new PlanError(`Query.${fieldNode.name.value} is not planned`, "introspection");
     const argumentsOf = (variables: Readonly<Record<string, unknown>>) =>
       readArguments(schema, operation, field, fieldNode, variables);
     return { field, fieldNode, plan: new PlanContext(dataModel, spelling), argumentsOf };

@@ -43,14 +43,12 @@ export class RowValueError extends Error {
  * counts refusals by it, so it must never carry a document's own text.
  */
 export const PLAN_REFUSALS = [
-  /** More than one root field, or none (every one skipped). */
-  "root_fields",
   /** A root field with no planned read (declared in read-metadata.ts). */
   "root_field",
   /** The same response key selected twice. */
   "repeated_key",
-  /** `__typename` where it is not planned. */
-  "typename",
+  /** `__schema` or `__type`: introspection is executed. */
+  "introspection",
   /** A connection's field other than `edges { node }` and `pageInfo`. */
   "connection_field",
   /** A field below the root taking arguments (a nested connection). */
