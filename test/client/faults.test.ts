@@ -26,7 +26,10 @@ interface FaultProxy {
 async function startFaultProxy(upstream: string): Promise<FaultProxy> {
   const agent = new Agent({ keepAlive: true });
   const target = new URL(upstream);
-  const seenKeys = new Set<string>();
+  // Which answer is lost is decided when it arrives, not when its request did: a request whose
+  // forwarding failed (a reset under load), or one its client gave up on, leaves the fault to
+  // its retry, so exactly one answer per key is lost whatever the timing.
+  const faultedKeys = new Set<string>();
   const faults = { dropped: 0, replaced: 0 };
   let unkeyed = 0;
   const server: Server = createServer((request, response) => {
@@ -34,8 +37,7 @@ async function startFaultProxy(upstream: string): Promise<FaultProxy> {
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
       const key = request.headers["idempotency-key"];
-      const fault = typeof key === "string" ? !seenKeys.has(key) : unkeyed++ % 2 === 0;
-      if (typeof key === "string") seenKeys.add(key);
+      const unkeyedFault = typeof key !== "string" && unkeyed++ % 2 === 0;
       const upstreamRequest = forward(
         {
           host: target.hostname,
@@ -50,6 +52,8 @@ async function startFaultProxy(upstream: string): Promise<FaultProxy> {
           answer.on("data", (chunk: Buffer) => body.push(chunk));
           answer.on("end", () => {
             // The server has answered, so its work is committed: lose the answer on the way back.
+            const fault = typeof key === "string" ? !faultedKeys.has(key) : unkeyedFault;
+            if (fault && typeof key === "string") faultedKeys.add(key);
             if (fault && (faults.dropped + faults.replaced) % 2 === 0) {
               faults.dropped += 1;
               request.socket.destroy();

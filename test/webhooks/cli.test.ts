@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../support/cli-process.js";
 import { createTestDatabase } from "../support/test-database.js";
 
-const SLOW = 90_000;
+// Seven CLI processes, each opening the database: minutes on a loaded machine.
+const SLOW = 300_000;
 
 describe("buyer-api webhooks", () => {
   let databaseUrl: string;
