@@ -27,6 +27,7 @@ const PROCESSES = [
   "test/console/demo-database.test.ts",
   "test/console/demo-data-directory.test.ts",
   "test/hardening/cluster-metrics.test.ts",
+  "test/hardening/cluster-turns.test.ts",
   "test/hardening/cluster-worker-death.test.ts",
   "test/hardening/processes.test.ts",
   "test/hardening/crash-retry.test.ts",

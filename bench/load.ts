@@ -2,7 +2,7 @@ import { request as httpRequest } from "node:http";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import autocannon from "autocannon";
 import { cpuBetween, type DatabaseWatch } from "./database-watch.js";
-import { cpuMs, resetPeak, settle, statusKb } from "./proc.js";
+import { resetPeak, settle, statusKb, treeCpuMs } from "./proc.js";
 import type { RequestPlan } from "./scenarios.js";
 
 export interface LoadOptions {
@@ -19,7 +19,7 @@ export interface Measurement {
   requests: number;
   non2xx: number;
   errors: number;
-  /** Server CPU (user + system) per completed request: less sensitive to a busy machine than req/s. */
+  /** Server CPU (user + system, a cluster's workers included) per completed request: less sensitive to a busy machine than req/s. */
   serverCpuMsPerRequest: number | null;
   /** CPU of the PostgreSQL backends of the scratch database per completed request. */
   databaseCpuMsPerRequest: number | null;
@@ -41,7 +41,7 @@ export async function measure(
 ): Promise<Measurement> {
   await plan.refresh?.(target.port);
   const databaseBefore = await options.database?.backendCpu();
-  const cpuBefore = cpuMs(target.pid);
+  const cpuBefore = treeCpuMs(target.pid);
   const peakReset = resetPeak(target.pid);
   const result = await autocannon({
     url: `http://127.0.0.1:${target.port}`,
@@ -59,7 +59,7 @@ export async function measure(
       },
     ],
   });
-  const cpuDuring = cpuMs(target.pid) - cpuBefore;
+  const cpuDuring = treeCpuMs(target.pid) - cpuBefore;
   const peakKb = peakReset ? statusKb(target.pid, "VmHWM") : null;
   const databaseAfter = await options.database?.backendCpu();
   await settle(target.pid);

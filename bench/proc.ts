@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 
 // Linux reports CPU time in clock ticks; 100 per second almost everywhere.
 const TICKS_PER_SECOND = (() => {
@@ -17,6 +17,40 @@ export function cpuMs(pid: number): number {
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   const ticks = Number(fields[11]) + Number(fields[12]);
   return (ticks * 1000) / TICKS_PER_SECOND;
+}
+
+/** The process's children, from each process's parent pid in /proc. */
+function childrenOf(pid: number): number[] {
+  const children: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === pid) children.push(Number(entry));
+    } catch {
+      // Gone since the listing.
+    }
+  }
+  return children;
+}
+
+/**
+ * CPU time of the process and all its live descendants, in milliseconds: a
+ * cluster's primary does little itself, its workers do the work. A
+ * descendant that exits meanwhile takes its time with it.
+ */
+export function treeCpuMs(pid: number): number {
+  let total = 0;
+  const pending = [pid];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    try {
+      total += cpuMs(next);
+    } catch {
+      continue;
+    }
+    pending.push(...childrenOf(next));
+  }
+  return total;
 }
 
 /** A line of /proc/<pid>/status in kB, e.g. VmHWM (peak resident set) or VmRSS. */
@@ -61,17 +95,17 @@ export function peakSinceStartKb(pid: number): number | null {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Waits until the process has been nearly idle (under 10% of a core) for two
+ * Waits until the process and its descendants have been nearly idle (under 10% of a core) for two
  * consecutive 250 ms windows: requests abandoned when a measurement ends are
  * still being served, and must not eat into the next measurement.
  */
 export async function settle(pid: number, maxMs = 15_000): Promise<void> {
   const deadline = Date.now() + maxMs;
   let quiet = 0;
-  let last = cpuMs(pid);
+  let last = treeCpuMs(pid);
   while (quiet < 2 && Date.now() < deadline) {
     await sleep(250);
-    const now = cpuMs(pid);
+    const now = treeCpuMs(pid);
     quiet = now - last <= 25 ? quiet + 1 : 0;
     last = now;
   }

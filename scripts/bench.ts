@@ -178,7 +178,7 @@ try {
   }
   if (options.demo) demo = await demoIdleRss(root, logDir);
   if (options.fairness) {
-    // Two workers, as deployed; expensive work bounded as by default, with two turns per process, then lifted.
+    // Two workers, as deployed; expensive work bounded as by default, with two turns on the host, then lifted.
     const twoWorkers = { WEB_CONCURRENCY: "2", LOG_LEVEL: "warn" };
     const bounded = {
       ...twoWorkers,
@@ -188,9 +188,9 @@ try {
       MAX_SENDING_BYTES_PER_KEY: "33554432",
     };
     const gateways = [
-      { bound: "defaults: 1 running per process", server: await startProcess("gateway", settings, bounded) },
+      { bound: "defaults: 1 running per host", server: await startProcess("gateway", settings, bounded) },
       {
-        bound: "2 running per process",
+        bound: "2 running per host",
         server: await startProcess("gateway", settings, { ...bounded, MAX_RUNNING_EXPENSIVE: "2" }),
       },
       { bound: "bounds off", server: await startProcess("gateway", settings, twoWorkers) },

@@ -19,7 +19,8 @@ import { createAdmission, createAuthFailureLimit } from "./http/admission.js";
 import { withCodeSamples } from "./http/code-samples.js";
 import { createCompression } from "./http/compression.js";
 import { type ConditionalGets, createConditionalGets } from "./http/conditional-get.js";
-import { createExpensiveWork, type ExpensiveWork } from "./http/expensive-work.js";
+import { createExpensiveWork, type ExpensiveWork, expensiveTurnsBounds } from "./http/expensive-work.js";
+import type { FairTurns } from "./http/fair-turns.js";
 import { MAX_BODY_BYTES } from "./http/json-body.js";
 import { type ClusterMetrics, createMetrics, type Metrics } from "./http/metrics.js";
 import { createRequestOrigin } from "./http/request-origin.js";
@@ -69,6 +70,8 @@ export interface AppOptions {
   demoApiKey?: string;
   /** In a worker of several (WEB_CONCURRENCY > 1): GET /metrics answers for all of them. */
   clusterMetrics?: ClusterMetrics;
+  /** In a worker of several: expensive work takes turns kept by the primary, across the host. Absent: this process's own. */
+  expensiveTurns?: FairTurns;
   /**
    * The process's metrics, which GET /metrics shows: the process root builds
    * them and hands the same to the HTTP server and the webhook worker, which
@@ -111,12 +114,13 @@ export function createApp(options: AppOptions) {
     reads: database.readsFor(position),
   });
   metrics.watchDatabaseReads(() => ({ replicas: database.replicas(), served: database.readsServed() }));
-  const expensiveWork = createExpensiveWork({
-    maxRunning: config.maxRunningExpensive,
-    maxHeldPerKey: config.maxConcurrentExpensivePerKey,
-    maxWaitingPerKey: config.maxWaitingExpensivePerKey,
-    maxSendingBytesPerKey: config.maxSendingBytesPerKey,
-  });
+  const expensiveWork = createExpensiveWork(
+    {
+      ...expensiveTurnsBounds(config),
+      maxSendingBytesPerKey: config.maxSendingBytesPerKey,
+    },
+    options.expensiveTurns,
+  );
   metrics.watchExpensiveWork(expensiveWork);
   const router = createRoutes(options, {
     metrics,

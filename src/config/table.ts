@@ -170,7 +170,7 @@ export const CONFIG_TABLE = {
     default: "2",
     schema: limit,
     description:
-      "expensive requests one API key may have at once per server process, from their turn until the answer is sent: GraphQL operations costing `GRAPHQL_EXPENSIVE_COST` or more, REST pages of `EXPENSIVE_PAGE_SIZE` or more items not answered from the cache; more wait (`MAX_WAITING_EXPENSIVE_PER_KEY`)",
+      "expensive requests one API key may have at once on the host (all `WEB_CONCURRENCY` workers together), from their turn until the answer is sent: GraphQL operations costing `GRAPHQL_EXPENSIVE_COST` or more, REST pages of `EXPENSIVE_PAGE_SIZE` or more items not answered from the cache; more wait (`MAX_WAITING_EXPENSIVE_PER_KEY`)",
   }),
   maxWaitingExpensivePerKey: variable({
     name: "MAX_WAITING_EXPENSIVE_PER_KEY",
@@ -178,15 +178,15 @@ export const CONFIG_TABLE = {
     default: "8",
     schema: wholeNumber(0, { max: 1000 }),
     description:
-      "expensive requests of one API key that may wait for their turn per server process, beyond those it has at once; one more gets 429 with `Retry-After`",
+      "expensive requests of one API key that may wait for their turn on the host, beyond those it has at once; one more gets 429 with `Retry-After`",
   }),
   maxRunningExpensive: variable({
     name: "MAX_RUNNING_EXPENSIVE",
-    // One per process: with a worker per core, the cores left over serve every other request.
+    // One on the host: the cores left over serve every other request.
     default: "1",
     schema: limit,
     description:
-      "expensive requests being worked on at once per server process, all keys together, until their answers are made; the rest wait, each key in turn",
+      "expensive requests being worked on at once on the host, all keys and all `WEB_CONCURRENCY` workers together (the primary keeps the turns), until their answers are made; the rest wait, each key in turn ([operations](operations.md#processes-web_concurrency))",
   }),
   expensivePageSize: variable({
     name: "EXPENSIVE_PAGE_SIZE",

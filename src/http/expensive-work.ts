@@ -1,4 +1,5 @@
-import { createFairTurns, type FairTurnsBounds } from "./fair-turns.js";
+import type { AppConfig } from "../config.js";
+import { createFairTurns, type FairTurns, type FairTurnsBounds } from "./fair-turns.js";
 import type { WhenSent } from "./response-cache.js";
 
 /**
@@ -55,12 +56,22 @@ interface KeyLoad {
 /** Seconds a refused request is told to wait: a slow answer is sent or cut off by then, or soon after. */
 export const EXPENSIVE_RETRY_AFTER_SECONDS = 1;
 
+/** The configured bounds on turns at expensive work: per process, or per host when a cluster's primary keeps them. */
+export function expensiveTurnsBounds(config: AppConfig): FairTurnsBounds {
+  return {
+    maxRunning: config.maxRunningExpensive,
+    maxHeldPerKey: config.maxConcurrentExpensivePerKey,
+    maxWaitingPerKey: config.maxWaitingExpensivePerKey,
+  };
+}
+
 export function createExpensiveWork(
   bounds: FairTurnsBounds & {
     maxSendingBytesPerKey: number;
   },
+  /** Turns kept elsewhere (a cluster's primary, src/server/cluster-turns.ts); absent, this process's own. */
+  turns: FairTurns = createFairTurns(bounds),
 ): ExpensiveWork {
-  const turns = createFairTurns(bounds);
   const loads = new Map<string, KeyLoad>();
   let sendingBytes = 0;
   let refused = 0;

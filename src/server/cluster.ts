@@ -2,8 +2,10 @@ import cluster, { type Worker } from "node:cluster";
 import { databaseOptions } from "../config/database-options.js";
 import { migrateDatabase } from "../db/migrations.js";
 import { openReachableDatabase } from "../db/startup.js";
+import { expensiveTurnsBounds } from "../http/expensive-work.js";
 import { createLogger } from "../logger.js";
 import { serveClusterMetrics, workerClusterMetrics } from "./cluster-metrics.js";
+import { serveClusterTurns, workerClusterTurns } from "./cluster-turns.js";
 import { loadConfigOrExit, portOrExit } from "./preflight.js";
 import { exitOnStartProblem, startServer } from "./start.js";
 
@@ -18,7 +20,8 @@ const WORKER_MMAP_THRESHOLD = "131072";
 /**
  * `npm start`: one server process, or WEB_CONCURRENCY workers sharing the
  * port on PostgreSQL. The primary migrates once when asked, restarts workers
- * that die, collects the workers' metrics for GET /metrics, and on SIGTERM
+ * that die, collects the workers' metrics for GET /metrics, keeps the host's
+ * turns at expensive work (cluster-turns.ts), and on SIGTERM
  * lets every worker drain before exiting 0.
  *
  * Each worker listens on the port itself (SO_REUSEPORT, listen.ts) and the
@@ -35,7 +38,12 @@ export async function runServer(): Promise<void> {
     return;
   }
   if (!cluster.isPrimary) {
-    await startServer({ config, clusterMetrics: workerClusterMetrics(), reusePort: true });
+    await startServer({
+      config,
+      clusterMetrics: workerClusterMetrics(),
+      expensiveTurns: workerClusterTurns(),
+      reusePort: true,
+    });
     process.send?.({ type: SERVING });
     return;
   }
@@ -57,6 +65,7 @@ export async function runServer(): Promise<void> {
     }
   }
   serveClusterMetrics();
+  serveClusterTurns(expensiveTurnsBounds(config));
   let stopping = false;
   let exitCode = 0;
   const serving = new Set<number>();

@@ -5,6 +5,7 @@ import { type AppConfig, usesDevelopmentKey } from "../config.js";
 import { DataDirectoryInUseError } from "../db/data-directory-lock.js";
 import type { Database } from "../db/database.js";
 import { CannotOpenDatabaseError, openDatabaseForUse } from "../db/startup.js";
+import type { FairTurns } from "../http/fair-turns.js";
 import { type ClusterMetrics, createMetrics } from "../http/metrics.js";
 import { createLogger, type Logger } from "../logger.js";
 import { startTracing } from "../telemetry/tracing.js";
@@ -48,6 +49,8 @@ export async function startServer(
     config?: AppConfig;
     demoApiKey?: string;
     clusterMetrics?: ClusterMetrics;
+    /** A cluster's worker: turns at expensive work kept by the primary. */
+    expensiveTurns?: FairTurns;
     /** A cluster's worker: its own listening socket on the shared port (listen.ts). */
     reusePort?: boolean;
   } = {},
@@ -59,10 +62,19 @@ export async function startServer(
   // Before the database opens, so that Prisma reports its queries from the first one.
   const tracing = config.tracing ? await startTracing(config.tracing, logger) : undefined;
   const database = options.database ?? (await openOrExit(config, logger));
-  const { demoApiKey, clusterMetrics } = options;
+  const { demoApiKey, clusterMetrics, expensiveTurns } = options;
   // One set for the process: the app shows them, and the HTTP server and the webhook worker count into them.
   const metrics = createMetrics();
-  const app = createApp({ config, database, logger, tracing, demoApiKey, clusterMetrics, metrics });
+  const app = createApp({
+    config,
+    database,
+    logger,
+    tracing,
+    demoApiKey,
+    clusterMetrics,
+    expensiveTurns,
+    metrics,
+  });
   const { server, drain } = createHttpServer(app, {
     logger,
     metrics,

@@ -1,10 +1,10 @@
 // With WEB_CONCURRENCY=2 the service is two worker processes behind one
 // port. A Prometheus scrape reaches one of them; it must still see the whole
 // service: every scrape counts the requests both workers served.
-import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { Agent } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually } from "../support/eventually.js";
+import { childrenOf, connectionsHeldBy, establishedOn } from "../support/proc.js";
 import {
   httpGet,
   type ServerProcess,
@@ -16,46 +16,6 @@ import { createTestDatabase, onPostgres, type TestDatabase } from "../support/te
 // Workers share PostgreSQL; PGlite belongs to one process. The spread over
 // workers is read from Linux's /proc.
 const TOKEN = "cluster-metrics-token-0123";
-
-/** The processes whose parent is `pid`. */
-function childrenOf(pid: number): number[] {
-  return readdirSync("/proc")
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((entry) => {
-      try {
-        // The command name in parentheses may hold spaces; the parent pid is the second field after it.
-        const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-        return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === pid;
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
-
-/** Socket inodes of established TCP connections whose local end is `port`. */
-function establishedOn(port: number): Set<string> {
-  const inodes = new Set<string>();
-  for (const table of ["/proc/net/tcp", "/proc/net/tcp6"]) {
-    for (const line of readFileSync(table, "utf8").trim().split("\n").slice(1)) {
-      const fields = line.trim().split(/\s+/);
-      const localPort = Number.parseInt(fields[1]?.split(":").at(-1) ?? "", 16);
-      if (localPort === port && fields[3] === "01" && fields[9]) inodes.add(fields[9]);
-    }
-  }
-  return inodes;
-}
-
-/** How many of those connections each process holds open. */
-function connectionsHeldBy(pid: number, inodes: Set<string>): number {
-  return readdirSync(`/proc/${pid}/fd`).filter((fd) => {
-    try {
-      return inodes.has(/^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))?.[1] ?? "");
-    } catch {
-      return false;
-    }
-  }).length;
-}
 
 describe.runIf(onPostgres && process.platform === "linux")(
   "GET /metrics with WEB_CONCURRENCY=2",
