@@ -8,6 +8,7 @@ import type { PrismaClient } from "../db/generated/prisma/client.js";
 import type { FieldProblem } from "../domain/errors.js";
 import { batchCount } from "./batch.js";
 import { builder, type SchemaTypes } from "./builder.js";
+import { allOf } from "./conditions.js";
 import { bothWaysPageArgs, type Connection, pageArgs, toConnection } from "./connection-types.js";
 import type { GraphQLContext } from "./context.js";
 import { nodeSelection, rootPageQuery, withPositionFields } from "./page-query.js";
@@ -45,7 +46,7 @@ export interface RelationConnectionOptions<Model extends PrismaModelTypes, Node>
   description: string;
   /** The list relation paged, newest first. */
   relation: Model["ListRelations"] & string;
-  /** Narrows the relation's rows, for paging and for the count alike. */
+  /** Narrows the relation's rows, for paging and for the count alike: a condition of src/schema/conditions.ts. */
   where?: (context: GraphQLContext) => object;
 }
 
@@ -67,9 +68,7 @@ export function relationConnection<Model extends PrismaModelTypes, Shape extends
     context: GraphQLContext,
     nestedSelection: (selection: object, path: string[]) => object,
   ) => ({
-    [relation]: withPositionFields(
-      nodeSelection(nestedSelection, relationPageQuery(args, where?.(context) ?? {})),
-    ),
+    [relation]: withPositionFields(nodeSelection(nestedSelection, relationPageQuery(args, where?.(context)))),
   });
   return t.field({
     // The rows are the nodes: Prisma loads the node type's selection (`rootPageQuery`, `nestedSelection`).
@@ -131,11 +130,11 @@ export interface RootConnectionOptions<Node, Extra extends InputFieldMap> {
   /** The Prisma model listed. */
   model: keyof typeof LISTED_ROWS;
   sort: SortKeys;
-  /** The rows of the calling buyer. */
+  /** The rows of the calling buyer: a condition of src/schema/conditions.ts. */
   where: (viewer: Viewer) => object;
   /** Arguments that narrow the list (`filter`, `query`), beside the paging and sort arguments. */
   args?: Extra;
-  /** Prisma `where` for those arguments; bad values go into `problems`, named by argument path. */
+  /** The condition of those arguments (src/schema/conditions.ts); bad values go into `problems`, named by argument path. */
   narrow?: (args: InputShapeFromFields<Extra>, problems: FieldProblem[]) => object;
 }
 
@@ -155,9 +154,9 @@ export function rootConnection<Node, Extra extends InputFieldMap = Record<string
       const key = sort.keys[sortKey] ?? CREATED_AT;
       const problems: FieldProblem[] = [];
       const page = readPageArgs(fieldArgs, problems, { name: sortKey, key, reverse });
-      const narrowed = narrow?.(fieldArgs as unknown as InputShapeFromFields<Extra>, problems) ?? {};
+      const narrowed = narrow?.(fieldArgs as unknown as InputShapeFromFields<Extra>, problems);
       throwIfProblems(problems);
-      return { where: { AND: [where(viewer), narrowed] }, page };
+      return { where: allOf([where(viewer), ...(narrowed ? [narrowed] : [])]), page };
     },
   };
   return t.field({

@@ -3,14 +3,14 @@
 // text match), with the `filter` input fields and the `query:` key that give
 // it values. From that declaration come the GraphQL input fields, the
 // `query:` grammar, the Prisma `where` of normal execution, the planner's SQL
-// for the same condition (registered with the `where`, see
-// `declaredCondition`) and the REST query parameters, whose reading and
-// errors follow from the input fields' GraphQL types (src/rest).
+// for the same condition (src/schema/conditions.ts) and the REST query
+// parameters, whose reading and errors follow from the input fields' GraphQL
+// types (src/rest).
 import type { InputFieldRef, InputObjectRef, InputTypeParam } from "@pothos/core";
 import type { FieldProblem } from "../domain/errors.js";
 import { builder, type SchemaTypes } from "./builder.js";
+import { inRange, isOneOf, isValue, related, textMatches } from "./conditions.js";
 import { inclusiveDays } from "./day-range.js";
-import { inRange, isOneOf, isValue, related, textMatches } from "./filter-conditions.js";
 import { type NodeTypeName, takesIdsOf } from "./global-ids.js";
 import { dayRange, enumValuesIn, grammarSummary, type QueryGrammar, uuidsIn, yesNo } from "./list-query.js";
 

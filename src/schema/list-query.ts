@@ -31,7 +31,7 @@ export interface QueryTerm {
   position: number;
 }
 
-/** What a key means on one list: a Prisma `where` for its value, or a complaint about it. */
+/** What a key means on one list: a condition for its value (src/schema/conditions.ts), or a complaint about it. */
 export interface QueryKey {
   /** One line for the docs and the error that lists the known keys. */
   description: string;
@@ -99,14 +99,14 @@ export function tokenize(query: string): QueryTerm[] {
 }
 
 /**
- * The Prisma `where` a query means on a list, or null when it cannot be read;
- * then `problems` says why, on the argument `query`.
+ * The conditions a query's terms mean on a list, all of which hold, or null
+ * when it cannot be read; then `problems` says why, on the argument `query`.
  */
 export function parseListQuery(
   query: string,
   grammar: QueryGrammar,
   problems: FieldProblem[],
-): object | null {
+): object[] | null {
   const problem = (message: string) => {
     problems.push({ path: ["query"], code: "invalid", message });
     return null;
@@ -147,7 +147,7 @@ export function parseListQuery(
     }
     conditions.push(condition);
   }
-  return { AND: conditions };
+  return conditions;
 }
 
 /** A value's comma-separated alternatives; empty alternatives are a mistake, not skipped. */

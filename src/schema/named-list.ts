@@ -4,9 +4,9 @@
 import type { ObjectRef } from "@pothos/core";
 import type { Viewer } from "../auth/viewer.js";
 import type { SchemaTypes } from "./builder.js";
+import { allOf, containsWord } from "./conditions.js";
 import { rootConnection, sortKeysEnum } from "./connection-fields.js";
 import type { Connection } from "./connection-types.js";
-import { containsWord } from "./filter-conditions.js";
 import { listFilters, textFilter } from "./list-filters.js";
 import { parseListQuery } from "./list-query.js";
 import { BY_ID, byName, UPDATED_AT } from "./sort-keys.js";
@@ -41,7 +41,7 @@ export function namedRootConnection<Node>(
     sort: sortKeysEnum(model, { NAME: byName("Name, ascending."), UPDATED_AT, ID: BY_ID }),
     args: { query: t.arg.string({ description: NAME_QUERY_DESCRIPTION }) },
     narrow: ({ query }, problems) =>
-      (query ? parseListQuery(query, NAME_FILTERS.grammar, problems) : null) ?? {},
+      allOf((query ? parseListQuery(query, NAME_FILTERS.grammar, problems) : null) ?? []),
     where,
     description: `${listed}, newest first (creation time, then id) unless \`sortKey\`/\`reverse\` say otherwise; \`query\` searches by name.`,
   });

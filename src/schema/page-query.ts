@@ -2,6 +2,7 @@
 // rows, planned for both places it can be selected, with the columns cursors need.
 import { queryFromInfo } from "@pothos/plugin-prisma";
 import type { GraphQLResolveInfo } from "graphql";
+import { allOf } from "./conditions.js";
 import { type PageRequest, pageWindow } from "./page-window.js";
 import { CREATED_AT, type SortKey } from "./sort-keys.js";
 
@@ -18,7 +19,7 @@ export function rootPageQuery(context: object, info: GraphQLResolveInfo, where: 
   const query = queryFromInfo({ context, info, paths: NODE_PATHS });
   return {
     ...withPositionFields(query, page.order.key),
-    where: { AND: [where, ...window.bounds] },
+    where: allOf([where, ...window.bounds]),
     orderBy: window.orderBy,
     take: window.take,
   };

@@ -2,6 +2,7 @@
 // and what a page tells about the rows beyond it.
 import type { FieldProblem } from "../domain/errors.js";
 import { validationFailed } from "../domain/errors.js";
+import { allOf, anyOf, everyRow, isBeyond, isPresent, isValue, ordered } from "./conditions.js";
 import { decodeCursor, decodeSortCursor } from "./cursor.js";
 import {
   CREATED_AT,
@@ -98,39 +99,36 @@ function readDirection(page: Pick<PageRequest, "order" | "backward">): Direction
 }
 
 /**
- * Prisma `where` for rows strictly after `position` when the list runs in
- * `direction`; nulls are the largest values (see `SortKey`).
+ * The rows strictly after `position` when the list runs in `direction`;
+ * nulls are the largest values (see `SortKey`).
  */
 function afterSortPosition(key: SortKey, direction: Direction, position: SortPosition | null): object {
-  if (!position) return {};
+  if (!position) return everyRow();
   const beyond = direction === "asc" ? "gt" : "lt";
-  if (key.kind === "id") return { id: { [beyond]: position.id } };
+  const beyondId = isBeyond("id", beyond, position.id);
+  if (key.kind === "id") return beyondId;
   const { field } = key;
   if (position.value === null) {
-    const sameValue = { [field]: null, id: { [beyond]: position.id } };
-    return direction === "desc" ? { OR: [sameValue, { [field]: { not: null } }] } : sameValue;
+    const sameValue = allOf([isValue(field, null), beyondId]);
+    return direction === "desc" ? anyOf([sameValue, isPresent(field)]) : sameValue;
   }
-  return {
-    OR: [
-      { [field]: { [beyond]: position.value } },
-      { [field]: position.value, id: { [beyond]: position.id } },
-      ...(key.nullable && direction === "asc" ? [{ [field]: null }] : []),
-    ],
-  };
+  return anyOf([
+    isBeyond(field, beyond, position.value),
+    allOf([isValue(field, position.value), beyondId]),
+    ...(key.nullable && direction === "asc" ? [isValue(field, null)] : []),
+  ]);
 }
 
-/** Prisma `where` for rows strictly after a newest-first position. */
+/** The rows strictly after a newest-first position. */
 function afterPosition(position: PagePosition | null) {
   return afterSortPosition(CREATED_AT, "desc", position && { value: position.createdAt, id: position.id });
 }
 
 function orderByFor(key: SortKey, direction: Direction): object[] {
-  return key.kind === "id" ? [{ id: direction }] : [{ [key.field]: direction }, { id: direction }];
+  return key.kind === "id" ? ordered(["id", direction]) : ordered([key.field, direction], ["id", direction]);
 }
 
-const NEWEST_FIRST = [{ createdAt: "desc" as const }, { id: "desc" as const }];
-
-/** Prisma `where`, `orderBy` and `take` for one page: rows between the cursors, one more than the page. */
+/** The conditions, order and `take` of one page: rows between the cursors, one more than the page. */
 export function pageWindow(page: PageRequest) {
   const direction = readDirection(page);
   const { key } = page.order;
@@ -179,10 +177,14 @@ export function pageInfoOf<Row>(
  * reported by the field's resolver through `readPage`, so that the error lands
  * on the connection field, not on the parent that planned the statement.
  */
-export function relationPageQuery(args: PageArgs, where: object = {}) {
+export function relationPageQuery(args: PageArgs, where: object = everyRow()) {
   const first = Math.min(Math.max(args.first ?? DEFAULT_PAGE_SIZE, 1), MAX_PAGE_SIZE);
   const after = typeof args.after === "string" ? decodeCursor(args.after) : null;
-  return { where: { AND: [where, afterPosition(after)] }, orderBy: NEWEST_FIRST, take: first + 1 };
+  return {
+    where: allOf([where, afterPosition(after)]),
+    orderBy: ordered(["createdAt", "desc"], ["id", "desc"]),
+    take: first + 1,
+  };
 }
 
 /** `readPageArgs` for a connection field alone: throws VALIDATION_FAILED naming `first` or `after`. */

@@ -1,11 +1,12 @@
 // What a field reads, as data, so that the compiled reads
 // (src/schema/planner/) can turn a fixed document into SQL without running
-// resolvers. Root fields declare how their arguments become a Prisma `where`
-// (and a page); fields that read their parent's row declare where in it their
+// resolvers. Root fields declare how their arguments become a condition
+// (src/schema/conditions.ts: a Prisma `where` with its SQL) and a page; fields that read their parent's row declare where in it their
 // value is, once, through src/schema/field-reads.ts, which makes their
 // `select` and resolver from the same declaration. A field declaring nothing
 // keeps a document that selects it on normal execution.
 import type { Viewer } from "../auth/viewer.js";
+import type { RecordIds } from "./conditions.js";
 import type { NodeTypeName } from "./global-ids.js";
 import type { PageRequest } from "./page-window.js";
 
@@ -13,18 +14,21 @@ import type { PageRequest } from "./page-window.js";
 export interface RootListRead {
   /** The Prisma model listed. */
   model: string;
-  /** The Prisma `where` and the page for arguments as the resolver receives them; throws their problems. */
+  /** The condition and the page for arguments as the resolver receives them; throws their problems. */
   request(args: Record<string, unknown>, viewer: Viewer): { where: object; page: PageRequest };
 }
 
-/** A root field answering one row of a model, or null: its Prisma `where` for the resolver's arguments. */
+/** A root field answering one row of a model, or null: the record its arguments name, as the viewer may see it. */
 export interface RecordRead {
   model: string;
-  where(args: Record<string, unknown>, viewer: Viewer): object;
+  /** The id of the record the resolver's arguments name. */
+  id(args: Record<string, unknown>): string;
+  /** The condition of the records of `ids` the viewer may see (the resolver's, for one id). */
+  where(ids: RecordIds, viewer: Viewer): object;
 }
 
-/** `node`: for each Node type, the Prisma `where` of the record a UUID names, as the viewer may see it. */
-export type NodeRead = Readonly<Record<NodeTypeName, (uuid: string, viewer: Viewer) => object>>;
+/** `node`: for each Node type, the condition of the records of ids as the viewer may see them. */
+export type NodeRead = Readonly<Record<NodeTypeName, (ids: RecordIds, viewer: Viewer) => object>>;
 
 /**
  * A path into the row Prisma loaded for a field: Prisma field names (a scalar
@@ -80,8 +84,8 @@ export function recordReadExtension(read: RecordRead): { recordRead: RecordRead 
 }
 
 /** Extensions of a root field reading the record its `id` argument names, with `where` (which its resolver uses too). */
-export function recordByIdExtension(model: string, where: (id: string, viewer: Viewer) => object) {
-  return recordReadExtension({ model, where: (args, viewer) => where(String(args.id), viewer) });
+export function recordByIdExtension(model: string, where: (ids: RecordIds, viewer: Viewer) => object) {
+  return recordReadExtension({ model, id: (args) => String(args.id), where });
 }
 
 /** Extensions of a field with its own resolver: made only by src/schema/field-reads.ts, with that resolver. */

@@ -5,6 +5,7 @@ import type { Viewer } from "../auth/viewer.js";
 import type PrismaTypes from "../db/generated/pothos-types.js";
 import type { PrismaClient } from "../db/generated/prisma/client.js";
 import type { SchemaTypes } from "./builder.js";
+import { allOf, hasId, isValue, type RecordIds } from "./conditions.js";
 import { takesIdsOf } from "./global-ids.js";
 import { recordByIdExtension } from "./read-metadata.js";
 import { requireViewer } from "./require-viewer.js";
@@ -25,11 +26,11 @@ export interface BuyerRecordFieldOptions<Model extends BuyerRecordModel> {
   /** Prisma's `findFirst` of the model, with the field's selection and the buyer's `where`. */
   findFirst: (
     prisma: PrismaClient,
-    query: Query<Model> & { where: { id: string; buyerId: string } },
+    query: Query<Model> & { where: object },
   ) => Promise<PrismaTypes[Model]["Shape"] | null>;
 }
 
-const ofViewer = (id: string, viewer: Viewer) => ({ id, buyerId: viewer.buyerId });
+const ofViewer = (ids: RecordIds, viewer: Viewer) => allOf([hasId(ids), isValue("buyerId", viewer.buyerId)]);
 
 /** A root field answering one of the buyer's records of `model` by its id or global ID; null for any other id. */
 export function buyerRecordField<Model extends BuyerRecordModel>(

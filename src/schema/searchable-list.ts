@@ -3,6 +3,7 @@
 // `query` search terms, both at once when both are given.
 import type { InputObjectRef, ObjectRef } from "@pothos/core";
 import type { SchemaTypes } from "./builder.js";
+import { allOf, isValue } from "./conditions.js";
 import { type RootConnectionOptions, rootConnection, sortKeysEnum } from "./connection-fields.js";
 import type { Connection } from "./connection-types.js";
 import type { ListFilters } from "./list-filters.js";
@@ -34,7 +35,7 @@ export function searchableRootConnection<Node>(
     type,
     model,
     sort: sortKeysEnum(model, { UPDATED_AT, ...sortKeys, ID: BY_ID }),
-    where: (viewer) => ({ buyerId: viewer.buyerId }),
+    where: (viewer) => isValue("buyerId", viewer.buyerId),
     description:
       `${listed}, newest first (creation time, then id) unless \`sortKey\`/\`reverse\` say otherwise. ` +
       "`filter` and `query` narrow the list; both may be given, and every condition must hold.",
@@ -47,12 +48,10 @@ export function searchableRootConnection<Node>(
     narrow: (args, problems) => {
       // The generic filter shape defeats Pothos' argument typing; these are the two arguments above.
       const { filter, query } = args as { filter?: Record<string, unknown> | null; query?: string | null };
-      return {
-        AND: [
-          ...filters.filterWhere(filter, problems),
-          (query ? parseListQuery(query, filters.grammar, problems) : null) ?? {},
-        ],
-      };
+      return allOf([
+        ...filters.filterWhere(filter, problems),
+        ...((query ? parseListQuery(query, filters.grammar, problems) : null) ?? []),
+      ]);
     },
   });
 }

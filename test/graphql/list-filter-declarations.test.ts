@@ -10,8 +10,8 @@ import { OrderStatus } from "../../src/db/generated/prisma/enums.js";
 import { contractSpelling } from "../../src/domain/contract-vocabulary.js";
 import type { FieldProblem } from "../../src/domain/errors.js";
 import { builder } from "../../src/schema/builder.js";
+import { allOf, conditionSql, containsWord, isValue } from "../../src/schema/conditions.js";
 import { OrderStatusEnum } from "../../src/schema/enums.js";
-import { containsWord } from "../../src/schema/filter-conditions.js";
 import {
   dayFilter,
   enumFilter,
@@ -21,7 +21,7 @@ import {
   textFilter,
 } from "../../src/schema/list-filters.js";
 import { parseListQuery } from "../../src/schema/list-query.js";
-import { SqlWriter, whereSql } from "../../src/schema/planner/prisma-sql.js";
+import { SqlWriter } from "../../src/schema/planner/sql-writer.js";
 import "../../src/schema/index.js";
 import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
 import { createTestApp, type TestApp } from "../support/test-app.js";
@@ -117,12 +117,12 @@ describe("a list filter declared once", () => {
 
   /** The ids Prisma's `where` keeps and those the planner's SQL for it keeps, each sorted. */
   async function bothWays(where: object): Promise<{ executed: string[]; planned: string[] }> {
-    const scoped = { AND: [{ buyerId: buyer.buyerId }, where] };
+    const scoped = allOf([isValue("buyerId", buyer.buyerId), where]);
     const executed = await harness.database.prisma.order.findMany({ where: scoped, select: { id: true } });
     const dataModel = readDataModel();
     const sql = new SqlWriter(dataModel, contractSpelling);
     const table = { model: sql.model("Order"), alias: sql.alias() };
-    const text = `SELECT "${table.alias}"."id" FROM "${table.model.table}" "${table.alias}" WHERE ${whereSql(scoped, table, sql)}`;
+    const text = `SELECT "${table.alias}"."id" FROM "${table.model.table}" "${table.alias}" WHERE ${conditionSql(scoped, table, sql)}`;
     const planned = await harness.database.query<{ id: string }>(text, sql.values);
     return {
       executed: executed.map(({ id }) => id).sort(),
@@ -138,7 +138,7 @@ describe("a list filter declared once", () => {
     [{ hasEvents: true }, 0],
   ])("keeps the same rows planned and executed for the filter %o", async (filter, count) => {
     const problems: FieldProblem[] = [];
-    const { executed, planned } = await bothWays({ AND: TEST_FILTERS.filterWhere(filter, problems) });
+    const { executed, planned } = await bothWays(allOf(TEST_FILTERS.filterWhere(filter, problems)));
     expect(problems).toEqual([]);
     expect(executed).toHaveLength(count);
     expect(planned).toEqual(executed);
@@ -156,7 +156,7 @@ describe("a list filter declared once", () => {
     const problems: FieldProblem[] = [];
     const where = parseListQuery(query, TEST_FILTERS.grammar, problems);
     expect(problems).toEqual([]);
-    const { executed, planned } = await bothWays(where ?? {});
+    const { executed, planned } = await bothWays(allOf(where ?? []));
     expect(executed).toHaveLength(count);
     expect(planned).toEqual(executed);
   });

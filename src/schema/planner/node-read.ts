@@ -4,10 +4,10 @@
 // a request decodes the ID and runs the one statement of its type.
 import type { FieldNode, GraphQLSchema } from "graphql";
 import { isObjectType, Kind } from "graphql";
+import { conditionSql } from "../conditions.js";
 import { decodeGlobalId, NODE_TYPES, type NodeTypeName } from "../global-ids.js";
 import type { NodeRead } from "../read-metadata.js";
 import { fieldsOfType } from "./collected-selection.js";
-import { type TableRef, whereSql } from "./prisma-sql.js";
 import {
   type ArgumentsOf,
   type CompiledRead,
@@ -18,6 +18,7 @@ import {
   unlessRefused,
 } from "./read-statements.js";
 import type { PlanContext } from "./selection-walk.js";
+import type { TableRef } from "./sql-writer.js";
 import { PlanError, type Writer } from "./writers.js";
 
 /** The compiled read of `node`: one record read for each Node type. */
@@ -73,7 +74,7 @@ export function planNodeRead(
       if (!where) return null;
       return async () => {
         const sql = plan.requestSql();
-        const text = statement(whereSql(where, table, sql));
+        const text = statement(conditionSql(where, table, sql));
         const [row] = await query(text, [...plan.parametersFor(viewer), ...sql.values], context);
         return { kind: "record", json: row ? write(row, requestValues(context)) : null };
       };

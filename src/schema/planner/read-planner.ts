@@ -4,8 +4,8 @@
 // comes from the schema's own metadata: plugin-prisma's model of each type,
 // the column each exposed field names, each relation's join, and, for fields
 // with their own resolvers, what they declare they read (read-metadata.ts).
-// Root fields hand over the Prisma `where` and page their resolvers use,
-// which prisma-sql.ts writes as SQL. A document with a field none of this
+// Root fields hand over the condition and page their resolvers use, each
+// condition with its SQL (src/schema/conditions.ts). A document with a field none of this
 // covers is not compiled: it runs on normal execution, and `plan` says why.
 // The selection's fields are planned in selection-walk.ts, each request's
 // statement and answer in read-statements.ts.

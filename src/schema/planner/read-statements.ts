@@ -13,13 +13,14 @@ import {
 } from "graphql";
 import type { Viewer } from "../../auth/viewer.js";
 import { DomainError } from "../../domain/errors.js";
+import { allOf, conditionSql, orderSql } from "../conditions.js";
 import type { GraphQLContext } from "../context.js";
 import { encodeCursor } from "../cursor.js";
 import { type PageInfoShape, type PageRequest, pageInfoOf, pageNodes, pageWindow } from "../page-window.js";
 import type { RecordRead, RootListRead } from "../read-metadata.js";
 import { holdsIllFormedText } from "../well-formed-text.js";
-import { columnSql, orderBySql, quoted, type SqlWriter, type TableRef, whereSql } from "./prisma-sql.js";
 import { fieldsOf, type PlanContext } from "./selection-walk.js";
+import { columnSql, quoted, type SqlWriter, type TableRef } from "./sql-writer.js";
 import type { Scope } from "./statement.js";
 import {
   decimalDigits,
@@ -165,12 +166,14 @@ export function planRecordRead(
   return {
     recordTypes: plan.recordTypes(),
     prepare: (variables, context) => {
-      const prepared = requestOf(context, variables, argumentsOf, read.where);
+      const prepared = requestOf(context, variables, argumentsOf, (args, viewer) =>
+        read.where(read.id(args), viewer),
+      );
       if (!prepared) return null;
       const { viewer, request: where } = prepared;
       return async () => {
         const sql = plan.requestSql();
-        const text = statement(whereSql(where, scope.table, sql));
+        const text = statement(conditionSql(where, scope.table, sql));
         const [row] = await query(text, [...plan.parametersFor(viewer), ...sql.values], context);
         return { kind: "record", json: row ? write(row, requestValues(context)) : null };
       };
@@ -198,7 +201,7 @@ export function planRootList(
   /** `count(*)` of the rows `where` matches, as text, from a table of its own. */
   const countOf = (where: object, sql: SqlWriter) => {
     const counted: TableRef = { model: table.model, alias: sql.alias() };
-    return `SELECT count(*)::text AS "0" FROM ${quoted(table.model.table)} ${quoted(counted.alias)} WHERE ${whereSql(where, counted, sql)}`;
+    return `SELECT count(*)::text AS "0" FROM ${quoted(table.model.table)} ${quoted(counted.alias)} WHERE ${conditionSql(where, counted, sql)}`;
   };
   return {
     recordTypes: plan.recordTypes(),
@@ -214,8 +217,8 @@ export function planRootList(
         const idColumn = table.model.fields.get("id");
         if (sortColumn?.kind !== "scalar" || idColumn?.kind !== "scalar")
           throw new PlanError(`${table.model.name} cannot be sorted by ${page.order.key.field}`);
-        const conditions = whereSql({ AND: [where, ...window.bounds] }, table, sql);
-        const order = orderBySql(window.orderBy, table).join(", ");
+        const conditions = conditionSql(allOf([where, ...window.bounds]), table, sql);
+        const order = orderSql(window.orderBy, table).join(", ");
         // A cursor's sort value and id: columns the selection reads already, or one or two more after them.
         const extra: string[] = [];
         const readAs = (expression: string) => {

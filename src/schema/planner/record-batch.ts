@@ -1,11 +1,11 @@
 // A record read for a batch of records at once: the single read's select
-// with the record's id condition widened to `id = ANY($n)`, every other
-// condition (the viewer's buyer) bound as for one record, and each row
-// written by the same writers. Events render their records with it.
+// with the read's condition for all the ids (`id = ANY($n)` and the
+// viewer's buyer, as for one record), and each row written by the same
+// writers. Events render their records with it.
 import type { FieldNode, GraphQLField, OperationDefinitionNode } from "graphql";
+import { conditionSql } from "../conditions.js";
 import type { GraphQLContext } from "../context.js";
 import type { RecordRead } from "../read-metadata.js";
-import { columnSql, whereSql } from "./prisma-sql.js";
 import {
   type ArgumentsOf,
   type RunStatement,
@@ -14,6 +14,7 @@ import {
   unlessRefused,
 } from "./read-statements.js";
 import type { PlanContext } from "./selection-walk.js";
+import { columnSql } from "./sql-writer.js";
 import { PlanError, textOf } from "./writers.js";
 
 export interface RecordBatchRead {
@@ -28,9 +29,6 @@ export interface RecordBatchRead {
 
 /** The one variable a batch read takes: the record's id. */
 const ID_VARIABLE = "id";
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** The compiled read of a root field answering one record by `$id`, for many ids in one statement. */
 export function planRecordBatch(
@@ -55,21 +53,15 @@ export function planRecordBatch(
     run: async (ids, context) => {
       const viewer = context.viewer;
       if (!viewer || ids.length === 0) return ids.map(() => null);
-      // Each id's condition as its single read makes it; they may differ only in the id.
+      // Each id as its single read's arguments give it; an id they refuse names no record.
       const recordIds = ids.map((id) => {
         const args = argumentsOf({ [ID_VARIABLE]: id });
-        const where = args && unlessRefused(() => read.where(args, viewer));
-        return where ? { where, id: idOf(where) } : null;
+        return args && unlessRefused(() => read.id(args));
       });
-      const [first] = recordIds.flatMap((entry) => entry ?? []);
-      if (!first) return ids.map(() => null);
-      const shared = withoutId(first.where);
-      for (const entry of recordIds)
-        if (entry && !sameCondition(withoutId(entry.where), shared))
-          throw new Error(`${read.model}: records' conditions differ in more than their id`);
+      const wanted = recordIds.flatMap((id) => (id === null ? [] : [id]));
+      if (wanted.length === 0) return ids.map(() => null);
       const sql = plan.requestSql();
-      const wanted = recordIds.flatMap((entry) => (entry ? [entry.id] : []));
-      const text = `${select} WHERE ${whereSql({ ...shared, id: { in: wanted } }, scope.table, sql)}`;
+      const text = `${select} WHERE ${conditionSql(read.where(wanted, viewer), scope.table, sql)}`;
       const rows = await query(text, [...plan.parametersFor(viewer), ...sql.values], context);
       const request = requestValues(context);
       const written = new Map<string, string>();
@@ -77,24 +69,7 @@ export function planRecordBatch(
         const id = row[idKey];
         if (typeof id === "string") written.set(id, write(row, request));
       }
-      return recordIds.map((entry) => (entry ? (written.get(entry.id) ?? null) : null));
+      return recordIds.map((id) => (id === null ? null : (written.get(id) ?? null)));
     },
   };
-}
-
-/** The id a record read's condition names, which the batch widens to a list. */
-function idOf(where: object): string {
-  const id: unknown = isRecord(where) ? where.id : undefined;
-  if (typeof id !== "string") throw new Error("a record read's condition names no id");
-  return id;
-}
-
-function withoutId(where: object): Record<string, unknown> {
-  const { id: _id, ...rest } = isRecord(where) ? where : {};
-  return rest;
-}
-
-/** The conditions other than the id: plain values of the viewer, compared as JSON. */
-function sameCondition(left: Record<string, unknown>, right: Record<string, unknown>): boolean {
-  return JSON.stringify(left) === JSON.stringify(right);
 }

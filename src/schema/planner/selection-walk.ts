@@ -22,7 +22,7 @@ import type { DataModel } from "../../db/data-model.js";
 import { contractSpelling } from "../../domain/contract-vocabulary.js";
 import { encodeGlobalId, type NodeTypeName } from "../global-ids.js";
 import { type ObjectProperty, type RowPath, type RowRead, rowReadOf } from "../read-metadata.js";
-import { quoted, SqlWriter, type TableRef } from "./prisma-sql.js";
+import { quoted, SqlWriter, type TableRef } from "./sql-writer.js";
 import { followPath, listColumn, type PathValue, Scope } from "./statement.js";
 import {
   constantWriter,

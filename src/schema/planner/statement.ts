@@ -3,8 +3,9 @@
 // the same statement as JSON arrays, so that one statement answers a
 // document.
 import type { ModelTable, RelationJoin, ScalarColumn } from "../../db/data-model.js";
+import { conditionSql, orderSql } from "../conditions.js";
 import type { RowPath } from "../read-metadata.js";
-import { columnSql, orderBySql, quoted, type SqlWriter, type TableRef, whereSql } from "./prisma-sql.js";
+import { columnSql, quoted, type SqlWriter, type TableRef } from "./sql-writer.js";
 import { PlanError, textOf } from "./writers.js";
 
 /**
@@ -83,7 +84,7 @@ export type PathValue =
 
 /** What a field's Prisma `select` says of a relation: which of its rows, in which order. */
 export interface RelationArgs {
-  where?: unknown;
+  where?: object;
   orderBy?: unknown;
   take?: unknown;
   skip?: unknown;
@@ -110,7 +111,10 @@ function nestedSelect(entry: Record<string, unknown> | undefined): unknown {
 }
 
 function relationArgs(entry: Record<string, unknown> | undefined): RelationArgs {
-  return { where: entry?.where, orderBy: entry?.orderBy, take: entry?.take, skip: entry?.skip };
+  const where = entry?.where;
+  if (where !== undefined && (typeof where !== "object" || where === null))
+    throw new PlanError("its select narrows a list relation by what is not a where");
+  return { where, orderBy: entry?.orderBy, take: entry?.take, skip: entry?.skip };
 }
 
 function fieldOf(model: ModelTable, name: string) {
@@ -180,8 +184,8 @@ function rowAt(
   const take = args.take;
   if (typeof skip !== "number" || (take !== undefined && typeof take !== "number"))
     throw new PlanError(`${relation.name}: take and skip must be numbers`);
-  const conditions = [...joinConditions(from, relation, table), whereSql(args.where ?? {}, table, sql)];
-  const order = orderBySql(args.orderBy, table);
+  const conditions = [...joinConditions(from, relation, table), conditionSql(args.where, table, sql)];
+  const order = orderSql(args.orderBy, table);
   // A position at or past `take` is a row the select does not load: null, as in the resolver.
   const subquery =
     take !== undefined && position >= take
@@ -209,9 +213,9 @@ export function listColumn(scope: Scope, value: Extract<PathValue, { kind: "rows
     throw new PlanError(`${relation.name}: a list read whole takes no take or skip`);
   const conditions = [
     ...joinConditions(from, relation, list.table),
-    whereSql(args.where ?? {}, list.table, sql),
+    conditionSql(args.where, list.table, sql),
   ];
-  const order = orderBySql(args.orderBy, list.table);
+  const order = orderSql(args.orderBy, list.table);
   if (order.length === 0)
     throw new PlanError(`${relation.name}: a list needs an orderBy in its select to have an order`);
   return scope.column(

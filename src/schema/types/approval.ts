@@ -1,10 +1,10 @@
 import { ApprovalStatus } from "../../db/generated/prisma/enums.js";
 import { batchLoad } from "../batch.js";
 import { builder } from "../builder.js";
+import { containsWord } from "../conditions.js";
 import { connectionType } from "../connection-types.js";
 import { ApprovalStatusEnum } from "../enums.js";
 import { orNull } from "../field-options.js";
-import { containsWord } from "../filter-conditions.js";
 import { enumFilter, idFilter, listFilters, textFilter } from "../list-filters.js";
 import { buyerRecordField } from "../record-field.js";
 import { requireViewer } from "../require-viewer.js";

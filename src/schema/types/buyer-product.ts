@@ -5,6 +5,7 @@ import { InputChecks, NON_BLANK_JSON_SCHEMA } from "../../domain/input-checks.js
 import { NO_MATCH } from "../../domain/match-rules.js";
 import { createBuyerProduct } from "../../services/buyer-products.js";
 import { builder } from "../builder.js";
+import { containsWord, ordered } from "../conditions.js";
 import { connectionType } from "../connection-types.js";
 import type { GraphQLContext } from "../context.js";
 import {
@@ -15,7 +16,6 @@ import {
   ProductTypeEnum,
 } from "../enums.js";
 import { readsObject, readsPath, rows } from "../field-reads.js";
-import { containsWord } from "../filter-conditions.js";
 import {
   enumFilter,
   flagFilter,
@@ -99,7 +99,9 @@ export const BuyerProductRef = builder.prismaObject("BuyerProduct", {
     resourceValues: t.field({
       type: [ResourceValueRef],
       description: "Identifiers in external systems, in the order they were given.",
-      ...readsPath(rows("resourceValues", { orderBy: { position: "asc" }, columns: ["provider", "value"] })),
+      ...readsPath(
+        rows("resourceValues", { orderBy: ordered(["position", "asc"]), columns: ["provider", "value"] }),
+      ),
     }),
     productId: t.expose("productId", {
       type: "UUID",

@@ -6,6 +6,7 @@ import type { Viewer } from "../../auth/viewer.js";
 import { validationFailed } from "../../domain/errors.js";
 import { InputChecks } from "../../domain/input-checks.js";
 import { builder } from "../builder.js";
+import { allOf, hasId, isValue, type RecordIds, related } from "../conditions.js";
 import type { GraphQLContext } from "../context.js";
 import { readsGlobalId } from "../field-reads.js";
 import { decodeGlobalId, NODE_TYPES, type NodeTypeName } from "../global-ids.js";
@@ -43,19 +44,20 @@ export function nodeIdFields(type: NodeTypeName) {
   }));
 }
 
-/** The Prisma `where` of the rows of each Node type the viewer may see, among `id` (a UUID or `{ in: uuids }`). */
+/** The rows of each Node type the viewer may see, among `ids`. */
 const VISIBLE: {
-  readonly [Type in NodeTypeName]: (id: string | { in: string[] }, viewer: Viewer) => object;
+  readonly [Type in NodeTypeName]: (ids: RecordIds, viewer: Viewer) => object;
 } = {
-  Order: (id, { buyerId }) => ({ id, buyerId }),
-  BuyerProduct: (id, { buyerId }) => ({ id, buyerId }),
-  BuyerProductApproval: (id, { buyerId }) => ({ id, buyerId }),
-  Supplier: (id, { buyerId }) => ({ id, connections: { some: { buyerId } } }),
+  Order: (ids, { buyerId }) => allOf([hasId(ids), isValue("buyerId", buyerId)]),
+  BuyerProduct: (ids, { buyerId }) => allOf([hasId(ids), isValue("buyerId", buyerId)]),
+  BuyerProductApproval: (ids, { buyerId }) => allOf([hasId(ids), isValue("buyerId", buyerId)]),
+  Supplier: (ids, { buyerId }) =>
+    allOf([hasId(ids), related("connections", true, isValue("buyerId", buyerId))]),
   // As Supplier.users shows them: the users this buyer created.
-  SupplierUser: (id, { buyerId }) => ({ id, createdByBuyerId: buyerId }),
+  SupplierUser: (ids, { buyerId }) => allOf([hasId(ids), isValue("createdByBuyerId", buyerId)]),
 };
 
-/** `node`'s read of one record, for the compiled reads: the `where` `loadNodes` uses. */
+/** `node`'s read of one record, for the compiled reads: the condition `loadNodes` uses. */
 const NODE_READ = nodeReadExtension(VISIBLE);
 
 /** The rows of one Node type that the viewer may see, among `uuids`. */
@@ -67,7 +69,7 @@ async function loadNodes(
   uuids: string[],
 ): Promise<{ id: string }[]> {
   const query = queryFromInfo({ context, info, typeName: type });
-  const where = VISIBLE[type]({ in: uuids }, viewer);
+  const where = VISIBLE[type](uuids, viewer);
   const { prisma } = context;
   switch (type) {
     case "Order":

@@ -1,12 +1,12 @@
 import { OrderStatus } from "../../db/generated/prisma/enums.js";
 import { nextOrderStatuses } from "../../domain/order-status.js";
 import { builder } from "../builder.js";
+import { isValue, ordered, textMatches } from "../conditions.js";
 import { relationConnection } from "../connection-fields.js";
 import { connectionType } from "../connection-types.js";
 import { OrderStatusEnum, PriceTypeEnum } from "../enums.js";
 import { orNull } from "../field-options.js";
 import { readsObject, readsPath, readsText, rows } from "../field-reads.js";
-import { textMatches } from "../filter-conditions.js";
 import { dayFilter, enumFilter, idFilter, listFilters, textFilter } from "../list-filters.js";
 import { buyerRecordField } from "../record-field.js";
 import { searchableRootConnection } from "../searchable-list.js";
@@ -153,7 +153,10 @@ builder.prismaObjectFields("Order", (t) => ({
     description: "How the buyer is connected to the supplier.",
     ...readsPath(
       "supplier",
-      rows("connections", { where: ({ viewer }) => ({ buyerId: viewer?.buyerId ?? NO_BUYER }), take: 1 }),
+      rows("connections", {
+        where: ({ viewer }) => isValue("buyerId", viewer?.buyerId ?? NO_BUYER),
+        take: 1,
+      }),
       0,
       "relationship",
     ),
@@ -169,7 +172,9 @@ builder.prismaObjectFields("Order", (t) => ({
   resourceValues: t.field({
     type: [ResourceValueRef],
     description: "Identifiers of the order in external systems, in the order they were given.",
-    ...readsPath(rows("resourceValues", { orderBy: { position: "asc" }, columns: ["provider", "value"] })),
+    ...readsPath(
+      rows("resourceValues", { orderBy: ordered(["position", "asc"]), columns: ["provider", "value"] }),
+    ),
   }),
   additionalData: t.field({
     type: OrderAdditionalDataRef,

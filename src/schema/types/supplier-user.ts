@@ -3,6 +3,7 @@ import { validationFailed } from "../../domain/errors.js";
 import { InputChecks, NON_BLANK_JSON_SCHEMA } from "../../domain/input-checks.js";
 import { createSupplierUser } from "../../services/supplier-users.js";
 import { builder } from "../builder.js";
+import { allOf, hasId, isValue, type RecordIds } from "../conditions.js";
 import { connectionType } from "../connection-types.js";
 import type { GraphQLContext } from "../context.js";
 import { takesIdsOf } from "../global-ids.js";
@@ -113,7 +114,8 @@ recordMutationPair({
 });
 
 /** A supplier user the viewer's buyer created. */
-const createdBy = (id: string, viewer: Viewer) => ({ id, createdByBuyerId: viewer.buyerId });
+const createdBy = (ids: RecordIds, viewer: Viewer) =>
+  allOf([hasId(ids), isValue("createdByBuyerId", viewer.buyerId)]);
 
 builder.queryField("supplierUser", (t) =>
   t.prismaField({

@@ -1,4 +1,5 @@
 import { builder } from "../builder.js";
+import { isValue, related } from "../conditions.js";
 import { relationConnection } from "../connection-fields.js";
 import { connectionType } from "../connection-types.js";
 import { namedRootConnection } from "../named-list.js";
@@ -28,7 +29,7 @@ export const SupplierRef = builder.prismaObject("Supplier", {
     users: relationConnection(t, {
       type: SupplierUserConnectionRef,
       relation: "users",
-      where: (context) => ({ createdByBuyerId: context.viewer?.buyerId ?? NO_BUYER }),
+      where: (context) => isValue("createdByBuyerId", context.viewer?.buyerId ?? NO_BUYER),
       description: "The supplier's users that this buyer created, newest first.",
     }),
   }),
@@ -47,6 +48,6 @@ builder.queryField("suppliers", (t) =>
     type: SupplierConnectionRef,
     model: "Supplier",
     listed: "The suppliers the buyer is connected to",
-    where: (viewer) => ({ connections: { some: { buyerId: viewer.buyerId } } }),
+    where: (viewer) => related("connections", true, isValue("buyerId", viewer.buyerId)),
   }),
 );

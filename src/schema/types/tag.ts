@@ -11,6 +11,7 @@ import {
 import { orList } from "../../domain/word-lists.js";
 import { attachTags, detachTags, type TaggingCall } from "../../services/tagging.js";
 import { builder, type SchemaTypes } from "../builder.js";
+import { isValue } from "../conditions.js";
 import { relationConnection } from "../connection-fields.js";
 import { connectionType } from "../connection-types.js";
 import type { GraphQLContext } from "../context.js";
@@ -192,7 +193,7 @@ builder.queryField("tags", (t) =>
     type: TagConnectionRef,
     model: "Tag",
     listed: "The buyer's tags",
-    where: (viewer) => ({ buyerId: viewer.buyerId }),
+    where: (viewer) => isValue("buyerId", viewer.buyerId),
   }),
 );
 
@@ -201,7 +202,7 @@ builder.queryField("tagGroups", (t) =>
     type: TagGroupConnectionRef,
     model: "TagGroup",
     listed: "The buyer's tag groups",
-    where: (viewer) => ({ buyerId: viewer.buyerId }),
+    where: (viewer) => isValue("buyerId", viewer.buyerId),
   }),
 );
 

@@ -4,6 +4,7 @@
 import { parseExactJson, WEBHOOK_EVENT_TYPES } from "../../domain/webhook-events.js";
 import { builder } from "../builder.js";
 import { buyerRowField } from "../buyer-row-field.js";
+import { allOf } from "../conditions.js";
 import { newestFirstConnection } from "../connection-fields.js";
 import { connectionType } from "../connection-types.js";
 import { dayFilter, listFilters, textValueFilter } from "../list-filters.js";
@@ -82,7 +83,7 @@ builder.queryField("events", (t) =>
     description: "The buyer's events, newest first (creation time, then id); kept for 30 days by default.",
     rows: (prisma) => prisma.webhookEvent,
     args: { filter: t.arg({ type: EVENT_FILTERS.input, description: "Filters." }) },
-    narrow: ({ filter }, problems) => ({ AND: EVENT_FILTERS.filterWhere(filter, problems) }),
+    narrow: ({ filter }, problems) => allOf(EVENT_FILTERS.filterWhere(filter, problems)),
     where: (_args, viewer) => ({ buyerId: viewer.buyerId }),
   }),
 );
