@@ -13,6 +13,7 @@ import { matchKeys } from "../../src/domain/match-rules.js";
 import { findCandidates } from "../../src/services/match-rules.js";
 import { runCli } from "../support/cli-process.js";
 import { CONFIGURED_POOL } from "../support/database-pool.js";
+import { migratedPgliteUrl } from "../support/pglite-snapshot.js";
 import { seedBuyer } from "../support/seed.js";
 import { createTestDatabase } from "../support/test-database.js";
 
@@ -52,7 +53,7 @@ describe("buyer-api catalogue renormalize", () => {
       release = async () => {};
       cleanup = () => database.close();
     } else {
-      databaseUrl = `pglite:${path.join(workDir, "pglite")}`;
+      databaseUrl = migratedPgliteUrl(path.join(workDir, "pglite"));
       open = async () => {
         const database = await openDatabase(parseDatabaseUrl(databaseUrl), CONFIGURED_POOL);
         await migrateDatabase(database);

@@ -6,6 +6,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../support/cli-process.js";
+import { migratedPgliteUrl } from "../support/pglite-snapshot.js";
 import { createTestDatabase } from "../support/test-database.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -29,7 +30,7 @@ describe("buyer-api CLI", () => {
       cleanup = () => database.close();
     } else {
       // A child process cannot see an in-memory PGlite: this one lives in a folder.
-      databaseUrl = `pglite:${path.join(workDir, "pglite")}`;
+      databaseUrl = migratedPgliteUrl(path.join(workDir, "pglite"));
       cleanup = async () => {};
     }
   });

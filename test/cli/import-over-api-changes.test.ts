@@ -17,6 +17,7 @@ import { importFile } from "../../src/import/import.js";
 import { createLogger } from "../../src/logger.js";
 import { runCli } from "../support/cli-process.js";
 import { CONFIGURED_POOL } from "../support/database-pool.js";
+import { migratedPgliteUrl } from "../support/pglite-snapshot.js";
 import { callApi, testConfig } from "../support/test-app.js";
 import { createTestDatabase } from "../support/test-database.js";
 
@@ -55,7 +56,7 @@ describe("an import over a record changed through the API", { timeout: 300_000 }
       databaseUrl = database.url;
       cleanup = () => database.close();
     } else {
-      databaseUrl = `pglite:${path.join(workDir, "pglite")}`;
+      databaseUrl = migratedPgliteUrl(path.join(workDir, "pglite"));
     }
   });
   afterAll(async () => {

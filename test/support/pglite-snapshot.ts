@@ -1,11 +1,14 @@
 // Opening in-memory PGlite runs initdb, and a test database then runs every
 // migration: the bulk of opening one, paid by nearly every test file. The
 // suite's global set-up does both once and saves the data folder, empty and
-// migrated; each test database starts from a copy instead.
-import { openAsBlob } from "node:fs";
+// migrated; each test database starts from a copy instead. A test of a child
+// process (the CLI, a server) gets a copy of a migrated folder on disk.
+import { cpSync, openAsBlob } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { type Database, type DatabaseOptions, openDatabase } from "../../src/db/database.js";
 import { parseDatabaseUrl } from "../../src/db/database-url.js";
 import { migrateDatabase } from "../../src/db/migrations.js";
@@ -15,6 +18,7 @@ import { CONFIGURED_POOL } from "./database-pool.js";
 const SNAPSHOTS_ENV = "TEST_PGLITE_SNAPSHOTS";
 const EMPTY = "empty.tar";
 const MIGRATED = "migrated.tar";
+const MIGRATED_FOLDER = "migrated";
 
 /** Saves the empty and the migrated data folder; returns what removes them. Run once, before the test processes start. */
 export async function saveSnapshots(): Promise<() => Promise<void>> {
@@ -33,6 +37,12 @@ export async function saveSnapshots(): Promise<() => Promise<void>> {
   } finally {
     await database.close();
   }
+  // The migrated data folder written out on disk, for child processes to open.
+  const onDisk = await PGlite.create(path.join(folder, MIGRATED_FOLDER), {
+    extensions: { pg_trgm },
+    loadDataDir: await openAsBlob(path.join(folder, MIGRATED)),
+  });
+  await onDisk.close();
   process.env[SNAPSHOTS_ENV] = folder;
   return () => rm(folder, { recursive: true, force: true });
 }
@@ -52,4 +62,15 @@ export async function openPgliteDatabase(options: DatabaseOptions, migrated: boo
   );
   if (migrated) await migrateDatabase(database);
   return database;
+}
+
+/**
+ * A DATABASE_URL for a new PGlite folder at `dataDir`, migrated as a first
+ * start would leave it: a copy of the saved one when the global set-up made
+ * it, else an empty folder that the first process to open it migrates.
+ */
+export function migratedPgliteUrl(dataDir: string): string {
+  const folder = process.env[SNAPSHOTS_ENV];
+  if (folder) cpSync(path.join(folder, MIGRATED_FOLDER), dataDir, { recursive: true });
+  return `pglite:${dataDir}`;
 }

@@ -11,6 +11,7 @@ import { projectRoot } from "../../src/project-root.js";
 import { SERVER_ENTRY } from "../support/compiled.js";
 import { CONFIGURED_POOL } from "../support/database-pool.js";
 import { eventually } from "../support/eventually.js";
+import { migratedPgliteUrl } from "../support/pglite-snapshot.js";
 import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
 import { type ServerProcess, startServerProcess } from "../support/server-process.js";
 import { createTestDatabase, type TestDatabase } from "../support/test-database.js";
@@ -33,7 +34,7 @@ beforeAll(async () => {
     await seedOrders(postgres, buyer, [{ createdAt: new Date("2026-01-01T00:00:00Z") }]);
     return;
   }
-  databaseUrl = `pglite:${mkdtempSync(path.join(tmpdir(), "bpa-tracing-"))}`;
+  databaseUrl = migratedPgliteUrl(path.join(mkdtempSync(path.join(tmpdir(), "bpa-tracing-")), "pglite"));
   const database = await openDatabase(parseDatabaseUrl(databaseUrl), CONFIGURED_POOL);
   await migrateDatabase(database);
   buyer = await seedBuyer(database);

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../support/cli-process.js";
+import { migratedPgliteUrl } from "../support/pglite-snapshot.js";
 import { createTestDatabase } from "../support/test-database.js";
 
 // Seven CLI processes, each opening the database: minutes on a loaded machine.
@@ -23,7 +24,7 @@ describe("buyer-api webhooks", () => {
       databaseUrl = database.url;
       cleanup = () => database.close();
     } else {
-      databaseUrl = `pglite:${path.join(workDir, "pglite")}`;
+      databaseUrl = migratedPgliteUrl(path.join(workDir, "pglite"));
       cleanup = async () => {};
     }
   });
