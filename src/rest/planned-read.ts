@@ -95,6 +95,7 @@ export function planRouteRead(
 export function bodyOfOutcome(outcome: ReadOutcome): ReadBody | null {
   if (outcome.kind === "record")
     return outcome.json === null ? null : { json: outcome.json, nextCursor: null };
+  if (outcome.kind === "list") return { json: outcome.json, nextCursor: null };
   const { hasNextPage, endCursor } = outcome.pageInfo;
   return { json: `[${outcome.nodes.join(",")}]`, nextCursor: hasNextPage ? endCursor : null };
 }

@@ -30,6 +30,12 @@ export interface RecordRead {
 /** `node`: for each Node type, the condition of the records of ids as the viewer may see them. */
 export type NodeRead = Readonly<Record<NodeTypeName, (ids: RecordIds, viewer: Viewer) => object>>;
 
+/** `nodes`: the records of `node`'s read, for at most `maxIds` IDs. */
+export interface NodesRead {
+  visible: NodeRead;
+  maxIds: number;
+}
+
 /**
  * A path into the row Prisma loaded for a field: Prisma field names (a scalar
  * last, or a relation), and list indexes after a list relation (`0` is the
@@ -64,11 +70,18 @@ const rootLists = new WeakMap<object, RootListRead>();
 const recordReads = new WeakMap<object, RecordRead>();
 const rowReads = new WeakMap<object, RowRead>();
 const nodeReads = new WeakMap<object, NodeRead>();
+const nodesReads = new WeakMap<object, NodesRead>();
 
 /** Extensions of `node`, reading the record its global ID names. */
 export function nodeReadExtension(read: NodeRead): { nodeRead: NodeRead } {
   nodeReads.set(read, read);
   return { nodeRead: read };
+}
+
+/** Extensions of `nodes`, reading the records global IDs name. */
+export function nodesReadExtension(read: NodesRead): { nodesRead: NodesRead } {
+  nodesReads.set(read, read);
+  return { nodesRead: read };
 }
 
 /** Extensions of a root list field (`rootConnection`). */
@@ -113,4 +126,8 @@ export function rowReadOf(extensions: Extensions): RowRead | undefined {
 
 export function nodeReadOf(extensions: Extensions): NodeRead | undefined {
   return declared(nodeReads, extensions?.nodeRead);
+}
+
+export function nodesReadOf(extensions: Extensions): NodesRead | undefined {
+  return declared(nodesReads, extensions?.nodesRead);
 }

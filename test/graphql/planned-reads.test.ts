@@ -199,6 +199,11 @@ describe("queries answered by planned reads", () => {
     ],
     ["totalCount alone", "{ orders { totalCount } }"],
     [
+      "each edge's cursor, aliased, beside its node and __typename",
+      "{ orders(first: 3, sortKey: PLACED_AT) { edges { cursor __typename node { id } at: cursor } pageInfo { endCursor } } }",
+    ],
+    ["edges selecting their cursor alone", "{ orders(first: 2, reverse: true) { edges { cursor } } }"],
+    [
       "the nodes of a page, aliased, beside pageInfo and totalCount",
       "{ orders(first: 2) { totalCount list: nodes { id supplier { name } } pageInfo { hasNextPage endCursor } } }",
     ],
@@ -323,6 +328,37 @@ describe("queries answered by planned reads", () => {
       data: { node: null },
       errors: [{ extensions: { code: "VALIDATION_FAILED" } }],
     });
+  });
+
+  it("plans nodes in the IDs' order, one statement per type, null where the buyer has none, as execution answers", async () => {
+    const query = `query Nodes($ids: [ID!]!) { nodes(ids: $ids) { __typename id ... on Order { orderStatus supplier { name } }
+      ... on Supplier { name } } }`;
+    const page = JSON.parse((await post({ query: ORDERS, variables: { first: 2 } })).text) as {
+      data: { orders: { edges: { node: { id: string; supplier: { id: string } } }[] } };
+    };
+    const [first, second] = page.data.orders.edges.map((edge) => edge.node);
+    const unknown = Buffer.from("Order:00000000-0000-4000-8000-000000000000").toString("base64");
+    const before = await executedTotal();
+    for (const [ids, statements] of [
+      [[second?.id, first?.supplier.id, first?.id, unknown, second?.id], 2],
+      [[first?.supplier.id], 1],
+      [[], 0],
+    ] as const) {
+      harness.resetQueries();
+      const planned = await post({ query, variables: { ids } });
+      expect(readStatements(), "one statement for each type").toHaveLength(statements);
+      expect(planned.data).toBe(await executed(query, { ids }));
+      const asOther = await post({ query, variables: { ids } }, other.apiKey);
+      expect(asOther.data).toBe(await executed(query, { ids }, other));
+    }
+    expect(await executedTotal(), "none executed").toBe(before);
+    for (const ids of [[first?.id, "not a global id"], Array.from({ length: 101 }, () => first?.id)]) {
+      const refused = await post({ query, variables: { ids } });
+      expect(JSON.parse(refused.text)).toMatchObject({
+        errors: [{ extensions: { code: "VALIDATION_FAILED" } }],
+      });
+    }
+    expect(await executedTotal(), "both refused by execution").toBe(before + 2);
   });
 
   it("executes a request whose arguments its planned read refuses, answers what execution answers, and counts it", async () => {

@@ -55,7 +55,13 @@ const SHAPES: readonly (readonly [shape: string, document: string, outcome: stri
   ],
   ["totalCount", "{ orders(first: 2) { totalCount edges { node { id } } } }", "planned"],
   ["totalCount alone", "{ orders { totalCount } }", "planned"],
-  ["an edge's cursor", "{ orders { edges { cursor node { id } } } }", "connection_field"],
+  ["an edge's cursor", "{ orders { edges { cursor node { id } } } }", "planned"],
+  [
+    "an edge's cursor and __typename, without its node",
+    "{ orders { edges { cursor __typename } } }",
+    "planned",
+  ],
+  ["an edge's node twice", "{ orders { edges { a: node { id } b: node { id } } } }", "connection_field"],
   ["__typename on a node", "{ orders { edges { node { __typename id } } } }", "planned"],
   [
     "a fragment spread",
@@ -92,7 +98,12 @@ const SHAPES: readonly (readonly [shape: string, document: string, outcome: stri
     "field_arguments",
   ],
   ["node", "query ($id: ID!) { node(id: $id) { id } }", "planned"],
-  ["nodes", "query ($ids: [ID!]!) { nodes(ids: $ids) { id } }", "root_field"],
+  ["nodes", "query ($ids: [ID!]!) { nodes(ids: $ids) { id } }", "planned"],
+  [
+    "nodes, with a fragment for a type and __typename",
+    "query ($ids: [ID!]!) { nodes(ids: $ids) { __typename ... on BuyerProduct { rawMaterialName } } }",
+    "planned",
+  ],
   [
     "two root fields",
     "{ orders { edges { node { id } } } buyerProducts { edges { node { id } } } }",

@@ -147,6 +147,7 @@ function valueWriter(
       if (outcome.json === null && !nullable) throw new RowValueError(`${type.name} is required and absent`);
       return outcome.json ?? "null";
     }
+    if (outcome.kind === "list") return outcome.json;
     if (!connection) throw new PlanError(`${type.name} is not a connection`);
     return connection(outcome);
   };
@@ -172,20 +173,53 @@ function connectionWriter(
     // The planner compiles `edges { node }` or `nodes` beside `pageInfo` and `totalCount` (read-statements.ts).
     if (field.name.value === "nodes")
       return (page: Extract<ReadOutcome, { kind: "page" }>) => `${prefix}[${page.nodes.join(",")}]`;
-    const [node] = fieldsOf(field.selectionSet);
-    if (field.name.value !== "edges" || !node)
+    if (field.name.value !== "edges")
       throw new PlanError(`${connection.name}.${field.name.value} is not compiled`, "connection_field");
-    const open = `{${keyOf(node)}:`;
+    const edge = edgeWriter(connection, field);
     return (page: Extract<ReadOutcome, { kind: "page" }>) => {
       let out = `${prefix}[`;
       for (let position = 0; position < page.nodes.length; position += 1)
-        out += `${position === 0 ? "" : ","}${open}${page.nodes[position]}}`;
+        out += (position === 0 ? "" : ",") + edge(page, position);
       return `${out}]`;
     };
   });
   return (page) => {
     let out = "{";
     for (const part of parts) out += part(page);
+    return `${out}}`;
+  };
+}
+
+/** The writer of the edge at a position of a page: its node's text, its cursor and `__typename`, in the selection's order. */
+function edgeWriter(
+  connection: GraphQLObjectType,
+  edges: FieldNode,
+): (page: Extract<ReadOutcome, { kind: "page" }>, position: number) => string {
+  const type = getNamedType(connection.getFields().edges?.type);
+  if (!type) throw new PlanError(`${connection.name} has no edges`, "connection_field");
+  const parts = fieldsOf(edges.selectionSet).map((field, index) => {
+    const prefix = `${index === 0 ? "" : ","}${keyOf(field)}:`;
+    switch (field.name.value) {
+      case "node":
+        return (page: Extract<ReadOutcome, { kind: "page" }>, position: number) =>
+          prefix + (page.nodes[position] ?? "null");
+      case "cursor":
+        return (page: Extract<ReadOutcome, { kind: "page" }>, position: number) => {
+          const cursor = page.cursors?.[position];
+          if (cursor === undefined) throw new Error(`${type.name}.cursor was not read`);
+          return prefix + JSON.stringify(cursor);
+        };
+      case "__typename": {
+        const name = JSON.stringify(type.name);
+        return () => prefix + name;
+      }
+      default:
+        throw new PlanError(`${type.name}.${field.name.value} is not compiled`, "connection_field");
+    }
+  });
+  return (page, position) => {
+    let out = "{";
+    for (const part of parts) out += part(page, position);
     return `${out}}`;
   };
 }

@@ -22,8 +22,8 @@ import {
 import type { DataModel } from "../../db/data-model.js";
 import { DomainError } from "../../domain/errors.js";
 import { resolverArguments } from "../global-ids.js";
-import { nodeReadOf, recordReadOf, rootListOf } from "../read-metadata.js";
-import { planNodeRead } from "./node-read.js";
+import { nodeReadOf, nodesReadOf, recordReadOf, rootListOf } from "../read-metadata.js";
+import { planNodeRead, planNodesRead } from "./node-read.js";
 import {
   type CompiledRead,
   namedQuery,
@@ -72,6 +72,16 @@ export function createReadPlanner(options: {
             schema,
             () => new PlanContext(dataModel, spelling),
             node,
+            fieldNode,
+            argumentsOf,
+            query,
+          );
+        const nodes = nodesReadOf(field.extensions);
+        if (nodes)
+          return planNodesRead(
+            schema,
+            () => new PlanContext(dataModel, spelling),
+            nodes,
             fieldNode,
             argumentsOf,
             query,

@@ -79,7 +79,16 @@ export function namedQuery(query: QueryRows): RunStatement {
  */
 export type ReadOutcome =
   | { kind: "record"; json: string | null }
-  | { kind: "page"; nodes: readonly string[]; pageInfo: PageInfoShape; totalCount: number | null };
+  /** A list of records' JSON texts, as one text. */
+  | { kind: "list"; json: string }
+  | {
+      kind: "page";
+      nodes: readonly string[];
+      /** Each node's cursor, when the selection has an edge's `cursor`; else null. */
+      cursors: readonly string[] | null;
+      pageInfo: PageInfoShape;
+      totalCount: number | null;
+    };
 
 export interface CompiledRead {
   /**
@@ -241,12 +250,17 @@ export function planRootList(
         const rows = await query(text, [...plan.parametersFor(viewer), ...sql.values], context);
         const { nodes, more } = pageNodes(rows, page);
         const values = requestValues(context);
-        const pageInfo = pageInfoOf(nodes, more, page, (row) =>
-          encodeCursor(positionOf(row, keys, page), page.order),
-        );
+        const cursorOf = (row: Row) => encodeCursor(positionOf(row, keys, page), page.order);
+        const pageInfo = pageInfoOf(nodes, more, page, cursorOf);
         const totalCount =
           keys.count === undefined ? null : await countIn(rows[0], keys.count, where, context);
-        return { kind: "page", nodes: nodes.map((row) => write(row, values)), pageInfo, totalCount };
+        return {
+          kind: "page",
+          nodes: nodes.map((row) => write(row, values)),
+          cursors: nodeSelection.cursors ? nodes.map(cursorOf) : null,
+          pageInfo,
+          totalCount,
+        };
       };
     },
   };
@@ -269,13 +283,22 @@ export function planRootList(
   }
 }
 
-type NodeSelection = { type: GraphQLOutputType; selections: SelectionSetNode | undefined };
+type NodeSelection = {
+  type: GraphQLOutputType;
+  selections: SelectionSetNode | undefined;
+  /** Whether an edge's `cursor` is selected. */
+  cursors: boolean;
+};
+
+/** What an edge may select beside its `node`: written from the page, not the node's row. */
+const EDGE_FIELDS = new Set(["cursor", "__typename"]);
 
 /**
- * The selection of a connection's nodes: `edges { node }` or `nodes`, beside
- * `pageInfo` and `totalCount`; without either, the nodes select nothing. A
- * page's rows are written once, by one selection: the nodes' two spellings
- * together, or either twice, are not planned.
+ * The selection of a connection's nodes: `edges { node }` (with an edge's
+ * `cursor`) or `nodes`, beside `pageInfo` and `totalCount`; without either,
+ * the nodes select nothing. A page's rows are written once, by one
+ * selection: the nodes' two spellings together, or either twice, are not
+ * planned.
  */
 function nodeSelectionOf(connection: GraphQLObjectType, node: FieldNode): NodeSelection {
   const edges = connection.getFields().edges;
@@ -284,15 +307,20 @@ function nodeSelectionOf(connection: GraphQLObjectType, node: FieldNode): NodeSe
   if (!nodeType) throw new PlanError(`${connection.name} has no edges { node }`, "connection_field");
   let selections: SelectionSetNode | undefined;
   let spelled = false;
+  let cursors = false;
   for (const selected of fieldsOf(node.selectionSet)) {
     const name = selected.name.value;
     if (name === "pageInfo" || name === "__typename" || name === "totalCount") continue;
-    const [nodeField, ...others] = fieldsOf(selected.selectionSet);
+    const edgeFields = name === "edges" ? fieldsOf(selected.selectionSet) : [];
+    const nodeFields = edgeFields.filter((field) => !EDGE_FIELDS.has(field.name.value));
+    const [nodeField, ...others] = nodeFields;
     const nodes =
       name === "nodes"
         ? selected
-        : name === "edges" && nodeField?.name.value === "node" && others.length === 0
-          ? nodeField
+        : name === "edges" &&
+            (nodeField === undefined || nodeField.name.value === "node") &&
+            others.length === 0
+          ? (nodeField ?? { selectionSet: undefined })
           : undefined;
     if (!nodes || spelled)
       throw new PlanError(
@@ -300,9 +328,10 @@ function nodeSelectionOf(connection: GraphQLObjectType, node: FieldNode): NodeSe
         "connection_field",
       );
     spelled = true;
+    cursors = edgeFields.some((field) => field.name.value === "cursor");
     selections = nodes.selectionSet;
   }
-  return { type: nodeType, selections };
+  return { type: nodeType, selections, cursors };
 }
 
 /** The cursor position of a row: its sort value and id (read at `keys`), as `encodeCursor` reads them. */

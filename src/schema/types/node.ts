@@ -10,7 +10,7 @@ import { allOf, hasId, isValue, type RecordIds, related } from "../conditions.js
 import type { GraphQLContext } from "../context.js";
 import { readsGlobalId } from "../field-reads.js";
 import { decodeGlobalId, NODE_TYPES, type NodeTypeName } from "../global-ids.js";
-import { nodeReadExtension } from "../read-metadata.js";
+import { nodeReadExtension, nodesReadExtension } from "../read-metadata.js";
 import { requireViewer } from "../require-viewer.js";
 
 /** At most this many ids per `nodes` call: a page of a list, not a table. */
@@ -57,8 +57,9 @@ const VISIBLE: {
   SupplierUser: (ids, { buyerId }) => allOf([hasId(ids), isValue("createdByBuyerId", buyerId)]),
 };
 
-/** `node`'s read of one record, for the compiled reads: the condition `loadNodes` uses. */
+/** `node`'s and `nodes`' reads, for the compiled reads: the condition `loadNodes` uses. */
 const NODE_READ = nodeReadExtension(VISIBLE);
+const NODES_READ = nodesReadExtension({ visible: VISIBLE, maxIds: MAX_NODE_IDS });
 
 /** The rows of one Node type that the viewer may see, among `uuids`. */
 async function loadNodes(
@@ -140,6 +141,7 @@ builder.queryFields((t) => ({
     args: {
       ids: t.arg.idList({ required: true, description: `1 to ${MAX_NODE_IDS} global IDs.` }),
     },
+    extensions: NODES_READ,
     resolve: (_root, { ids }, context, info) => {
       if (ids.length > MAX_NODE_IDS) {
         throw validationFailed([
