@@ -184,7 +184,7 @@ try {
       ...twoWorkers,
       MAX_RUNNING_EXPENSIVE: "1",
       MAX_CONCURRENT_EXPENSIVE_PER_KEY: "2",
-      MAX_WAITING_EXPENSIVE_PER_KEY: "8",
+      MAX_WAITING_EXPENSIVE_PER_KEY: "16",
       MAX_SENDING_BYTES_PER_KEY: "33554432",
     };
     const gateways = [

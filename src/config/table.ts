@@ -174,8 +174,9 @@ export const CONFIG_TABLE = {
   }),
   maxWaitingExpensivePerKey: variable({
     name: "MAX_WAITING_EXPENSIVE_PER_KEY",
-    // A client's usual pool of connections waits rather than being refused and retrying at once.
-    default: "8",
+    // A client's usual pool of connections waits rather than being refused and retrying at once:
+    // a waiting request costs nothing, a refused one an admission statement, and its retry another.
+    default: "16",
     schema: wholeNumber(0, { max: 1000 }),
     description:
       "expensive requests of one API key that may wait for their turn on the host, beyond those it has at once; one more gets 429 with `Retry-After`",

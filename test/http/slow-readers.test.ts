@@ -195,6 +195,51 @@ describe("slow readers of large answers", { timeout: 120_000 }, () => {
     );
   });
 
+  describe("with the default bounds on a key's expensive work", () => {
+    const server = serve(() => database, {
+      writeTimeoutMs: 60_000,
+      maxConcurrentExpensivePerKey: 2,
+      maxWaitingExpensivePerKey: 16,
+    });
+
+    it("answers 32 slow readers of the largest GraphQL answer two at a time, queues sixteen, refuses the rest, and keeps memory bounded", async () => {
+      const readers = 32;
+      const refusedBefore = await server.metric("expensive_work_refused_total");
+      const rssBefore = process.memoryUsage().rss;
+      const sockets = Array.from({ length: readers }, () =>
+        slowReader(server.port, graphqlRequest(LARGEST_ORDERS_QUERY, buyer.apiKey)),
+      );
+      // Two answers made and unread hold the key's places; sixteen requests wait; the others are refused at once.
+      await eventually(
+        async () =>
+          (await server.metric("expensive_work_refused_total")) - refusedBefore === readers - 18 &&
+          (await server.metric("expensive_work_waiting")) === 16 &&
+          (await server.metric("http_sending_bytes")) > 2 * 4_000_000
+            ? true
+            : null,
+        60_000,
+      );
+      expect(await server.metric("expensive_work_running")).toBe(2);
+      // Two answers' bytes, not a third.
+      expect(await server.metric("http_sending_bytes")).toBeLessThan(3 * ORDER_COUNT * REFERENCE_LENGTH);
+      expect(process.memoryUsage().rss - rssBefore).toBeLessThan(200 * 1024 * 1024);
+      // Another buyer's expensive GraphQL read is served meanwhile.
+      expect(
+        (await server.graphql(`{ orders(first: 499) { edges { node { id } } } }`, other.apiKey)).status,
+      ).toBe(200);
+
+      for (const reader of sockets) reader.socket.destroy();
+      await eventually(
+        async () =>
+          (await server.metric("expensive_work_running")) === 0 &&
+          (await server.metric("expensive_work_waiting")) === 0
+            ? true
+            : null,
+        60_000,
+      );
+    });
+  });
+
   describe("with a bound on the bytes a key may have on their way", () => {
     const server = serve(() => database, {
       writeTimeoutMs: 60_000,
