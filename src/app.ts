@@ -246,7 +246,7 @@ function compiledReads(database: Database, metrics: Metrics, logger: Logger): Co
     planner: createReadPlanner({
       schema,
       dataModel: readDataModel(),
-      // They read the buyer's versioned records: where the request's versioned reads run.
+      // On the reader each read was given (src/schema/read-on-replica.ts); without a choice, the primary's pool.
       query: (text, values, context, name) =>
         (context.reads?.reader(true) ?? database.reads).selectRows(text, values, name),
     }),

@@ -20,6 +20,8 @@ import type { GraphQLContext } from "../schema/context.js";
 import { conditionVariables } from "../schema/planner/collected-selection.js";
 import { type CompiledGraphQLRead, planGraphQLRead } from "../schema/planner/graphql-read.js";
 import type { PlanRefusal, ReadPlanner } from "../schema/planner/read-planner.js";
+import { readOnReplicaOrPrimary } from "../schema/read-on-replica.js";
+import { readsOnlyVersionedData } from "./read-routing.js";
 
 export interface PlannedReads {
   planner: ReadPlanner;
@@ -154,18 +156,33 @@ export function plannedReadsPlugin(
       }
       // Yoga makes every operation's context with `contextFor` (yoga.ts), over its own.
       const context = args.contextValue as GraphQLContext & YogaInitialContext;
-      const read = plan.read.prepare(args.variableValues ?? {}, context);
-      if (!read) {
+      const variables = args.variableValues ?? {};
+      // Deciding sends no statement: a request the read refuses is executed, and its reader chosen there.
+      if (!plan.read.prepare(variables, context)) {
         reads.executed("arguments");
         return;
       }
-      return (reads.inExecution ? reads.inExecution(context, read) : read()).then(
-        (data) => setResultAndStopExecution(resultOf(data)),
-        (error: unknown) => {
-          reads.executed("failed");
-          reads.failed(operationName(args.document, args.operationName), error);
-        },
-      );
+      // On the reader chosen before it runs, as a REST GET: the primary once more when a replica failed it.
+      const read = () =>
+        readOnReplicaOrPrimary(
+          context,
+          readsOnlyVersionedData(operation.operation),
+          async (on): Promise<{ data: string } | { thrown: unknown }> => {
+            try {
+              const onReader = plan.read.prepare(variables, on);
+              if (!onReader) throw new Error("the planned read refused on its reader a request it took");
+              return { data: await onReader() };
+            } catch (error) {
+              return { thrown: error };
+            }
+          },
+          (outcome) => ("thrown" in outcome ? outcome.thrown : undefined),
+        );
+      return (reads.inExecution ? reads.inExecution(context, read) : read()).then((outcome) => {
+        if ("data" in outcome) return setResultAndStopExecution(resultOf(outcome.data));
+        reads.executed("failed");
+        reads.failed(operationName(args.document, args.operationName), outcome.thrown);
+      });
     },
   };
 }

@@ -4,7 +4,7 @@ import type { GraphQLWorkBounds } from "../config.js";
 import { EXPENSIVE_RETRY_AFTER_SECONDS, type ExpensiveWork } from "../http/expensive-work.js";
 import type { WhenSent } from "../http/response-cache.js";
 import type { GraphQLContext } from "../schema/context.js";
-import { replicaFailure } from "../schema/read-on-replica.js";
+import { readOnReplicaOrPrimary, replicaFailure } from "../schema/read-on-replica.js";
 import { type PricedOperation, pricedOperationOf } from "./cost.js";
 import { readsOnlyVersionedData } from "./read-routing.js";
 import { refusal } from "./refusal.js";
@@ -115,29 +115,23 @@ function concurrencyRefusal(
   );
 }
 
-/** Runs a query on the reader the request's read choice gives it; on the primary again if a replica failed it. */
-async function onReadConnections(
+/** Runs a query on the reader chosen for it before it runs; on the primary again if a replica failed it. */
+function onReadConnections(
   executeFn: ExecuteFn,
   executionArgs: ExecutionArgs,
   query: OperationDefinitionNode,
   deadline: AbortSignal,
 ) {
-  const executionContext = executionArgs.contextValue as GraphQLContext;
-  const { prisma, reads } = executionContext;
-  if (!reads) return executeFn(executionArgs);
-  const reader = reads.reader(readsOnlyVersionedData(query));
-  try {
-    executionContext.prisma = reader.prisma;
-    const result = await executeFn(executionArgs);
-    if (reader.source === "primary" || deadline.aborted) return result;
-    const failure = "errors" in result ? result.errors?.find(unmeant) : undefined;
-    if (!failure) return result;
-    reads.failed(failure.originalError ?? failure);
-    executionContext.prisma = reads.reader(false).prisma;
-    return await executeFn(executionArgs);
-  } finally {
-    executionContext.prisma = prisma;
-  }
+  return readOnReplicaOrPrimary(
+    executionArgs.contextValue as GraphQLContext,
+    readsOnlyVersionedData(query),
+    async (on) => executeFn({ ...executionArgs, contextValue: on }),
+    (result) => {
+      if (deadline.aborted || !("errors" in result)) return undefined;
+      const failure = result.errors?.find(unmeant);
+      return failure && (failure.originalError ?? failure);
+    },
+  );
 }
 
 /**
