@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { problemResponse } from "./problem.js";
+import { methodNotAllowed, problemResponse } from "./problem.js";
 
 export const DOCS_PATH = "/docs";
 const BUNDLE_PREFIX = `${DOCS_PATH}/redoc.standalone.`;
@@ -140,13 +140,5 @@ export function createApiReference(options: { documentPath: string; documentJson
 /** 405 for anything but GET and HEAD on a page or document; null when the method is fine. */
 export function onlyGet(request: Request, requestId: string): Response | null {
   if (request.method === "GET" || request.method === "HEAD") return null;
-  return problemResponse(
-    {
-      status: 405,
-      code: "method_not_allowed",
-      detail: `${request.method} is not allowed here; use GET`,
-      headers: { allow: "GET, HEAD" },
-    },
-    requestId,
-  );
+  return problemResponse(methodNotAllowed(request.method, ["GET", "HEAD"]), requestId);
 }

@@ -33,6 +33,21 @@ export interface Problem {
   headers?: Record<string, string>;
 }
 
+/** A request without a valid API key, REST's and GraphQL's alike: the header to send it in. */
+export const UNAUTHENTICATED: Problem = {
+  status: 401,
+  code: "unauthenticated",
+  detail: "A valid X-API-KEY header is required",
+  headers: { "www-authenticate": 'ApiKey realm="buyer-api", header="X-API-KEY"' },
+};
+
+/** A method a path does not take, and those it does (`allow`). */
+export function methodNotAllowed(method: string, allow: readonly string[]): Problem {
+  const methods = allow.join(", ");
+  const detail = `${method} is not allowed here; use ${methods}`;
+  return { status: 405, code: "method_not_allowed", detail, headers: { allow: methods } };
+}
+
 /** RFC 9457 problem details; `type` is about:blank, so `title` is the status phrase and `code` tells the cases apart. */
 export function problemBody(problem: Problem, requestId: string): string {
   return JSON.stringify({

@@ -8,7 +8,6 @@ import type { Viewer } from "../auth/viewer.js";
 import { API_PREFIX, isVersionedRead } from "../contract/route.js";
 import { routes } from "../contract/routes.js";
 import { readPositionOf } from "../http/admission.js";
-import { DOCS_PATH } from "../http/api-reference.js";
 import {
   EXPENSIVE_RETRY_AFTER_SECONDS,
   type ExpensiveSlot,
@@ -16,10 +15,16 @@ import {
 } from "../http/expensive-work.js";
 import { respondIdempotently } from "../http/idempotency.js";
 import { readJsonObject } from "../http/json-body.js";
-import { jsonResponse, type Problem, problemResponse } from "../http/problem.js";
+import {
+  jsonResponse,
+  methodNotAllowed,
+  type Problem,
+  problemResponse,
+  UNAUTHENTICATED,
+} from "../http/problem.js";
 import type { Route } from "../http/router.js";
 import type { Endpoint, Exchange } from "../http/stages/exchange.js";
-import { HELP_LINK } from "../http/stages/not-found.js";
+import { noOperation } from "../http/stages/not-found.js";
 import type { GraphQLContext, ReadPosition } from "../schema/context.js";
 import { readOnReplicaOrPrimary, replicaFailureIn } from "../schema/read-on-replica.js";
 import type { IdempotencyStore } from "../services/idempotency-store.js";
@@ -56,27 +61,10 @@ export interface RestDependencies {
   expensiveReads: ExpensiveReads;
 }
 
-/** A path no operation has: what was asked for, and where the operations are listed. */
-function noOperation(pathname: string): Problem {
-  const shown = pathname.length > 200 ? `${pathname.slice(0, 200)}…` : pathname;
-  return {
-    status: 404,
-    code: "not_found",
-    detail: `No operation has the path ${shown}; the API reference is at ${DOCS_PATH}`,
-    headers: { link: HELP_LINK },
-  };
-}
-
 /** A record the caller cannot see, worded as the operations' own checks word it ("Order not found"). */
 function recordNotFound(record: string): Problem {
   return { status: 404, code: "not_found", detail: `${record} not found` };
 }
-const unauthenticated: Problem = {
-  status: 401,
-  code: "unauthenticated",
-  detail: "A valid X-API-KEY header is required",
-  headers: { "www-authenticate": 'ApiKey realm="buyer-api", header="X-API-KEY"' },
-};
 
 export interface RestHandler {
   /** One endpoint per path of the contract (`/api/public/buyer/v1/orders/{id}`), its operations' methods together. */
@@ -127,7 +115,7 @@ async function serve(
   const fail = (problem: Problem) => problemResponse(problem, requestId);
   const entry = operationFor(request, url, candidates);
   if ("problem" in entry) return fail(entry.problem);
-  if (!viewer) return fail(unauthenticated);
+  if (!viewer) return fail(UNAUTHENTICATED);
   const params = readPathParams(entry, exchange.route.params);
   if ("missing" in params) return fail(recordNotFound(entry.recordNames[params.missing] ?? "Record"));
   let body: Record<string, unknown> = {};
@@ -276,10 +264,7 @@ function operationFor(
   const allow = candidates.flatMap(({ route }) =>
     route.method === "GET" ? ["GET", "HEAD"] : [route.method],
   );
-  const detail = `${request.method} is not allowed here; use ${allow.join(", ")}`;
-  return {
-    problem: { status: 405, code: "method_not_allowed", detail, headers: { allow: allow.join(", ") } },
-  };
+  return { problem: methodNotAllowed(request.method, allow) };
 }
 
 /** The problem for a failure; anything unexpected is logged and disclosed as nothing but 500. */

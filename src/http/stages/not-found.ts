@@ -1,5 +1,5 @@
 import { DOCS_PATH } from "../api-reference.js";
-import { problemResponse } from "../problem.js";
+import { type Problem, problemResponse } from "../problem.js";
 import type { Endpoint } from "./exchange.js";
 
 /** Where a 404 points a client that guessed a path. */
@@ -15,6 +15,17 @@ export function notFoundResponse(requestId: string): Response {
     },
     requestId,
   );
+}
+
+/** A path under the REST API that no operation has: what was asked for, and where the operations are listed. */
+export function noOperation(pathname: string): Problem {
+  const shown = pathname.length > 200 ? `${pathname.slice(0, 200)}…` : pathname;
+  return {
+    status: 404,
+    code: "not_found",
+    detail: `No operation has the path ${shown}; the API reference is at ${DOCS_PATH}`,
+    headers: { link: HELP_LINK },
+  };
 }
 
 /** Where the router sends a path no route has, outside the REST API (whose own 404 names the path). */
