@@ -228,6 +228,12 @@ describe("queries answered by planned reads", () => {
       3,
     ],
     [
+      "one root field twice under one key, its selections merged",
+      `query Tiles($compact: Boolean!) { orders(first: 2) { totalCount } orders(first: 2) { nodes { id } }
+        orders(first: 2) { pageInfo @skip(if: $compact) { hasNextPage } nodes { orderStatus } } }`,
+      1,
+    ],
+    [
       "__typename alone at the root",
       "query Tiles($compact: Boolean!) { __typename kind: __typename @skip(if: $compact) }",
       0,

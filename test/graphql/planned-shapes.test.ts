@@ -114,6 +114,11 @@ const SHAPES: readonly (readonly [shape: string, document: string, outcome: stri
     "{ placed: orders(first: 5, filter: { orderStatus: [ORDER_PLACED] }) { totalCount } delivered: orders(first: 1) { totalCount } }",
     "planned",
   ],
+  [
+    "one root field twice under one key, its selections merged",
+    "{ orders(first: 1, reverse: true) { totalCount } orders(reverse: true, first: 1) { nodes { id } } }",
+    "planned",
+  ],
   ["__typename at the root, alone", "{ __typename }", "planned"],
   ["__typename beside root fields", "{ a: __typename orders { totalCount } __typename }", "planned"],
   ["every root field skipped", "{ orders @skip(if: true) { totalCount } }", "planned"],

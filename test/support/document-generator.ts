@@ -129,9 +129,10 @@ class DocumentBuilder {
     const selections: string[] = [];
     if (!this.choose.chance(0.02)) {
       selections.push(this.field(root, 1, keys));
-      const more = this.choose.chance(0.25) ? this.choose.int(1, 2) : 0;
+      // Often the same field again (a dashboard's tiles), so that a document planned alone is planned twice.
+      const more = this.choose.chance(0.3) ? this.choose.int(1, 2) : 0;
       for (let count = 0; count < more; count += 1)
-        selections.push(this.field(this.choose.pick(roots), 1, keys));
+        selections.push(this.field(this.choose.chance(0.5) ? root : this.choose.pick(roots), 1, keys));
     }
     if (selections.length === 0 || this.choose.chance(this.style.rich ? 0.15 : 0.05))
       selections.splice(this.choose.int(0, selections.length), 0, this.typename(query));

@@ -14,6 +14,7 @@ import {
   isNonNullType,
   isObjectType,
   Kind,
+  print,
   type SelectionSetNode,
 } from "graphql";
 import type { Viewer } from "../../auth/viewer.js";
@@ -311,10 +312,16 @@ export function fieldsOf(selectionSet: SelectionSetNode | undefined): FieldNode[
   return [...byKey.values()];
 }
 
-/** Two selections of one response key as one, refused unless they are the same field without arguments. */
+/** A field's arguments as one text, in any order: what makes two selections of a key the same field. */
+const argumentsText = (node: FieldNode) => (node.arguments ?? []).map(print).sort().join(",");
+
+/**
+ * Two selections of one response key as one. Validation lets a key stand
+ * only for one field with the same arguments; anything else is not planned.
+ */
 function merged(known: FieldNode, again: FieldNode): FieldNode {
-  if (known.name.value !== again.name.value || known.arguments?.length || again.arguments?.length)
-    throw new PlanError(`${known.name.value} is selected twice with arguments`, "repeated_key");
+  if (known.name.value !== again.name.value || argumentsText(known) !== argumentsText(again))
+    throw new PlanError(`${known.name.value} is selected twice as different fields`);
   const selections = [...(known.selectionSet?.selections ?? []), ...(again.selectionSet?.selections ?? [])];
   return {
     ...known,

@@ -45,8 +45,6 @@ export class RowValueError extends Error {
 export const PLAN_REFUSALS = [
   /** A root field with no planned read (declared in read-metadata.ts). */
   "root_field",
-  /** The same response key selected twice. */
-  "repeated_key",
   /** `__schema` or `__type`: introspection is executed. */
   "introspection",
   /** A connection's field other than `edges { node }` and `pageInfo`. */
