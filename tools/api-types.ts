@@ -1,7 +1,7 @@
 import openapiTS, { astToString } from "openapi-typescript";
 import { API_PREFIX } from "../src/contract/route.js";
-import { buildOpenApiDocument } from "../src/rest/openapi/document.js";
-import type { OpenApiDocument } from "../src/rest/openapi/types.js";
+import { buildOpenApiDocument } from "../src/openapi/document.js";
+import type { OpenApiDocument } from "../src/openapi/types.js";
 import { schema } from "../src/schema/index.js";
 
 export const API_TYPES_FILE = "test/generated/api-types.ts";

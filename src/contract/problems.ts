@@ -2,7 +2,7 @@ import type { FieldError } from "../http/problem.js";
 
 // The problem catalogue of docs/design/decisions.md §2 "Statuses and codes": every
 // `code` a REST problem can carry, its status, which requests can meet it, and
-// an example. The OpenAPI generator (src/rest/openapi/problems.ts) writes the
+// an example. The OpenAPI generator (src/openapi/problems.ts) writes the
 // reference's table and each operation's problem responses from it.
 
 /** Every `code` a REST problem can carry. */

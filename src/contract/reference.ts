@@ -3,7 +3,7 @@ import type { JsonSchema } from "./route.js";
 // What the reference says that no one route owns: its introduction, and the
 // headers every request and response may carry. Those are decided by the HTTP
 // layer (src/app.ts, src/rest/handler.ts, src/http/conditional-get.ts), so they
-// are described here once, and src/rest/openapi says which response carries which.
+// are described here once, and src/openapi says which response carries which.
 
 /** A response header, as the document's `components.headers` describes it. */
 export interface ResponseHeader {

@@ -17,6 +17,7 @@ const FLOORS: readonly (readonly string[])[] = [
   ["cli"],
   ["server"],
   ["app", "webhooks"],
+  ["openapi"],
   ["rest", "graphql"],
   ["contract"],
   ["http"],

@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { routes } from "../../src/contract/routes.js";
-import { OPENAPI_PATH } from "../../src/rest/openapi/document.js";
+import { OPENAPI_PATH } from "../../src/openapi/document.js";
 import { launchBrowser } from "../../tools/browser.js";
 import { createTestApp, type TestApp } from "../support/test-app.js";
 

@@ -6,7 +6,9 @@ import { PROBLEM_CONTENT_TYPE, problemBody, problemResponse } from "../../src/ht
 
 describe("a problem", () => {
   it("names its status's phrase, its code and the request it answers", () => {
-    expect(JSON.parse(problemBody({ status: 404, code: "not_found", detail: "No order abc" }, "req-1"))).toEqual({
+    expect(
+      JSON.parse(problemBody({ status: 404, code: "not_found", detail: "No order abc" }, "req-1")),
+    ).toEqual({
       type: "about:blank",
       title: "Not Found",
       status: 404,

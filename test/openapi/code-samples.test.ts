@@ -28,9 +28,9 @@ import {
   SAMPLE_URL_VARIABLE,
 } from "../../src/http/code-samples.js";
 import { createLogger } from "../../src/logger.js";
+import { OPENAPI_PATH } from "../../src/openapi/document.js";
+import type { OpenApiDocument, Operation } from "../../src/openapi/types.js";
 import { projectRoot } from "../../src/project-root.js";
-import { OPENAPI_PATH } from "../../src/rest/openapi/document.js";
-import type { OpenApiDocument, Operation } from "../../src/rest/openapi/types.js";
 import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
 import { testConfig } from "../support/test-app.js";
 import { createTestDatabase, type TestDatabase } from "../support/test-database.js";

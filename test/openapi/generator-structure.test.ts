@@ -8,8 +8,8 @@ import { describe, expect, it } from "vitest";
 import { PROBLEMS } from "../../src/contract/problems.js";
 import { API_PREFIX } from "../../src/contract/route.js";
 import { WEBHOOK_EVENT_TYPES } from "../../src/domain/webhook-events.js";
-import { buildOpenApiDocument } from "../../src/rest/openapi/document.js";
-import type { JsonSchema, Operation } from "../../src/rest/openapi/types.js";
+import { buildOpenApiDocument } from "../../src/openapi/document.js";
+import type { JsonSchema, Operation } from "../../src/openapi/types.js";
 import { schema } from "../../src/schema/index.js";
 
 const ORIGIN = "https://api.example.com";

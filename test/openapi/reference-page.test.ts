@@ -2,8 +2,8 @@
 import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_PREFIX } from "../../src/contract/route.js";
-import { OPENAPI_PATH } from "../../src/rest/openapi/document.js";
-import type { OpenApiDocument } from "../../src/rest/openapi/types.js";
+import { OPENAPI_PATH } from "../../src/openapi/document.js";
+import type { OpenApiDocument } from "../../src/openapi/types.js";
 import { createTestApp, PUBLIC_BASE_URL, type TestApp } from "../support/test-app.js";
 
 /** The bundle's URL carries a hash of its bytes. */

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { isEnumType, isInputObjectType, isInterfaceType, isObjectType } from "graphql";
 import { describe, expect, it } from "vitest";
 import { REST_DESCRIPTIONS } from "../../src/contract/descriptions.js";
-import { buildOpenApiDocument } from "../../src/rest/openapi/document.js";
+import { buildOpenApiDocument } from "../../src/openapi/document.js";
 import { enumSpelling } from "../../src/rest/rest-spelling.js";
 import { schema } from "../../src/schema/index.js";
 

@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_PREFIX } from "../../src/contract/route.js";
 import { routes } from "../../src/contract/routes.js";
-import { OPENAPI_PATH } from "../../src/rest/openapi/document.js";
-import type { JsonSchema, OpenApiDocument, Parameter } from "../../src/rest/openapi/types.js";
+import { OPENAPI_PATH } from "../../src/openapi/document.js";
+import type { JsonSchema, OpenApiDocument, Parameter } from "../../src/openapi/types.js";
 import { encodeGlobalId, type NodeTypeName } from "../../src/schema/global-ids.js";
 import { callApi, createTestApp, type TestApp } from "../support/test-app.js";
 import { expectProblem, idsOf } from "./helpers.js";

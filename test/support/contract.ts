@@ -3,7 +3,7 @@
 // and body schema. A response the document does not describe fails the test.
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import { buildOpenApiDocument, OPENAPI_PATH } from "../../src/rest/openapi/document.js";
+import { buildOpenApiDocument, OPENAPI_PATH } from "../../src/openapi/document.js";
 import type {
   Header,
   JsonSchema,
@@ -11,7 +11,7 @@ import type {
   OpenApiDocument,
   Operation,
   Reference,
-} from "../../src/rest/openapi/types.js";
+} from "../../src/openapi/types.js";
 import { schema } from "../../src/schema/index.js";
 
 // ajv-formats is CommonJS; its default export arrives wrapped under NodeNext.

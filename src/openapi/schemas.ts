@@ -13,11 +13,11 @@ import {
   isObjectType,
   isScalarType,
 } from "graphql";
-import { restDescription } from "../../contract/descriptions.js";
-import type { BodyFieldHint } from "../../contract/route.js";
-import { MAX_STRING_LENGTH } from "../../domain/input-checks.js";
-import { enumSpelling, INT_RANGE, snakeCase } from "../rest-spelling.js";
-import { nodeTypesOf, type RouteOperation, type Selected, selectedAt } from "../route-operation.js";
+import { restDescription } from "../contract/descriptions.js";
+import type { BodyFieldHint } from "../contract/route.js";
+import { MAX_STRING_LENGTH } from "../domain/input-checks.js";
+import { enumSpelling, INT_RANGE, snakeCase } from "../rest/rest-spelling.js";
+import { nodeTypesOf, type RouteOperation, type Selected, selectedAt } from "../rest/route-operation.js";
 import type { JsonSchema } from "./types.js";
 
 // JSON Schemas of the GraphQL types the routes feed and read, in the REST spelling.

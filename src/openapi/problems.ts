@@ -1,14 +1,9 @@
 import { type GraphQLSchema, isEnumType } from "graphql";
-import {
-  PROBLEMS,
-  type ProblemCode,
-  type ProblemEntry,
-  type ProblemExample,
-} from "../../contract/problems.js";
-import type { HttpMethod, JsonValue } from "../../contract/route.js";
-import { FIELD_PROBLEM_CODES } from "../../domain/errors.js";
-import { problemBody } from "../../http/problem.js";
-import { describeFieldErrors } from "../errors.js";
+import { PROBLEMS, type ProblemCode, type ProblemEntry, type ProblemExample } from "../contract/problems.js";
+import type { HttpMethod, JsonValue } from "../contract/route.js";
+import { FIELD_PROBLEM_CODES } from "../domain/errors.js";
+import { problemBody } from "../http/problem.js";
+import { describeFieldErrors } from "../rest/errors.js";
 import { leafSchema, type SchemaRegistry } from "./schemas.js";
 import type { JsonSchema, Response } from "./types.js";
 

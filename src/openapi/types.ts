@@ -1,6 +1,6 @@
 import type { oas31 } from "openapi3-ts";
 
-import type { JsonSchema } from "../../contract/route.js";
+import type { JsonSchema } from "../contract/route.js";
 
 // openapi3-ts's OpenAPI 3.1 objects, narrowed to what the generator writes:
 // schemas are the contract's `JsonSchema`, and the members it always writes

@@ -1,7 +1,7 @@
 import type { GraphQLSchema } from "graphql";
-import { EVENT_RECORD_DOCUMENTS } from "../../contract/event-records.js";
-import { MAX_EVENT_DATA_BYTES } from "../../domain/webhook-events.js";
-import { readRouteOperation } from "../route-operation.js";
+import { EVENT_RECORD_DOCUMENTS } from "../contract/event-records.js";
+import { MAX_EVENT_DATA_BYTES } from "../domain/webhook-events.js";
+import { readRouteOperation } from "../rest/route-operation.js";
 import { responseSchema, type SchemaRegistry } from "./schemas.js";
 import type { JsonSchema, Operation, Parameter, PathItem } from "./types.js";
 

@@ -1,10 +1,10 @@
 import { type GraphQLSchema, getNamedType, isInputObjectType } from "graphql";
-import { PROBLEMS, type ProblemCode } from "../../contract/problems.js";
-import { HEADER_PARAMETERS, RESPONSE_HEADERS, referenceIntroduction } from "../../contract/reference.js";
-import { API_PREFIX, isVersionedRead, type RestRoute } from "../../contract/route.js";
-import { routes as contractRoutes, TAG_DESCRIPTIONS } from "../../contract/routes.js";
-import { acceptsIfMatch } from "../conditional-write.js";
-import { type RouteOperation, readRouteOperation } from "../route-operation.js";
+import { PROBLEMS, type ProblemCode } from "../contract/problems.js";
+import { HEADER_PARAMETERS, RESPONSE_HEADERS, referenceIntroduction } from "../contract/reference.js";
+import { API_PREFIX, isVersionedRead, type RestRoute } from "../contract/route.js";
+import { routes as contractRoutes, TAG_DESCRIPTIONS } from "../contract/routes.js";
+import { acceptsIfMatch } from "../rest/conditional-write.js";
+import { type RouteOperation, readRouteOperation } from "../rest/route-operation.js";
 import { typeWebhookEvents, WEBHOOKS_TAG, webhookOperations } from "./events.js";
 import {
   operationProblemSchema,
