@@ -21,7 +21,7 @@ import {
   relationPageQuery,
   throwIfProblems,
 } from "./page-window.js";
-import { type RootListRead, rootListExtension } from "./read-metadata.js";
+import { type RootListRead, relationPageExtension, rootListExtension } from "./read-metadata.js";
 import { requireViewer } from "./require-viewer.js";
 import { CREATED_AT, type PagePosition, type SortKey } from "./sort-keys.js";
 
@@ -46,8 +46,8 @@ export interface RelationConnectionOptions<Model extends PrismaModelTypes, Node>
   description: string;
   /** The list relation paged, newest first. */
   relation: Model["ListRelations"] & string;
-  /** Narrows the relation's rows, for paging and for the count alike: a condition of src/schema/conditions.ts. */
-  where?: (context: GraphQLContext) => object;
+  /** Narrows the relation's rows for the viewer, for paging and for the count alike: a condition of src/schema/conditions.ts. */
+  where?: (viewer: Viewer | null) => object;
 }
 
 /**
@@ -68,7 +68,9 @@ export function relationConnection<Model extends PrismaModelTypes, Shape extends
     context: GraphQLContext,
     nestedSelection: (selection: object, path: string[]) => object,
   ) => ({
-    [relation]: withPositionFields(nodeSelection(nestedSelection, relationPageQuery(args, where?.(context)))),
+    [relation]: withPositionFields(
+      nodeSelection(nestedSelection, relationPageQuery(args, where?.(context.viewer))),
+    ),
   });
   return t.field({
     // The rows are the nodes: Prisma loads the node type's selection (`rootPageQuery`, `nestedSelection`).
@@ -77,12 +79,14 @@ export function relationConnection<Model extends PrismaModelTypes, Shape extends
     args: pageArgs(t.arg),
     // Typed here: Pothos cannot check a selection keyed by a relation name that is a type parameter.
     select: selectPage as never,
+    // The planned reads page the same rows in the parent's statement (src/schema/planner/relation-page.ts).
+    extensions: relationPageExtension({ through: [relation], where }),
     resolve: (parent, args, context) => {
       const rows = (parent as unknown as Record<string, PagePosition[]>)[relation] ?? [];
       const { id } = parent as unknown as { id: string };
       return toConnection(rows, readPage(args), () =>
         batchCount(context, batch, id, async (ids) => {
-          const counted = where?.(context);
+          const counted = where?.(context.viewer);
           const parents = await delegate<CountingDelegate>(context, model).findMany({
             where: { id: { in: ids } },
             select: { id: true, _count: { select: { [relation]: counted ? { where: counted } : true } } },

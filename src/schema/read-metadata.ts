@@ -27,6 +27,18 @@ export interface RecordRead {
   where(ids: RecordIds, viewer: Viewer): object;
 }
 
+/**
+ * A connection below the root paging through rows related to its parent's
+ * row, newest first: the list relations from the parent to the nodes' rows
+ * (the last one's rows are the nodes; any before it are gone through), and
+ * what narrows the nodes' rows for the viewer (a condition of
+ * src/schema/conditions.ts), for the page and the count alike.
+ */
+export interface RelationPageRead {
+  through: readonly [string, ...string[]];
+  where?: (viewer: Viewer | null) => object;
+}
+
 /** `node`: for each Node type, the condition of the records of ids as the viewer may see them. */
 export type NodeRead = Readonly<Record<NodeTypeName, (ids: RecordIds, viewer: Viewer) => object>>;
 
@@ -71,6 +83,13 @@ const recordReads = new WeakMap<object, RecordRead>();
 const rowReads = new WeakMap<object, RowRead>();
 const nodeReads = new WeakMap<object, NodeRead>();
 const nodesReads = new WeakMap<object, NodesRead>();
+const relationPages = new WeakMap<object, RelationPageRead>();
+
+/** Extensions of a connection below the root over a relation's rows (`relationConnection`). */
+export function relationPageExtension(read: RelationPageRead): { relationPage: RelationPageRead } {
+  relationPages.set(read, read);
+  return { relationPage: read };
+}
 
 /** Extensions of `node`, reading the record its global ID names. */
 export function nodeReadExtension(read: NodeRead): { nodeRead: NodeRead } {
@@ -130,4 +149,8 @@ export function nodeReadOf(extensions: Extensions): NodeRead | undefined {
 
 export function nodesReadOf(extensions: Extensions): NodesRead | undefined {
   return declared(nodesReads, extensions?.nodesRead);
+}
+
+export function relationPageOf(extensions: Extensions): RelationPageRead | undefined {
+  return declared(relationPages, extensions?.relationPage);
 }

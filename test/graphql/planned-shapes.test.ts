@@ -95,7 +95,42 @@ const SHAPES: readonly (readonly [shape: string, document: string, outcome: stri
   [
     "a nested connection",
     "{ orders(first: 2) { edges { node { id events(first: 2) { edges { node { id } } } } } } }",
-    "field_arguments",
+    "planned",
+  ],
+  [
+    "nested connections paged by variables, one inside another",
+    "query ($n: Int, $after: String) { buyerProductApprovals(first: 10) { nodes { id orders(first: $n, after: $after) { totalCount nodes { id } pageInfo { hasNextPage endCursor } } } } }",
+    "planned",
+  ],
+  [
+    "a nested connection in a nested connection, and one through a relation between",
+    "{ buyerProducts { edges { node { approvals(first: 3) { totalCount nodes { orders(first: 1) { totalCount } } } orders { nodes { id } } } } } }",
+    "planned",
+  ],
+  [
+    "a tag group's tags",
+    "{ tagGroups { nodes { tags(first: 2) { pageInfo { hasNextPage } nodes { name } } } } }",
+    "planned",
+  ],
+  [
+    "a supplier's users",
+    "{ suppliers { nodes { users(first: 1) { totalCount nodes { id } } } } }",
+    "planned",
+  ],
+  [
+    "an edge's cursor in a nested connection",
+    "{ orders { nodes { events(first: 2) { edges { cursor node { id } } } } } }",
+    "planned",
+  ],
+  [
+    "a nested connection's items selected both ways",
+    "{ orders { nodes { events(first: 2) { nodes { id } edges { node { id } } } } } }",
+    "connection_field",
+  ],
+  [
+    "a nested connection selected twice with other arguments",
+    "{ orders { nodes { a: events(first: 1) { totalCount } b: events(first: 2) { totalCount } } } }",
+    "planned",
   ],
   ["node", "query ($id: ID!) { node(id: $id) { id } }", "planned"],
   ["nodes", "query ($ids: [ID!]!) { nodes(ids: $ids) { id } }", "planned"],

@@ -15,9 +15,9 @@ import {
   type OperationDefinitionNode,
 } from "graphql";
 import type { GraphQLContext } from "../context.js";
-import type { PageInfoShape } from "../page-window.js";
 import { rootListOf } from "../read-metadata.js";
 import { type ConditionValues, collectedOperation } from "./collected-selection.js";
+import { connectionWriter } from "./connection-writer.js";
 import type { ReadOutcome, ReadPlanner } from "./read-planner.js";
 import { fieldsOf } from "./selection-walk.js";
 import { type OutputSpelling, PlanError, type PlanRefusal, RowValueError } from "./writers.js";
@@ -150,98 +150,5 @@ function valueWriter(
     if (outcome.kind === "list") return outcome.json;
     if (!connection) throw new PlanError(`${type.name} is not a connection`);
     return connection(outcome);
-  };
-}
-
-/** A connection's fields in the selection's order: `edges { node }` around each node's text or `nodes` as a list of them, `pageInfo` and `totalCount`. */
-function connectionWriter(
-  root: FieldNode,
-  connection: GraphQLObjectType,
-): (page: Extract<ReadOutcome, { kind: "page" }>) => string {
-  const parts = fieldsOf(root.selectionSet).map((field, index) => {
-    const prefix = `${index === 0 ? "" : ","}${keyOf(field)}:`;
-    if (field.name.value === "__typename") {
-      const name = JSON.stringify(connection.name);
-      return () => prefix + name;
-    }
-    if (field.name.value === "totalCount")
-      return (page: Extract<ReadOutcome, { kind: "page" }>) => prefix + String(page.totalCount);
-    if (field.name.value === "pageInfo") {
-      const write = pageInfoWriter(field);
-      return (page: Extract<ReadOutcome, { kind: "page" }>) => prefix + write(page.pageInfo);
-    }
-    // The planner compiles `edges { node }` or `nodes` beside `pageInfo` and `totalCount` (read-statements.ts).
-    if (field.name.value === "nodes")
-      return (page: Extract<ReadOutcome, { kind: "page" }>) => `${prefix}[${page.nodes.join(",")}]`;
-    if (field.name.value !== "edges")
-      throw new PlanError(`${connection.name}.${field.name.value} is not compiled`, "connection_field");
-    const edge = edgeWriter(connection, field);
-    return (page: Extract<ReadOutcome, { kind: "page" }>) => {
-      let out = `${prefix}[`;
-      for (let position = 0; position < page.nodes.length; position += 1)
-        out += (position === 0 ? "" : ",") + edge(page, position);
-      return `${out}]`;
-    };
-  });
-  return (page) => {
-    let out = "{";
-    for (const part of parts) out += part(page);
-    return `${out}}`;
-  };
-}
-
-/** The writer of the edge at a position of a page: its node's text, its cursor and `__typename`, in the selection's order. */
-function edgeWriter(
-  connection: GraphQLObjectType,
-  edges: FieldNode,
-): (page: Extract<ReadOutcome, { kind: "page" }>, position: number) => string {
-  const type = getNamedType(connection.getFields().edges?.type);
-  if (!type) throw new PlanError(`${connection.name} has no edges`, "connection_field");
-  const parts = fieldsOf(edges.selectionSet).map((field, index) => {
-    const prefix = `${index === 0 ? "" : ","}${keyOf(field)}:`;
-    switch (field.name.value) {
-      case "node":
-        return (page: Extract<ReadOutcome, { kind: "page" }>, position: number) =>
-          prefix + (page.nodes[position] ?? "null");
-      case "cursor":
-        return (page: Extract<ReadOutcome, { kind: "page" }>, position: number) => {
-          const cursor = page.cursors?.[position];
-          if (cursor === undefined) throw new Error(`${type.name}.cursor was not read`);
-          return prefix + JSON.stringify(cursor);
-        };
-      case "__typename": {
-        const name = JSON.stringify(type.name);
-        return () => prefix + name;
-      }
-      default:
-        throw new PlanError(`${type.name}.${field.name.value} is not compiled`, "connection_field");
-    }
-  });
-  return (page, position) => {
-    let out = "{";
-    for (const part of parts) out += part(page, position);
-    return `${out}}`;
-  };
-}
-
-const PAGE_INFO_FIELDS: Readonly<Record<string, (info: PageInfoShape) => string>> = {
-  hasNextPage: (info) => String(info.hasNextPage),
-  hasPreviousPage: (info) => String(info.hasPreviousPage),
-  startCursor: (info) => JSON.stringify(info.startCursor),
-  endCursor: (info) => JSON.stringify(info.endCursor),
-  __typename: () => `"PageInfo"`,
-};
-
-function pageInfoWriter(node: FieldNode): (info: PageInfoShape) => string {
-  const parts = fieldsOf(node.selectionSet).map((field, index) => {
-    const key = field.alias?.value ?? field.name.value;
-    const write = PAGE_INFO_FIELDS[field.name.value];
-    if (!write) throw new PlanError(`PageInfo.${field.name.value} is not compiled`);
-    return { prefix: `${index === 0 ? "" : ","}${JSON.stringify(key)}:`, write };
-  });
-  return (info) => {
-    let out = "{";
-    for (const { prefix, write } of parts) out += prefix + write(info);
-    return `${out}}`;
   };
 }

@@ -5,7 +5,6 @@
 // statement for each type they name.
 import type { FieldNode, GraphQLSchema } from "graphql";
 import { isObjectType, Kind } from "graphql";
-import type { Viewer } from "../../auth/viewer.js";
 import { conditionSql } from "../conditions.js";
 import type { GraphQLContext } from "../context.js";
 import { decodeGlobalId, NODE_TYPES, type NodeTypeName } from "../global-ids.js";
@@ -16,10 +15,10 @@ import {
   type CompiledRead,
   type RunStatement,
   recordStatement,
-  requestValues,
   rootRows,
   unlessRefused,
 } from "./read-statements.js";
+import type { BoundRequest } from "./request-arguments.js";
 import type { PlanContext } from "./selection-walk.js";
 import { columnSql, type TableRef } from "./sql-writer.js";
 import { PlanError, textOf, type Writer } from "./writers.js";
@@ -78,13 +77,13 @@ function recordTypesOf(reads: ReadonlyMap<NodeTypeName, TypeRead>): readonly str
 function runTypeRead(
   read: TypeRead,
   where: object,
-  viewer: Viewer,
+  bound: BoundRequest,
   context: GraphQLContext,
   query: RunStatement,
 ) {
   const sql = read.plan.requestSql();
   const text = read.statement(conditionSql(where, read.table, sql));
-  return query(text, [...read.plan.parametersFor(viewer), ...sql.values], context);
+  return query(text, [...bound.parameters, ...sql.values], context);
 }
 
 /** The compiled read of `node`: one record read for each Node type. */
@@ -107,10 +106,11 @@ export function planNodeRead(
       const planned = decoded && byType.get(decoded.type);
       if (!viewer || !decoded || !planned) return null;
       const where = unlessRefused(() => read[decoded.type](decoded.uuid, viewer));
-      if (!where) return null;
+      const bound = where && planned.plan.bind(viewer, variables, context);
+      if (!where || !bound) return null;
       return async () => {
-        const [row] = await runTypeRead(planned, where, viewer, context, query);
-        return { kind: "record", json: row ? planned.write(row, requestValues(context)) : null };
+        const [row] = await runTypeRead(planned, where, bound, context, query);
+        return { kind: "record", json: row ? planned.write(row, bound.values) : null };
       };
     },
   };
@@ -140,19 +140,19 @@ export function planNodesRead(
         const uuids = uuidsByType.get(item.type) ?? new Set();
         uuidsByType.set(item.type, uuids.add(item.uuid));
       }
-      const wheres: { typeRead: TypeRead; where: object; type: NodeTypeName }[] = [];
+      const wheres: { typeRead: TypeRead; where: object; type: NodeTypeName; bound: BoundRequest }[] = [];
       for (const [type, uuids] of uuidsByType) {
         const typeRead = byType.get(type);
         const where = unlessRefused(() => read.visible[type]([...uuids], viewer));
-        if (!typeRead || !where) return null;
-        wheres.push({ typeRead, where, type });
+        const bound = where && typeRead?.plan.bind(viewer, variables, context);
+        if (!typeRead || !where || !bound) return null;
+        wheres.push({ typeRead, where, type, bound });
       }
       return async () => {
-        const values = requestValues(context);
         const found = new Map<string, string>();
-        for (const { typeRead, where, type } of wheres)
-          for (const row of await runTypeRead(typeRead, where, viewer, context, query))
-            found.set(`${type}:${String(row[typeRead.idKey])}`, typeRead.write(row, values));
+        for (const { typeRead, where, type, bound } of wheres)
+          for (const row of await runTypeRead(typeRead, where, bound, context, query))
+            found.set(`${type}:${String(row[typeRead.idKey])}`, typeRead.write(row, bound.values));
         const items = decoded.map((item) => (item && found.get(`${item.type}:${item.uuid}`)) ?? "null");
         return { kind: "list", json: `[${items.join(",")}]` };
       };

@@ -32,6 +32,7 @@ import {
   type QueryRows,
 } from "./read-statements.js";
 import { planRecordBatch, type RecordBatchRead } from "./record-batch.js";
+import type { FieldArguments } from "./request-arguments.js";
 import { PlanContext } from "./selection-walk.js";
 import { type OutputSpelling, PlanError, type PlanRefusal } from "./writers.js";
 
@@ -63,14 +64,14 @@ export function createReadPlanner(options: {
   return {
     plan(operation, spelling) {
       return planned(() => {
-        const { field, fieldNode, plan, argumentsOf } = rootOf(operation, spelling);
+        const { field, fieldNode, plan, argumentsOf, fieldArguments } = rootOf(operation, spelling);
         const list = rootListOf(field.extensions);
         const record = recordReadOf(field.extensions);
         const node = nodeReadOf(field.extensions);
         if (node)
           return planNodeRead(
             schema,
-            () => new PlanContext(dataModel, spelling),
+            () => new PlanContext(dataModel, spelling, fieldArguments),
             node,
             fieldNode,
             argumentsOf,
@@ -112,9 +113,17 @@ export function createReadPlanner(options: {
     if (fieldNode.directives?.length) throw new PlanError("its root field has a directive");
     const field = root.getFields()[fieldNode.name.value];
     if (!field) throw new PlanError(`Query.${fieldNode.name.value} is not planned`, "introspection");
+    const fieldArguments: FieldArguments = (parent, nested, node, variables) =>
+      readArguments(schema, operation, parent, nested, node, variables);
     const argumentsOf = (variables: Readonly<Record<string, unknown>>) =>
-      readArguments(schema, operation, field, fieldNode, variables);
-    return { field, fieldNode, plan: new PlanContext(dataModel, spelling), argumentsOf };
+      fieldArguments("Query", field, fieldNode, variables);
+    return {
+      field,
+      fieldNode,
+      plan: new PlanContext(dataModel, spelling, fieldArguments),
+      argumentsOf,
+      fieldArguments,
+    };
   }
 }
 
@@ -128,10 +137,11 @@ function planned<Compiled>(make: () => Compiled): { compiled: Compiled } | PlanR
   }
 }
 
-/** A root field's arguments as its resolver receives them; null when execution would refuse them. */
+/** A field's arguments (of the type `parent`) as its resolver receives them; null when execution would refuse them. */
 function readArguments(
   schema: GraphQLSchema,
   operation: OperationDefinitionNode,
+  parent: string,
   field: GraphQLField<unknown, unknown>,
   node: FieldNode,
   variables: Readonly<Record<string, unknown>>,
@@ -139,7 +149,7 @@ function readArguments(
   const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables);
   if (coerced.errors) return null;
   try {
-    return resolverArguments("Query", field.name, getArgumentValues(field, node, coerced.coerced));
+    return resolverArguments(parent, field.name, getArgumentValues(field, node, coerced.coerced));
   } catch (error) {
     if (error instanceof GraphQLError || error instanceof DomainError) return null;
     throw error;

@@ -5,32 +5,28 @@ import { createHash } from "node:crypto";
 import {
   type FieldNode,
   type GraphQLField,
-  type GraphQLObjectType,
   type GraphQLOutputType,
   getNamedType,
   isObjectType,
   type SelectionSetNode,
 } from "graphql";
 import type { Viewer } from "../../auth/viewer.js";
-import { DomainError } from "../../domain/errors.js";
 import { allOf, conditionSql, orderSql } from "../conditions.js";
 import type { GraphQLContext } from "../context.js";
 import { encodeCursor } from "../cursor.js";
-import { type PageInfoShape, type PageRequest, pageInfoOf, pageNodes, pageWindow } from "../page-window.js";
+import { type PageInfoShape, pageInfoOf, pageNodes, pageWindow } from "../page-window.js";
 import type { RecordRead, RootListRead } from "../read-metadata.js";
 import { holdsIllFormedText } from "../well-formed-text.js";
-import { fieldsOf, type PlanContext } from "./selection-walk.js";
+import { nodeSelectionOf, positionOf } from "./connection-writer.js";
+import { type BoundRequest, unlessRefused } from "./request-arguments.js";
+import { fieldsOf } from "./selection-fields.js";
+import type { PlanContext } from "./selection-walk.js";
+
+export { unlessRefused } from "./request-arguments.js";
+
 import { columnSql, quoted, type SqlWriter, type TableRef } from "./sql-writer.js";
 import type { Scope } from "./statement.js";
-import {
-  decimalDigits,
-  isoTime,
-  PlanError,
-  type RequestValues,
-  type Row,
-  textOf,
-  type Writer,
-} from "./writers.js";
+import { PlanError, type Row, textOf, type Writer } from "./writers.js";
 
 /**
  * Runs one statement with `$1`… parameters for a request (the Database's
@@ -113,32 +109,24 @@ export interface CompiledRead {
 /** A root field's arguments for a request's variables, as its resolver receives them; null when refused. */
 export type ArgumentsOf = (variables: Readonly<Record<string, unknown>>) => Record<string, unknown> | null;
 
-/** Runs `build`; null when it refuses the request (a domain error: normal execution words it). */
-export function unlessRefused<Result>(build: () => Result): Result | null {
-  try {
-    return build();
-  } catch (error) {
-    if (error instanceof DomainError) return null;
-    throw error;
-  }
-}
-
 /**
  * What a root field reads for the request's viewer and variables; null without
  * a viewer or when refused. Arguments holding ill-formed text are refused, so
  * that execution answers them as the resolver's check does.
  */
 function requestOf<Request>(
+  plan: PlanContext,
   context: GraphQLContext,
   variables: Readonly<Record<string, unknown>>,
   argumentsOf: ArgumentsOf,
   build: (args: Record<string, unknown>, viewer: Viewer) => Request,
-): { viewer: Viewer; request: Request } | null {
+): { bound: BoundRequest; request: Request } | null {
   const viewer = context.viewer;
   const given = viewer && argumentsOf(variables);
   const args = given && !holdsIllFormedText(given) ? given : null;
   const request = viewer && args && unlessRefused(() => build(args, viewer));
-  return viewer && request ? { viewer, request } : null;
+  const bound = viewer && request && plan.bind(viewer, variables, context);
+  return request && bound ? { bound, request } : null;
 }
 
 /** The rows of a root field's records (`type`, of `model`), and the writer of `selections` from each. */
@@ -175,16 +163,16 @@ export function planRecordRead(
   return {
     recordTypes: plan.recordTypes(),
     prepare: (variables, context) => {
-      const prepared = requestOf(context, variables, argumentsOf, (args, viewer) =>
+      const prepared = requestOf(plan, context, variables, argumentsOf, (args, viewer) =>
         read.where(read.id(args), viewer),
       );
       if (!prepared) return null;
-      const { viewer, request: where } = prepared;
+      const { bound, request: where } = prepared;
       return async () => {
         const sql = plan.requestSql();
         const text = statement(conditionSql(where, scope.table, sql));
-        const [row] = await query(text, [...plan.parametersFor(viewer), ...sql.values], context);
-        return { kind: "record", json: row ? write(row, requestValues(context)) : null };
+        const [row] = await query(text, [...bound.parameters, ...sql.values], context);
+        return { kind: "record", json: row ? write(row, bound.values) : null };
       };
     },
   };
@@ -215,9 +203,9 @@ export function planRootList(
   return {
     recordTypes: plan.recordTypes(),
     prepare: (variables, context) => {
-      const prepared = requestOf(context, variables, argumentsOf, read.request);
+      const prepared = requestOf(plan, context, variables, argumentsOf, read.request);
       if (!prepared) return null;
-      const { viewer, request } = prepared;
+      const { bound, request } = prepared;
       return async () => {
         const { where, page } = request;
         const window = pageWindow(page);
@@ -247,9 +235,9 @@ export function planRootList(
           // A selection of `__typename` alone reads no column of its own: only the cursor's.
           `SELECT ${[selectList, ...extra].filter((part) => part !== "").join(", ")} FROM ${from} WHERE ${conditions} ` +
           `ORDER BY ${order} LIMIT ${sql.bind(String(window.take))}`;
-        const rows = await query(text, [...plan.parametersFor(viewer), ...sql.values], context);
+        const rows = await query(text, [...bound.parameters, ...sql.values], context);
         const { nodes, more } = pageNodes(rows, page);
-        const values = requestValues(context);
+        const { values } = bound;
         const cursorOf = (row: Row) => encodeCursor(positionOf(row, keys, page), page.order);
         const pageInfo = pageInfoOf(nodes, more, page, cursorOf);
         const totalCount =
@@ -281,79 +269,4 @@ export function planRootList(
     if (typeof text !== "string") throw new Error(`${table.model.name}: no count read`);
     return Number(text);
   }
-}
-
-type NodeSelection = {
-  type: GraphQLOutputType;
-  selections: SelectionSetNode | undefined;
-  /** Whether an edge's `cursor` is selected. */
-  cursors: boolean;
-};
-
-/** What an edge may select beside its `node`: written from the page, not the node's row. */
-const EDGE_FIELDS = new Set(["cursor", "__typename"]);
-
-/**
- * The selection of a connection's nodes: `edges { node }` (with an edge's
- * `cursor`) or `nodes`, beside `pageInfo` and `totalCount`; without either,
- * the nodes select nothing. A page's rows are written once, by one
- * selection: the nodes' two spellings together, or either twice, are not
- * planned.
- */
-function nodeSelectionOf(connection: GraphQLObjectType, node: FieldNode): NodeSelection {
-  const edges = connection.getFields().edges;
-  const edge = edges && getNamedType(edges.type);
-  const nodeType = isObjectType(edge) ? edge.getFields().node?.type : undefined;
-  if (!nodeType) throw new PlanError(`${connection.name} has no edges { node }`, "connection_field");
-  let selections: SelectionSetNode | undefined;
-  let spelled = false;
-  let cursors = false;
-  for (const selected of fieldsOf(node.selectionSet)) {
-    const name = selected.name.value;
-    if (name === "pageInfo" || name === "__typename" || name === "totalCount") continue;
-    const edgeFields = name === "edges" ? fieldsOf(selected.selectionSet) : [];
-    const nodeFields = edgeFields.filter((field) => !EDGE_FIELDS.has(field.name.value));
-    const [nodeField, ...others] = nodeFields;
-    const nodes =
-      name === "nodes"
-        ? selected
-        : name === "edges" &&
-            (nodeField === undefined || nodeField.name.value === "node") &&
-            others.length === 0
-          ? (nodeField ?? { selectionSet: undefined })
-          : undefined;
-    if (!nodes || spelled)
-      throw new PlanError(
-        `${connection.name}.${name} is not compiled: only one of edges { node } and nodes, pageInfo and totalCount are`,
-        "connection_field",
-      );
-    spelled = true;
-    cursors = edgeFields.some((field) => field.name.value === "cursor");
-    selections = nodes.selectionSet;
-  }
-  return { type: nodeType, selections, cursors };
-}
-
-/** The cursor position of a row: its sort value and id (read at `keys`), as `encodeCursor` reads them. */
-function positionOf(
-  row: Row,
-  keys: { value: number; id: number },
-  page: PageRequest,
-): Record<string, unknown> {
-  const value = row[keys.value];
-  const { key } = page.order;
-  const text = typeof value === "string" ? value : null;
-  const position =
-    text === null
-      ? null
-      : key.kind === "time"
-        ? new Date(isoTime(text))
-        : key.kind === "decimal"
-          ? decimalDigits(text)
-          : text;
-  return { id: row[keys.id], [key.field]: position };
-}
-
-export function requestValues(context: GraphQLContext): RequestValues {
-  return { appBaseUrl: context.appBaseUrl };
 }

@@ -6,13 +6,7 @@ import type { FieldNode, GraphQLField, OperationDefinitionNode } from "graphql";
 import { conditionSql } from "../conditions.js";
 import type { GraphQLContext } from "../context.js";
 import type { RecordRead } from "../read-metadata.js";
-import {
-  type ArgumentsOf,
-  type RunStatement,
-  requestValues,
-  rootRows,
-  unlessRefused,
-} from "./read-statements.js";
+import { type ArgumentsOf, type RunStatement, rootRows, unlessRefused } from "./read-statements.js";
 import type { PlanContext } from "./selection-walk.js";
 import { columnSql } from "./sql-writer.js";
 import { PlanError, textOf } from "./writers.js";
@@ -62,8 +56,11 @@ export function planRecordBatch(
       if (wanted.length === 0) return ids.map(() => null);
       const sql = plan.requestSql();
       const text = `${select} WHERE ${conditionSql(read.where(wanted, viewer), scope.table, sql)}`;
-      const rows = await query(text, [...plan.parametersFor(viewer), ...sql.values], context);
-      const request = requestValues(context);
+      // The arguments of places below the root are the document's own: the batch's variable is the id alone.
+      const bound = plan.bind(viewer, { [ID_VARIABLE]: wanted[0] }, context);
+      if (!bound) throw new Error(`${read.model}: the document's arguments are refused`);
+      const rows = await query(text, [...bound.parameters, ...sql.values], context);
+      const request = bound.values;
       const written = new Map<string, string>();
       for (const row of rows) {
         const id = row[idKey];

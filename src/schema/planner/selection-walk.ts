@@ -2,7 +2,6 @@
 // object type, read from the statement's rows as the schema's metadata says
 // (a column, a relation's join, a list's subquery, what a resolver declares
 // it reads), and the writer of its JSON text by its GraphQL type.
-import { randomUUID } from "node:crypto";
 import {
   type FieldNode,
   type GraphQLField,
@@ -13,8 +12,6 @@ import {
   isListType,
   isNonNullType,
   isObjectType,
-  Kind,
-  print,
   type SelectionSetNode,
 } from "graphql";
 import type { Viewer } from "../../auth/viewer.js";
@@ -22,7 +19,23 @@ import { RECORD_TYPE_OF_TABLE } from "../../db/change-log.js";
 import type { DataModel } from "../../db/data-model.js";
 import { contractSpelling } from "../../domain/contract-vocabulary.js";
 import { encodeGlobalId, type NodeTypeName } from "../global-ids.js";
-import { type ObjectProperty, type RowPath, type RowRead, rowReadOf } from "../read-metadata.js";
+import type { PageRequest } from "../page-window.js";
+import {
+  type ObjectProperty,
+  type RowPath,
+  type RowRead,
+  relationPageOf,
+  rowReadOf,
+} from "../read-metadata.js";
+import { planRelationPage } from "./relation-page.js";
+import {
+  type BoundRequest,
+  type FieldArguments,
+  PLANNING_VIEWER,
+  type RequestSlot,
+  VIEWER_BUYER,
+} from "./request-arguments.js";
+import { fieldsOf } from "./selection-fields.js";
 import { quoted, SqlWriter, type TableRef } from "./sql-writer.js";
 import { followPath, listColumn, type PathValue, Scope } from "./statement.js";
 import {
@@ -40,10 +53,10 @@ import {
   type Writer,
 } from "./writers.js";
 
-// Selects that depend on the caller (a relation narrowed to the viewer's buyer)
-// are planned with this in place of the buyer's id; each request binds its own.
-const VIEWER_BUYER = randomUUID();
-const PLANNING_CONTEXT = { viewer: { buyerId: VIEWER_BUYER, apiKeyId: VIEWER_BUYER } };
+// Where the planner's modules have always found it.
+export { fieldsOf } from "./selection-fields.js";
+
+const PLANNING_CONTEXT = { viewer: PLANNING_VIEWER };
 
 /** The database's label of an enum value as Prisma spells it (src/domain/contract-vocabulary.ts). */
 const enumLabel = (value: string) => contractSpelling(value);
@@ -71,12 +84,21 @@ type Source =
 /** One planning of a compiled read: its statement as planned so far, and the writers of its selection. */
 export class PlanContext {
   readonly sql: SqlWriter;
+  private readonly slots: RequestSlot[] = [];
 
   constructor(
     private readonly dataModel: DataModel,
     private readonly spelling: OutputSpelling,
+    /** The arguments of a field below the root, for a request; null when the plan has none to read them. */
+    readonly fieldArguments: FieldArguments | null = null,
   ) {
     this.sql = new SqlWriter(dataModel, enumLabel);
+  }
+
+  /** Registers what each request gives a place of the selection; its page is `values.pages[index]`. */
+  addSlot(slot: RequestSlot): number {
+    this.slots.push(slot);
+    return this.slots.length - 1;
   }
 
   /** The rows' table of a Prisma object type, checked against the model its read names. */
@@ -102,9 +124,30 @@ export class PlanContext {
     return [...types].sort();
   }
 
-  /** The plan-time parameters, each request's buyer in place of the planning one. */
-  parametersFor(viewer: Viewer): (string | null)[] {
-    return this.sql.values.map((value) => (value === VIEWER_BUYER ? viewer.buyerId : value));
+  /**
+   * The plan-time parameters for a request, its buyer in place of the planning
+   * one and its arguments in their slots, and what its writers read; null when
+   * execution refuses the arguments of a place below the root.
+   */
+  bind(
+    viewer: Viewer,
+    variables: Readonly<Record<string, unknown>>,
+    context: { appBaseUrl: string },
+  ): BoundRequest | null {
+    const given = new Map<string, string | null>([[VIEWER_BUYER, viewer.buyerId]]);
+    const pages: PageRequest[] = [];
+    for (const slot of this.slots) {
+      const bound = slot(variables);
+      if (!bound) return null;
+      for (const [token, value] of bound.parameters) given.set(token, value);
+      pages.push(bound.page);
+    }
+    return {
+      parameters: this.sql.values.map((value) =>
+        value !== null && given.has(value) ? (given.get(value) ?? null) : value,
+      ),
+      values: { appBaseUrl: context.appBaseUrl, pages },
+    };
   }
 
   /** A statement's writer of the request's own conditions, numbered after the plan's parameters and aliases. */
@@ -144,9 +187,18 @@ export class PlanContext {
     source: Source,
   ): Writer {
     const where = `${parent.name}.${field.name}`;
-    if (field.args.length > 0 && (node.arguments?.length ?? 0) > 0)
-      throw new PlanError(`${where} takes arguments`, "field_arguments");
     const { extensions } = field;
+    const page = relationPageOf(extensions);
+    if (page) {
+      if (source.kind !== "row") throw new PlanError(`${where}: a page of an object that is not a row`);
+      return guarded(
+        () => planRelationPage(this, page, parent.name, field, node, source.scope, source.table),
+        where,
+      );
+    }
+    // Arguments only a relation's page declares how it reads; any other field's would go unread.
+    if (field.args.length > 0)
+      throw new PlanError(`${where} takes arguments its read does not declare`, "undeclared_field");
     const rowRead = rowReadOf(extensions);
     const exposed = extensions.pothosExposedField;
     const relation = extensions.pothosPrismaRelationField;
@@ -293,42 +345,6 @@ function guarded<Result>(make: () => Result, where: string): Result {
     if (error instanceof PlanError) throw new PlanError(`${where}: ${error.message}`, error.refusal);
     throw error;
   }
-}
-
-/**
- * The fields of a selection by response key, in the order execution writes
- * them: a key selected twice is one field, its selections merged, as
- * execution merges them (validation has made them the same field).
- */
-export function fieldsOf(selectionSet: SelectionSetNode | undefined): FieldNode[] {
-  const byKey = new Map<string, FieldNode>();
-  for (const selection of selectionSet?.selections ?? []) {
-    // A GraphQL document's fragments are put in place before (collected-selection.ts), where decidable.
-    if (selection.kind !== Kind.FIELD) throw new PlanError("it uses a fragment on an abstract type");
-    const key = selection.alias?.value ?? selection.name.value;
-    const known = byKey.get(key);
-    byKey.set(key, known ? merged(known, selection) : selection);
-  }
-  return [...byKey.values()];
-}
-
-/** A field's arguments as one text, in any order: what makes two selections of a key the same field. */
-const argumentsText = (node: FieldNode) => (node.arguments ?? []).map(print).sort().join(",");
-
-/**
- * Two selections of one response key as one. Validation lets a key stand
- * only for one field with the same arguments; anything else is not planned.
- */
-function merged(known: FieldNode, again: FieldNode): FieldNode {
-  if (known.name.value !== again.name.value || argumentsText(known) !== argumentsText(again))
-    throw new PlanError(`${known.name.value} is selected twice as different fields`);
-  const selections = [...(known.selectionSet?.selections ?? []), ...(again.selectionSet?.selections ?? [])];
-  return {
-    ...known,
-    // Any directive of either is refused where the field is planned.
-    directives: [...(known.directives ?? []), ...(again.directives ?? [])],
-    selectionSet: known.selectionSet && { ...known.selectionSet, selections },
-  };
 }
 
 function isNamed(value: unknown): value is { name: string } {

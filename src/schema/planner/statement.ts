@@ -194,7 +194,7 @@ function rowAt(
   return { column, key: scope.column(subquery) };
 }
 
-function joinConditions(from: TableRef, relation: RelationJoin, to: TableRef): string[] {
+export function joinConditions(from: TableRef, relation: RelationJoin, to: TableRef): string[] {
   return relation.on.map(
     ({ from: own, to: theirs }) =>
       `${quoted(to.alias)}.${quoted(theirs)} = ${quoted(from.alias)}.${quoted(own)}`,

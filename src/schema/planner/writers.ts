@@ -10,6 +10,7 @@ import {
 import type { PositionalRow } from "../../db/array-rows.js";
 import type { ScalarColumn } from "../../db/data-model.js";
 import { contractSpelling } from "../../domain/contract-vocabulary.js";
+import type { PageRequest } from "../page-window.js";
 
 /**
  * A row's column texts by position, as the database's readers hand it over
@@ -20,6 +21,8 @@ export type Row = PositionalRow;
 /** What a request adds to the rows: values fields read from the context. */
 export interface RequestValues {
   appBaseUrl: string;
+  /** The page of each connection below the root, by its slot (`PlanContext.addSlot`). */
+  pages: readonly PageRequest[];
 }
 
 /** Writes one value's JSON text from a row. */
@@ -49,9 +52,7 @@ export const PLAN_REFUSALS = [
   "introspection",
   /** A connection's field other than `edges { node }` and `pageInfo`. */
   "connection_field",
-  /** A field below the root taking arguments (a nested connection). */
-  "field_arguments",
-  /** A field whose resolver declares nothing it reads. */
+  /** A field whose resolver declares nothing it reads, or arguments its read does not declare. */
   "undeclared_field",
   /** A declared read the statement cannot express (a path, a column's type). */
   "read_shape",

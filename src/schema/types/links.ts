@@ -7,6 +7,7 @@ import { relationConnection } from "../connection-fields.js";
 import { pageArgs, toConnection } from "../connection-types.js";
 import { nodeSelection, withPositionFields } from "../page-query.js";
 import { compareNewestFirst, readPage, relationPageQuery } from "../page-window.js";
+import { relationPageExtension } from "../read-metadata.js";
 import { ApprovalConnectionRef } from "./approval.js";
 import { BuyerProductRef } from "./buyer-product.js";
 import { OrderConnectionRef } from "./order.js";
@@ -40,6 +41,8 @@ builder.prismaObjectFields("BuyerProduct", (t) => ({
     type: OrderConnectionRef,
     description: "Orders of this product under any of its approvals, newest first.",
     args: pageArgs(t.arg),
+    // The planned reads page the orders of every approval at once (src/schema/planner/relation-page.ts).
+    extensions: relationPageExtension({ through: ["approvals", "orders"] }),
     // Orders hang off approvals: each approval's newest page is loaded in
     // the same statement, and the pages are merged here.
     select: (args, _context, nestedSelection) => ({

@@ -29,7 +29,7 @@ export const SupplierRef = builder.prismaObject("Supplier", {
     users: relationConnection(t, {
       type: SupplierUserConnectionRef,
       relation: "users",
-      where: (context) => isValue("createdByBuyerId", context.viewer?.buyerId ?? NO_BUYER),
+      where: (viewer) => isValue("createdByBuyerId", viewer?.buyerId ?? NO_BUYER),
       description: "The supplier's users that this buyer created, newest first.",
     }),
   }),
