@@ -11,6 +11,7 @@ import { DataDirectoryInUseError, lockPathOf } from "../../src/db/data-directory
 import { openDatabase } from "../../src/db/database.js";
 import { parseDatabaseUrl } from "../../src/db/database-url.js";
 import { CONFIGURED_POOL } from "../support/database-pool.js";
+import { migratedPgliteUrl } from "../support/pglite-snapshot.js";
 
 describe("the PGlite folder lock", { timeout: 60_000 }, () => {
   let workDir: string;
@@ -19,7 +20,10 @@ describe("the PGlite folder lock", { timeout: 60_000 }, () => {
   beforeAll(async () => {
     workDir = mkdtempSync(path.join(tmpdir(), "buyer-api-lock-"));
     dataDir = path.join(workDir, "pglite");
-    await (await openDatabase(parseDatabaseUrl(`pglite:${dataDir}`), CONFIGURED_POOL)).close();
+    // A copy of the run's saved folder; outside the runner, PGlite initialises one.
+    migratedPgliteUrl(dataDir);
+    if (!existsSync(dataDir))
+      await (await openDatabase(parseDatabaseUrl(`pglite:${dataDir}`), CONFIGURED_POOL)).close();
   }, 120_000);
   afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
