@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applyMigrations, readMigrations } from "../src/db/migrations.js";
 import { diffMigrationsToSchema } from "../tools/schema-engine.js";
+import { emptyDataFolder } from "./support/pglite-snapshot.js";
 import { createTestDatabase, type TestDatabase } from "./support/test-database.js";
 
 describe("migrations", () => {
@@ -14,7 +15,7 @@ describe("migrations", () => {
 
   // The schema engine (WebAssembly) replays every migration into a scratch database: seconds when quiet.
   it("bring an empty database exactly to schema.prisma (no drift)", { timeout: 180_000 }, async () => {
-    const pending = await diffMigrationsToSchema();
+    const pending = await diffMigrationsToSchema(undefined, undefined, await emptyDataFolder());
     expect(pending, "run `npm run db:migration -- NAME` to capture the schema change").toBe("");
   });
 

@@ -40,9 +40,12 @@ function instantiateEngine(): void {
  * its executeScript does not await and it names no schema, so those are
  * replaced here.
  */
-function shadowAdapterFactory(opened: PGlite[]) {
+function shadowAdapterFactory(opened: PGlite[], startFrom: Blob | undefined) {
   const connect = async () => {
-    const pglite = await PGlite.create({ extensions: { pg_trgm } });
+    const pglite = await PGlite.create({
+      extensions: { pg_trgm },
+      ...(startFrom ? { loadDataDir: startFrom } : {}),
+    });
     opened.push(pglite);
     const adapter = await new PrismaPGlite(pglite).connect();
     adapter.executeScript = async (script: string) => {
@@ -68,10 +71,15 @@ function migrationDirectories(dir: string): MigrationDirectory[] {
   }));
 }
 
-/** SQL that brings a database built from the migrations folder to schema.prisma; "" when none is needed. */
+/**
+ * SQL that brings a database built from the migrations folder to schema.prisma; "" when none is needed.
+ * `startFrom`: an empty PGlite data folder (`dumpDataDir`'s archive) each scratch database starts
+ * from, sparing PGlite's initdb (the tests' saved one).
+ */
 export async function diffMigrationsToSchema(
   migrationsDir: string = MIGRATIONS_DIR,
   schemaPath: string = SCHEMA_PATH,
+  startFrom?: Blob,
 ): Promise<string> {
   instantiateEngine();
   const schema = readFileSync(schemaPath, "utf8");
@@ -79,7 +87,7 @@ export async function diffMigrationsToSchema(
   const engine = await engineBindings.SchemaEngine.new(
     { datamodels: [[schemaPath, schema]] },
     () => {},
-    shadowAdapterFactory(opened),
+    shadowAdapterFactory(opened, startFrom),
   );
   try {
     const lockfilePath = path.join(migrationsDir, "migration_lock.toml");

@@ -64,6 +64,12 @@ export async function openPgliteDatabase(options: DatabaseOptions, migrated: boo
   return database;
 }
 
+/** The saved empty data folder (initdb's), when the global set-up made one. */
+export async function emptyDataFolder(): Promise<Blob | undefined> {
+  const folder = process.env[SNAPSHOTS_ENV];
+  return folder ? openAsBlob(path.join(folder, EMPTY)) : undefined;
+}
+
 /**
  * A DATABASE_URL for a new PGlite folder at `dataDir`, migrated as a first
  * start would leave it: a copy of the saved one when the global set-up made
