@@ -19,7 +19,7 @@ import type { ExecutedQueryReason } from "../http/read-plan-metrics.js";
 import type { GraphQLContext } from "../schema/context.js";
 import { conditionVariables } from "../schema/planner/collected-selection.js";
 import { type CompiledGraphQLRead, planGraphQLRead } from "../schema/planner/graphql-read.js";
-import type { PlanRefusal, ReadPlanner } from "../schema/planner/read-planner.js";
+import { ArgumentsRefusedError, type PlanRefusal, type ReadPlanner } from "../schema/planner/read-planner.js";
 import { readOnReplicaOrPrimary } from "../schema/read-on-replica.js";
 import { readsOnlyVersionedData } from "./read-routing.js";
 
@@ -167,12 +167,15 @@ export function plannedReadsPlugin(
         readOnReplicaOrPrimary(
           context,
           readsOnlyVersionedData(operation.operation),
-          async (on): Promise<{ data: string } | { thrown: unknown }> => {
+          async (
+            on,
+          ): Promise<{ data: string } | { thrown: unknown } | { refused: ArgumentsRefusedError }> => {
             try {
               const onReader = plan.read.prepare(variables, on);
               if (!onReader) throw new Error("the planned read refused on its reader a request it took");
               return { data: await onReader() };
             } catch (error) {
+              if (error instanceof ArgumentsRefusedError) return { refused: error };
               return { thrown: error };
             }
           },
@@ -180,6 +183,8 @@ export function plannedReadsPlugin(
         );
       return (reads.inExecution ? reads.inExecution(context, read) : read()).then((outcome) => {
         if ("data" in outcome) return setResultAndStopExecution(resultOf(outcome.data));
+        // Arguments below the root that execution refuses, where a parent holds them: execution words the error.
+        if ("refused" in outcome) return reads.executed("arguments");
         reads.executed("failed");
         reads.failed(operationName(args.document, args.operationName), outcome.thrown);
       });

@@ -26,6 +26,7 @@ import type { Route } from "../http/router.js";
 import type { Endpoint, Exchange } from "../http/stages/exchange.js";
 import { noOperation } from "../http/stages/not-found.js";
 import type { GraphQLContext, ReadPosition } from "../schema/context.js";
+import { ArgumentsRefusedError } from "../schema/planner/read-planner.js";
 import { readOnReplicaOrPrimary, replicaFailureIn } from "../schema/read-on-replica.js";
 import type { IdempotencyStore } from "../services/idempotency-store.js";
 import { type EntityTagFor, withWrittenEntityTag, writeConditionFor } from "./conditional-write.js";
@@ -197,6 +198,9 @@ async function serveRead(
       try {
         return { planned: await traced(dependencies, entry, read) };
       } catch (error) {
+        // Arguments below the root that execution refuses: execution words the error.
+        if (error instanceof ArgumentsRefusedError)
+          return { executed: await traced(dependencies, entry, () => entry.execute(on, variables)) };
         return { thrown: error };
       }
     },

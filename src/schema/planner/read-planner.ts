@@ -39,6 +39,7 @@ import { type OutputSpelling, PlanError, type PlanRefusal } from "./writers.js";
 export type { CompiledRead, QueryRows, ReadOutcome } from "./read-statements.js";
 export type { RecordBatchRead } from "./record-batch.js";
 export type { OutputSpelling, PlanRefusal } from "./writers.js";
+export { ArgumentsRefusedError } from "./writers.js";
 
 /** Why an operation is not planned: a code from a fixed list, and words for the startup log. */
 export type PlanRefused = { reason: string; refusal: PlanRefusal };

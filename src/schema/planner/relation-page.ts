@@ -30,7 +30,7 @@ import {
 import { fieldsOf } from "./selection-fields.js";
 import { columnSql, quoted, type SqlWriter, type TableRef } from "./sql-writer.js";
 import { joinConditions, Scope } from "./statement.js";
-import { PlanError, type Row, RowValueError, textOf, type Writer } from "./writers.js";
+import { ArgumentsRefusedError, PlanError, type Row, RowValueError, textOf, type Writer } from "./writers.js";
 
 /** PostgreSQL takes at most 100 arguments to a function: `json_build_object` builds a row of 50 columns at most. */
 const MAX_ROW_COLUMNS = 50;
@@ -84,10 +84,21 @@ export function planRelationPage(
   const nodes = paged ? pageColumn(plan, scope, node, connection, rowsOf(), conditionsOf) : undefined;
   const slot = plan.addSlot((variables) => {
     const args = fieldArguments(parentType, field, node, variables);
-    const page = args && !holdsIllFormedText(args) ? unlessRefused(() => readPage(args)) : null;
-    if (!page) return null;
-    const after = page.after;
-    if (after && !(after.value instanceof Date)) return null;
+    const read = args && !holdsIllFormedText(args) ? unlessRefused(() => readPage(args)) : null;
+    const page = read?.after && !(read.after.value instanceof Date) ? null : read;
+    const after = page?.after;
+    if (!page)
+      // The statement runs without the page's rows; a parent row that holds it leaves the request to execution.
+      return {
+        parameters: nodes
+          ? [
+              [nodes.tokens.take, "0"],
+              [nodes.tokens.afterTime, null],
+              [nodes.tokens.afterId, null],
+            ]
+          : [],
+        page: null,
+      };
     return {
       parameters: nodes
         ? [
@@ -101,7 +112,8 @@ export function planRelationPage(
   });
   return (row, request) => {
     const page = request.pages[slot];
-    if (!page) throw new Error(`${connection.name}: no page bound for the request`);
+    if (page === undefined) throw new Error(`${connection.name}: no page bound for the request`);
+    if (page === null) throw new ArgumentsRefusedError(`${connection.name}: arguments execution refuses`);
     const rows = nodes ? rowsIn(row[nodes.key]) : [];
     const { nodes: shown, more } = pageNodes(rows, page);
     // Without the page's rows (only `totalCount` selected), the page info is not written.

@@ -24,12 +24,13 @@ export type FieldArguments = (
 /**
  * What a place of the selection takes from each request's arguments (a
  * nested connection's page): parameters of the plan named by a token, each
- * request's values in their place, and the page its writer reads; null when
- * execution refuses the arguments.
+ * request's values in their place, and the page its writer reads (null when
+ * execution refuses the arguments: the writer then leaves the request to it).
  */
-export type RequestSlot = (
-  variables: Readonly<Record<string, unknown>>,
-) => { parameters: readonly (readonly [token: string, value: string | null])[]; page: PageRequest } | null;
+export type RequestSlot = (variables: Readonly<Record<string, unknown>>) => {
+  parameters: readonly (readonly [token: string, value: string | null])[];
+  page: PageRequest | null;
+};
 
 /** A request's parameters for the plan's statement and the values its writers read. */
 export interface BoundRequest {

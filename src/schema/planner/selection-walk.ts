@@ -126,19 +126,17 @@ export class PlanContext {
 
   /**
    * The plan-time parameters for a request, its buyer in place of the planning
-   * one and its arguments in their slots, and what its writers read; null when
-   * execution refuses the arguments of a place below the root.
+   * one and its arguments in their slots, and what its writers read.
    */
   bind(
     viewer: Viewer,
     variables: Readonly<Record<string, unknown>>,
     context: { appBaseUrl: string },
-  ): BoundRequest | null {
+  ): BoundRequest {
     const given = new Map<string, string | null>([[VIEWER_BUYER, viewer.buyerId]]);
-    const pages: PageRequest[] = [];
+    const pages: (PageRequest | null)[] = [];
     for (const slot of this.slots) {
       const bound = slot(variables);
-      if (!bound) return null;
       for (const [token, value] of bound.parameters) given.set(token, value);
       pages.push(bound.page);
     }

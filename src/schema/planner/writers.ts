@@ -22,7 +22,7 @@ export type Row = PositionalRow;
 export interface RequestValues {
   appBaseUrl: string;
   /** The page of each connection below the root, by its slot (`PlanContext.addSlot`). */
-  pages: readonly PageRequest[];
+  pages: readonly (PageRequest | null)[];
 }
 
 /** Writes one value's JSON text from a row. */
@@ -61,6 +61,16 @@ export const PLAN_REFUSALS = [
 ] as const;
 
 export type PlanRefusal = (typeof PLAN_REFUSALS)[number];
+
+/**
+ * Arguments of a place below the root that execution refuses (a nested
+ * connection's `first: 0`), met where the read writes that place: execution
+ * answers the request, with the error on that place. Where no parent row
+ * holds the place, the read answers without it, as execution does.
+ */
+export class ArgumentsRefusedError extends Error {
+  override readonly name = "ArgumentsRefusedError";
+}
 
 /** A selection the planner cannot compile: its code for /metrics, and a reason the startup log shows. */
 export class PlanError extends Error {
