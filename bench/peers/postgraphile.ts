@@ -83,7 +83,7 @@ export async function createPostGraphileListener(
   pool.on("error", () => {});
   if (options.onQuery) observeStatements(pool, options.onQuery);
   // The key lookup's statements pass through the same pool, so they are observed there.
-  const prisma = prismaOverPool(pool, undefined);
+  const prisma = prismaOverPool(pool, { onQuery: undefined, transactionWaitMs: 2000 });
   const authenticator = createAuthenticator(prisma, (error) => console.error(error));
   const viewers = new WeakMap<IncomingMessage, Viewer>();
 
