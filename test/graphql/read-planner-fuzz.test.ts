@@ -83,8 +83,27 @@ async function cursorsOf(buyer: GeneratedBuyer): Promise<string[]> {
     const info = (result.data?.page as { pageInfo?: Record<string, string | null> } | undefined)?.pageInfo;
     for (const cursor of Object.values(info ?? {})) if (cursor) cursors.push(cursor);
   }
+  // And of pages below the root: a cursor inside a parent's own rows.
+  const nested = await execute({
+    schema,
+    document: parse(NESTED_CURSORS),
+    contextValue: contextOf(database, buyer),
+  });
+  const collect = (value: unknown, key: string): void => {
+    if (typeof value === "string" && key.endsWith("Cursor")) cursors.push(value);
+    else if (typeof value === "object" && value !== null)
+      for (const [name, item] of Object.entries(value)) collect(item, name);
+  };
+  collect(nested.data, "");
   return cursors;
 }
+
+/** The first pages of connections below the root, whose cursors the documents page from. */
+const NESTED_CURSORS = `{
+  a: buyerProductApprovals(first: 3) { nodes { orders(first: 2) { pageInfo { startCursor endCursor } } } }
+  p: buyerProducts(first: 2) { nodes { approvals(first: 1) { pageInfo { endCursor } } orders(first: 2) { pageInfo { endCursor } } } }
+  o: orders(first: 2) { nodes { events(first: 1) { pageInfo { endCursor } } } }
+}`;
 
 /** The type of the records a root field answers: its own, or its connection's nodes'. */
 function recordTypeOf(field: GraphQLField<unknown, unknown>) {
