@@ -4,11 +4,28 @@
 // The compiled reads write JSON from these texts and need nothing else.
 import type pg from "pg";
 
-/** A row: each column's text, by position; null for SQL NULL. */
+/**
+ * A row: each column's text, by position; null for SQL NULL. The one shape
+ * the compiled reads read, whichever way the statement went (pg, or Prisma
+ * on PGlite and inside a transaction: `arrayRowsOf`).
+ */
 export type ArrayRow = readonly (string | null)[];
 
-/** A row read by position: an `ArrayRow`, or an object whose columns are named "0", "1", …. */
-export type PositionalRow = { readonly [position: number]: unknown };
+/**
+ * Rows a Prisma raw query answered, each an object whose columns are named by
+ * position ("0", "1", …), as `ArrayRow`s. An object's integer keys come in
+ * ascending order, so its values are its columns in the select list's order.
+ * A value that is not text is refused: a compiled read selects every column as text.
+ */
+export function arrayRowsOf(rows: readonly Record<string, unknown>[]): ArrayRow[] {
+  return rows.map((row) => {
+    const values = Object.values(row);
+    for (const value of values)
+      if (value !== null && typeof value !== "string")
+        throw new TypeError(`a column of a positional select is ${typeof value}, not text`);
+    return values as (string | null)[];
+  });
+}
 
 /** Every column as its text: no value is converted, whatever its type. */
 const TEXTS: pg.CustomTypesConfig = { getTypeParser: () => (text: unknown) => text };

@@ -7,7 +7,14 @@ import { lockDataDirectory } from "./data-directory-lock.js";
 import type { DatabaseTarget } from "./database-url.js";
 import { PrismaClient } from "./generated/prisma/client.js";
 import { createNotificationListener } from "./notification-listener.js";
-import { observeQueries, openPostgresReader, prismaOverPool, type Reader, sendStatement } from "./readers.js";
+import {
+  observeQueries,
+  openPostgresReader,
+  prismaOverPool,
+  type Reader,
+  selectRowsIn,
+  sendStatement,
+} from "./readers.js";
 import {
   openReplicaSet,
   type ReadChoice,
@@ -130,7 +137,7 @@ async function openPglite(
     source: "primary",
     prisma,
     query,
-    selectRows: (text, values) => query<Record<string, unknown>>(text, values),
+    selectRows: (text, values) => selectRowsIn(prisma, text, values),
   };
   return {
     target,

@@ -1,6 +1,6 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
-import { type PositionalRow, queryArrayRows } from "./array-rows.js";
+import { type ArrayRow, arrayRowsOf, queryArrayRows } from "./array-rows.js";
 import { PrismaClient } from "./generated/prisma/client.js";
 import { RowTextClient } from "./row-text-client.js";
 import { inStatementSpan } from "./statement-span.js";
@@ -20,12 +20,12 @@ export interface Reader {
   /** One statement with `$1`… parameters, as `Database.query` sends it. */
   query<Row extends object>(text: string, values: readonly unknown[], name?: string): Promise<Row[]>;
   /**
-   * One select whose columns are named by position (`AS "0"`, …), its rows
-   * read by position: on PostgreSQL each row the array of its texts, named
-   * statements kept per connection as `query` keeps them; on PGlite, through
-   * Prisma, objects of the columns so named.
+   * One select whose columns are all texts, named by position (`AS "0"`, …),
+   * each row the array of its texts: on PostgreSQL as pg reads them, named
+   * statements kept per connection as `query` keeps them; on PGlite through
+   * Prisma (`selectRowsIn`).
    */
-  selectRows(text: string, values: readonly (string | null)[], name?: string): Promise<PositionalRow[]>;
+  selectRows(text: string, values: readonly (string | null)[], name?: string): Promise<ArrayRow[]>;
 }
 
 export interface PostgresReader extends Reader {
@@ -67,16 +67,15 @@ export function sendStatement<Result>(
 }
 
 /**
- * One statement with `$1`… parameters on a Prisma client or its transaction,
- * its rows as objects of their columns: a read inside a transaction sees
- * that transaction's snapshot.
+ * `Reader.selectRows` on a Prisma client or its transaction: a read inside a
+ * transaction sees that transaction's snapshot.
  */
-export function selectRowsIn(
+export async function selectRowsIn(
   client: Pick<PrismaClient, "$queryRawUnsafe">,
   text: string,
   values: readonly unknown[],
-): Promise<Record<string, unknown>[]> {
-  return client.$queryRawUnsafe<Record<string, unknown>[]>(text, ...values);
+): Promise<ArrayRow[]> {
+  return arrayRowsOf(await client.$queryRawUnsafe<Record<string, unknown>[]>(text, ...values));
 }
 
 /** A Prisma client over `pool` that reports its statements to `onQuery`. */

@@ -12,6 +12,7 @@ import type {
   ReadOutcome,
   ReadPlanner,
 } from "../schema/planner/read-planner.js";
+import { jsonArrayText } from "../schema/planner/writers.js";
 import { applyEnumPlan, enumSpelling } from "./rest-spelling.js";
 import type { RouteOperation } from "./route-operation.js";
 
@@ -97,7 +98,7 @@ export function bodyOfOutcome(outcome: ReadOutcome): ReadBody | null {
     return outcome.json === null ? null : { json: outcome.json, nextCursor: null };
   if (outcome.kind === "list") return { json: outcome.json, nextCursor: null };
   const { hasNextPage, endCursor } = outcome.pageInfo;
-  return { json: `[${outcome.nodes.join(",")}]`, nextCursor: hasNextPage ? endCursor : null };
+  return { json: jsonArrayText(outcome.nodes), nextCursor: hasNextPage ? endCursor : null };
 }
 
 /** The body of an executed read (its data in place, without errors), as the adapter has always written it. */

@@ -10,9 +10,9 @@ import { PlanError, textOf } from "./writers.js";
 
 /**
  * One FROM of the statement: the main one, or a list's subquery. Columns are
- * named by their position (`"0"`, `"1"`, …), the key rows are read by, so
- * that a row is read alike as an object of named columns and as the array of
- * its values.
+ * read by their position (named `"0"`, `"1"`, … in a select list), so that a
+ * row of the statement and a row of a list built in SQL are both the array of
+ * their texts.
  */
 export class Scope {
   private readonly columns = new Map<string, number>();
@@ -64,10 +64,10 @@ export class Scope {
     return [...this.columns].map(([expression, key]) => `${expression} AS ${quoted(String(key))}`).join(", ");
   }
 
-  /** `json_build_object('key', expr, …)`: one row of a list built in SQL. */
-  jsonObject(): string {
-    const pairs = [...this.columns].flatMap(([expression, key]) => [`'${key}'`, expression]);
-    return `json_build_object(${pairs.join(", ")})`;
+  /** `json_build_array(expr, …)`, each column at its position: one row of a list built in SQL. */
+  jsonArray(): string {
+    // Positions are given in order from 0, and the map keeps that order.
+    return `json_build_array(${[...this.columns.keys()].join(", ")})`;
   }
 
   /** `"table" "alias" LEFT JOIN …` */
@@ -203,7 +203,7 @@ export function joinConditions(from: TableRef, relation: RelationJoin, to: Table
 
 /**
  * The column of a list built in SQL: the list relation's rows of `from` as
- * a JSON array of `list`'s columns, in the select's order (as text; null
+ * a JSON array of `list`'s rows, each the array of its columns, in the select's order (as text; null
  * when there are none).
  */
 export function listColumn(scope: Scope, value: Extract<PathValue, { kind: "rows" }>): number {
@@ -219,6 +219,6 @@ export function listColumn(scope: Scope, value: Extract<PathValue, { kind: "rows
   if (order.length === 0)
     throw new PlanError(`${relation.name}: a list needs an orderBy in its select to have an order`);
   return scope.column(
-    `(SELECT json_agg(${list.jsonObject()} ORDER BY ${order.join(", ")}) FROM ${list.from()} WHERE ${conditions.join(" AND ")})::text`,
+    `(SELECT json_agg(${list.jsonArray()} ORDER BY ${order.join(", ")}) FROM ${list.from()} WHERE ${conditions.join(" AND ")})::text`,
   );
 }

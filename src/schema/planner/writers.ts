@@ -7,16 +7,16 @@ import {
   type GraphQLNamedOutputType,
   isEnumType,
 } from "graphql";
-import type { PositionalRow } from "../../db/array-rows.js";
+import type { ArrayRow } from "../../db/array-rows.js";
 import type { ScalarColumn } from "../../db/data-model.js";
 import { contractSpelling } from "../../domain/contract-vocabulary.js";
 import type { PageRequest } from "../page-window.js";
 
 /**
  * A row's column texts by position, as the database's readers hand it over
- * (`Reader.selectRows`), or a row of a list built in SQL as a JSON object.
+ * (`Reader.selectRows`), or a row of a list built in SQL as a JSON array.
  */
-export type Row = PositionalRow;
+export type Row = ArrayRow;
 
 /** What a request adds to the rows: values fields read from the context. */
 export interface RequestValues {
@@ -25,8 +25,55 @@ export interface RequestValues {
   pages: readonly (PageRequest | null)[];
 }
 
-/** Writes one value's JSON text from a row. */
-export type Writer = (row: Row, request: RequestValues) => string;
+/**
+ * Writes one value's JSON text from a row. `into` adds the text in parts
+ * (the rows' own texts, and constants) to `out`: a writer made of others
+ * writes through theirs, so that a row's text is joined once, with no
+ * intermediate text per field.
+ */
+export interface Writer {
+  (row: Row, request: RequestValues): string;
+  readonly into: (row: Row, request: RequestValues, out: JsonParts) => void;
+}
+
+/**
+ * The parts of a JSON text being written. Its array is kept from text to
+ * text and overwritten, so that it is not grown anew for every row (rows of
+ * one read have about as many parts each).
+ */
+export class JsonParts {
+  private readonly items: string[] = [];
+  private count = 0;
+
+  add(text: string): void {
+    this.items[this.count] = text;
+    this.count += 1;
+  }
+
+  /** Forgets the parts added so far, keeping the array. */
+  clear(): void {
+    this.count = 0;
+  }
+
+  /** The parts added since the last `clear`, joined. */
+  joined(): string {
+    this.items.length = this.count;
+    return this.items.join("");
+  }
+}
+
+/** Writing is synchronous: one list of parts serves every `Writer` call. */
+const parts = new JsonParts();
+
+/** A `Writer` from what its `into` adds. */
+function writerOf(into: Writer["into"]): Writer {
+  const write = (row: Row, request: RequestValues) => {
+    parts.clear();
+    into(row, request, parts);
+    return parts.joined();
+  };
+  return Object.assign(write, { into });
+}
 
 /** How values are spelled in the JSON written: the API's own choices. */
 export interface OutputSpelling {
@@ -199,106 +246,160 @@ export function scalarWriter(
     if (!shape.nullable) throw new RowValueError(`${what} is null`);
     return "null";
   };
-  if (!shape.list)
-    return (row) => {
+  if (!shape.list && encode === jsonString)
+    // A text most often needs no escape: its quotes and itself are parts, and no new text is made.
+    return writerOf((row, _request, out) => {
       const text = row[key];
-      return typeof text === "string" ? encode(text) : absent(`column ${key}`);
-    };
-  return (row) => {
+      if (typeof text !== "string") out.add(absent(`column ${key}`));
+      else if (ESCAPED.test(text)) out.add(JSON.stringify(text));
+      else {
+        out.add('"');
+        out.add(text);
+        out.add('"');
+      }
+    });
+  if (!shape.list)
+    return writerOf((row, _request, out) => {
+      const text = row[key];
+      out.add(typeof text === "string" ? encode(text) : absent(`column ${key}`));
+    });
+  return writerOf((row, _request, out) => {
     const text = row[key];
     // Prisma reads a list column that is null as an empty list.
-    if (typeof text !== "string") return "[]";
+    if (typeof text !== "string") {
+      out.add("[]");
+      return;
+    }
     const items: unknown = JSON.parse(text);
     if (!Array.isArray(items)) throw new RowValueError(`column ${key} is no list`);
-    let out = "[";
+    out.add("[");
     for (let index = 0; index < items.length; index += 1) {
       const item: unknown = items[index];
-      if (index > 0) out += ",";
-      if (typeof item === "string") out += encode(item);
-      else if (item === null && shape.itemsNullable) out += "null";
+      if (index > 0) out.add(",");
+      if (typeof item === "string") out.add(encode(item));
+      else if (item === null && shape.itemsNullable) out.add("null");
       else throw new RowValueError(`an item of column ${key} is ${item === null ? "null" : "no text"}`);
     }
-    return `${out}]`;
-  };
+    out.add("]");
+  });
+}
+
+/**
+ * The JSON array of items given as JSON texts, made as one flat text: joined
+ * inside its brackets, not joined and then copied again to add them (a page
+ * of items is the largest text a read makes).
+ */
+export function jsonArrayText(items: readonly string[]): string {
+  const last = items.length - 1;
+  if (last < 0) return "[]";
+  const joined = items.slice();
+  joined[0] = `[${joined[0]}`;
+  joined[last] = `${joined[last]}]`;
+  return joined.join(",");
+}
+
+/** The same JSON text for every row: a `__typename`. */
+export function constantWriter(json: string): Writer {
+  return writerOf((_row, _request, out) => {
+    out.add(json);
+  });
 }
 
 /** An object of fields written in the selection's order, each under its response key. */
-/** The same JSON text for every row: a `__typename`. */
-export function constantWriter(json: string): Writer {
-  return () => json;
-}
-
 export function objectWriter(fields: readonly { key: string; write: Writer }[]): Writer {
-  const parts = fields.map(({ key, write }, index) => ({
-    prefix: `${index === 0 ? "" : ","}${JSON.stringify(key)}:`,
-    write,
-  }));
-  return (row, request) => {
-    let out = "{";
-    for (const part of parts) out += part.prefix + part.write(row, request);
-    return `${out}}`;
-  };
+  const prefixes = fields.map(({ key }, index) => `${index === 0 ? "{" : ","}${JSON.stringify(key)}:`);
+  const writes = fields.map(({ write }) => write.into);
+  return writerOf((row, request, out) => {
+    if (writes.length === 0) out.add("{");
+    for (let index = 0; index < writes.length; index += 1) {
+      out.add(prefixes[index] ?? "");
+      writes[index]?.(row, request, out);
+    }
+    out.add("}");
+  });
 }
 
 /** Null when a column at `presence` is null (a joined row's id: the row is absent), else `write`. */
 export function presentWriter(presence: readonly number[], write: Writer, nullable: boolean): Writer {
-  return (row, request) => {
-    if (presence.every((key) => row[key] !== null && row[key] !== undefined)) return write(row, request);
+  return writerOf((row, request, out) => {
+    if (presence.every((key) => row[key] !== null && row[key] !== undefined)) {
+      write.into(row, request, out);
+      return;
+    }
     if (!nullable) throw new RowValueError(`a required value is absent (columns ${presence.join(", ")})`);
-    return "null";
-  };
+    out.add("null");
+  });
 }
 
 /** A Boolean: whether the text at `key` differs from `text`. */
 export function differsWriter(key: number, text: string, nullable: boolean): Writer {
-  return (row) => {
+  return writerOf((row, _request, out) => {
     const value = row[key];
-    if (typeof value === "string") return value === text ? "false" : "true";
-    if (!nullable) throw new RowValueError(`column ${key} is null`);
-    return "null";
-  };
+    if (typeof value === "string") out.add(value === text ? "false" : "true");
+    else if (!nullable) throw new RowValueError(`column ${key} is null`);
+    else out.add("null");
+  });
 }
 
 function isRowList(value: unknown): value is Row[] {
-  return Array.isArray(value) && value.every((item) => typeof item === "object" && item !== null);
+  return (
+    Array.isArray(value) &&
+    value.every(
+      (item) => Array.isArray(item) && item.every((text) => text === null || typeof text === "string"),
+    )
+  );
 }
 
-/** A list of rows built in SQL as a JSON array of objects at `key` (null: no rows), each written by `write`. */
+/** A list of rows built in SQL as a JSON array of arrays at `key` (null: no rows), each written by `write`. */
 export function rowListWriter(key: number, write: Writer): Writer {
-  return (row, request) => {
+  return writerOf((row, request, out) => {
     const text = row[key];
-    if (typeof text !== "string") return "[]";
+    if (typeof text !== "string") {
+      out.add("[]");
+      return;
+    }
     const rows: unknown = JSON.parse(text);
     if (!isRowList(rows)) throw new RowValueError(`column ${key} is no list of rows`);
-    let out = "[";
+    out.add("[");
     for (let index = 0; index < rows.length; index += 1) {
       const item = rows[index];
       if (item === undefined) continue;
-      out += (index > 0 ? "," : "") + write(item, request);
+      if (index > 0) out.add(",");
+      write.into(item, request, out);
     }
-    return `${out}]`;
-  };
+    out.add("]");
+  });
 }
 
 /** One part of a text value: literal, the request's base URL, or a column's text. */
 export type TextSource = { literal: string } | { context: "appBaseUrl" } | { key: number };
 
-/** A String joined from parts; null when a column part is null. */
-export function textWriter(parts: readonly TextSource[], nullable: boolean): Writer {
-  return (row, request) => {
-    let text = "";
-    for (const part of parts) {
-      if ("literal" in part) text += part.literal;
-      else if ("context" in part) text += request.appBaseUrl;
-      else {
-        const value = row[part.key];
-        if (typeof value !== "string") {
-          if (!nullable) throw new RowValueError(`column ${part.key} is null`);
-          return "null";
-        }
-        text += value;
+/**
+ * A String joined from parts; null when a column part is null. Parts that
+ * need no escape are written as they are, between the quotes; otherwise the
+ * joined text is escaped whole (a surrogate pair may span two parts).
+ */
+export function textWriter(sources: readonly TextSource[], nullable: boolean): Writer {
+  const texts: string[] = [];
+  return writerOf((row, request, out) => {
+    texts.length = 0;
+    let escaped = false;
+    for (const source of sources) {
+      const text =
+        "literal" in source ? source.literal : "context" in source ? request.appBaseUrl : row[source.key];
+      if (typeof text !== "string") {
+        if (!nullable) throw new RowValueError("a column of a text is null");
+        out.add("null");
+        return;
       }
+      escaped ||= ESCAPED.test(text);
+      texts.push(text);
     }
-    return jsonString(text);
-  };
+    if (escaped) out.add(JSON.stringify(texts.join("")));
+    else {
+      out.add('"');
+      for (const text of texts) out.add(text);
+      out.add('"');
+    }
+  });
 }
