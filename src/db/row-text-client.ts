@@ -55,6 +55,9 @@ function readDataRow(bytes: Buffer, start: number, end: number) {
   return { name: "dataRow", length: end - start - 1, fieldCount: count, fields };
 }
 
+/** A message cut by a chunk's end is held in a buffer kept for the next; one larger is let go once read. */
+const KEPT_BYTES = 64 * 1024;
+
 /**
  * Reads what the server sends, chunk by chunk, as messages in order: rows
  * decoded here, every other message handed whole to pg-protocol's parser.
@@ -63,30 +66,62 @@ export function createMessageReader(onMessage: (message: Message) => void): (chu
   // pg-protocol's parser reads a stream's "data"; it is given one whole message at a time.
   const others = new EventEmitter();
   void parse(others as unknown as NodeJS.ReadableStream, onMessage);
-  // The bytes of a message cut by the chunk's end wait in a buffer kept for that, grown as a
-  // message needs: a page comes in many chunks, and a buffer made for each would be garbage.
+  const handle = (bytes: Buffer, start: number, end: number) => {
+    if (bytes[start] === DATA_ROW) onMessage(readDataRow(bytes, start, end));
+    else others.emit("data", bytes.subarray(start, end));
+  };
+  // Only the bytes of the one message a chunk's end cuts are copied, into `held`: the messages
+  // a chunk holds whole are read where they lie.
   let held: Buffer | null = null;
-  let rest: Buffer | null = null;
-  return (chunk) => {
-    let bytes = chunk;
-    if (rest) {
-      const size = rest.length + chunk.length;
-      if (!held || held.length < size) held = Buffer.allocUnsafe(Math.max(size, 2 * (held?.length ?? 0)));
-      // `rest` may lie in `held` itself: copy moves overlapping bytes as they were.
-      rest.copy(held, 0);
-      chunk.copy(held, rest.length);
-      bytes = held.subarray(0, size);
+  let heldLength = 0;
+  const hold = (chunk: Buffer, from: number, to: number) => {
+    const size = heldLength + to - from;
+    // Once its header is in, the message's own length is what the buffer must hold, made once.
+    const end =
+      held && heldLength >= HEADER_BYTES
+        ? 1 + held.readUInt32BE(1)
+        : heldLength === 0 && to - from >= HEADER_BYTES
+          ? 1 + chunk.readUInt32BE(from + 1)
+          : HEADER_BYTES;
+    const wanted = Math.max(size, end);
+    if (!held || held.length < wanted) {
+      const grown = Buffer.allocUnsafe(wanted);
+      held?.copy(grown, 0, 0, heldLength);
+      held = grown;
     }
-    rest = null;
+    chunk.copy(held, heldLength, from, to);
+    heldLength = size;
+  };
+  return (chunk) => {
     let offset = 0;
-    while (offset + HEADER_BYTES <= bytes.length) {
-      const end = offset + 1 + bytes.readUInt32BE(offset + 1);
-      if (end > bytes.length) break;
-      if (bytes[offset] === DATA_ROW) onMessage(readDataRow(bytes, offset, end));
-      else others.emit("data", bytes.subarray(offset, end));
+    if (heldLength > 0 && held) {
+      // The header first, which may itself have been cut; then the rest of the message.
+      const headerMissing = Math.max(0, HEADER_BYTES - heldLength);
+      if (chunk.length < headerMissing) {
+        hold(chunk, 0, chunk.length);
+        return;
+      }
+      hold(chunk, 0, headerMissing);
+      const end: number = 1 + held.readUInt32BE(1);
+      const missing = end - heldLength;
+      if (chunk.length - headerMissing < missing) {
+        hold(chunk, headerMissing, chunk.length);
+        return;
+      }
+      hold(chunk, headerMissing, headerMissing + missing);
+      offset = headerMissing + missing;
+      heldLength = 0;
+      const message = held;
+      if (message.length > KEPT_BYTES) held = null;
+      handle(message, 0, end);
+    }
+    while (offset + HEADER_BYTES <= chunk.length) {
+      const end = offset + 1 + chunk.readUInt32BE(offset + 1);
+      if (end > chunk.length) break;
+      handle(chunk, offset, end);
       offset = end;
     }
-    if (offset < bytes.length) rest = bytes.subarray(offset);
+    if (offset < chunk.length) hold(chunk, offset, chunk.length);
   };
 }
 
