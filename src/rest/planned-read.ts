@@ -6,13 +6,13 @@
 import type { ExecutionResult } from "graphql";
 import { isVersionedRead } from "../contract/route.js";
 import type { GraphQLContext } from "../schema/context.js";
+import { jsonArrayText } from "../schema/planner/json-parts.js";
 import type {
   CompiledRead,
   OutputSpelling,
   ReadOutcome,
   ReadPlanner,
 } from "../schema/planner/read-planner.js";
-import { jsonArrayText } from "../schema/planner/writers.js";
 import { applyEnumPlan, enumSpelling } from "./rest-spelling.js";
 import type { RouteOperation } from "./route-operation.js";
 

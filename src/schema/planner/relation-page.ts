@@ -30,9 +30,18 @@ import {
 import { fieldsOf } from "./selection-fields.js";
 import { columnSql, quoted, type SqlWriter, type TableRef } from "./sql-writer.js";
 import { joinConditions, Scope } from "./statement.js";
-import { ArgumentsRefusedError, PlanError, type Row, RowValueError, textOf, type Writer } from "./writers.js";
+import {
+  ArgumentsRefusedError,
+  isRowList,
+  PlanError,
+  type Row,
+  RowValueError,
+  textOf,
+  type Writer,
+  wholeWriter,
+} from "./writers.js";
 
-/** PostgreSQL takes at most 100 arguments to a function: `json_build_object` builds a row of 50 columns at most. */
+/** Columns a page's row may read; its row is built by `json_build_array`, which PostgreSQL lets take at most 100. */
 const MAX_ROW_COLUMNS = 50;
 
 /** What planning a page asks of the plan it is part of (selection-walk.ts's `PlanContext`). */
@@ -110,7 +119,7 @@ export function planRelationPage(
       page,
     };
   });
-  return (row, request) => {
+  return wholeWriter((row, request) => {
     const page = request.pages[slot];
     if (page === undefined) throw new Error(`${connection.name}: no page bound for the request`);
     if (page === null) throw new ArgumentsRefusedError(`${connection.name}: arguments execution refuses`);
@@ -129,7 +138,7 @@ export function planRelationPage(
       pageInfo,
       totalCount: typeof counted === "string" ? Number(counted) : null,
     });
-  };
+  });
 }
 
 /** The page's rows as a JSON array at a column of the parent's row, with the parameters a request binds. */
@@ -171,7 +180,7 @@ function pageColumn(
   const after = `(${createdAtSql} < ${afterTime} OR (${createdAtSql} = ${afterTime} AND ${idSql} < ${afterId}) OR ${afterTime} IS NULL)`;
   const page = quoted(sql.alias());
   const rows =
-    `SELECT ${list.jsonObject()} AS "r", ${createdAtSql} AS "c", ${idSql} AS "i" FROM ${list.from()} ` +
+    `SELECT ${list.jsonArray()} AS "r", ${createdAtSql} AS "c", ${idSql} AS "i" FROM ${list.from()} ` +
     `WHERE ${[...conditionsOf(table), after].join(" AND ")} ORDER BY ${createdAtSql} DESC, ${idSql} DESC LIMIT ${take}`;
   const key = scope.column(
     `(SELECT json_agg(${page}."r" ORDER BY ${page}."c" DESC, ${page}."i" DESC) FROM (${rows}) ${page})::text`,
@@ -206,10 +215,6 @@ function relatedSql(
     ...joinConditions(parent, relation, between),
     relatedSql(between, rest, rows, sql),
   ].join(" AND ")})`;
-}
-
-function isRowList(value: unknown): value is Row[] {
-  return Array.isArray(value) && value.every((item) => typeof item === "object" && item !== null);
 }
 
 /** The rows of a page read at a column (null: none). */

@@ -11,6 +11,7 @@ import type { ArrayRow } from "../../db/array-rows.js";
 import type { ScalarColumn } from "../../db/data-model.js";
 import { contractSpelling } from "../../domain/contract-vocabulary.js";
 import type { PageRequest } from "../page-window.js";
+import { idleParts, JsonParts } from "./json-parts.js";
 
 /**
  * A row's column texts by position, as the database's readers hand it over
@@ -36,41 +37,24 @@ export interface Writer {
   readonly into: (row: Row, request: RequestValues, out: JsonParts) => void;
 }
 
-/**
- * The parts of a JSON text being written. Its array is kept from text to
- * text and overwritten, so that it is not grown anew for every row (rows of
- * one read have about as many parts each).
- */
-export class JsonParts {
-  private readonly items: string[] = [];
-  private count = 0;
-
-  add(text: string): void {
-    this.items[this.count] = text;
-    this.count += 1;
-  }
-
-  /** Forgets the parts added so far, keeping the array. */
-  clear(): void {
-    this.count = 0;
-  }
-
-  /** The parts added since the last `clear`, joined. */
-  joined(): string {
-    this.items.length = this.count;
-    return this.items.join("");
-  }
+/** A `Writer` whose text is made whole by `write` (a value made of several reads, such as a page). */
+export function wholeWriter(write: (row: Row, request: RequestValues) => string): Writer {
+  return Object.assign(write, {
+    into: (row: Row, request: RequestValues, out: JsonParts) => out.add(write(row, request)),
+  });
 }
-
-/** Writing is synchronous: one list of parts serves every `Writer` call. */
-const parts = new JsonParts();
 
 /** A `Writer` from what its `into` adds. */
 function writerOf(into: Writer["into"]): Writer {
   const write = (row: Row, request: RequestValues) => {
-    parts.clear();
-    into(row, request, parts);
-    return parts.joined();
+    const parts = idleParts.pop() ?? new JsonParts();
+    try {
+      parts.clear();
+      into(row, request, parts);
+      return parts.joined();
+    } finally {
+      idleParts.push(parts);
+    }
   };
   return Object.assign(write, { into });
 }
@@ -284,20 +268,6 @@ export function scalarWriter(
   });
 }
 
-/**
- * The JSON array of items given as JSON texts, made as one flat text: joined
- * inside its brackets, not joined and then copied again to add them (a page
- * of items is the largest text a read makes).
- */
-export function jsonArrayText(items: readonly string[]): string {
-  const last = items.length - 1;
-  if (last < 0) return "[]";
-  const joined = items.slice();
-  joined[0] = `[${joined[0]}`;
-  joined[last] = `${joined[last]}]`;
-  return joined.join(",");
-}
-
 /** The same JSON text for every row: a `__typename`. */
 export function constantWriter(json: string): Writer {
   return writerOf((_row, _request, out) => {
@@ -341,7 +311,8 @@ export function differsWriter(key: number, text: string, nullable: boolean): Wri
   });
 }
 
-function isRowList(value: unknown): value is Row[] {
+/** Whether a list built in SQL, parsed, is rows: arrays of texts (or nulls). */
+export function isRowList(value: unknown): value is Row[] {
   return (
     Array.isArray(value) &&
     value.every(
