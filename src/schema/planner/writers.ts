@@ -81,7 +81,7 @@ export const PLAN_REFUSALS = [
   "root_field",
   /** `__schema` or `__type`: introspection is executed. */
   "introspection",
-  /** A connection's field other than `edges { node }` and `pageInfo`. */
+  /** A connection's items selected twice (`nodes` beside `edges`, an edge's `node` twice). */
   "connection_field",
   /** A field whose resolver declares nothing it reads, or arguments its read does not declare. */
   "undeclared_field",
