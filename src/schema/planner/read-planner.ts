@@ -82,7 +82,7 @@ export function createReadPlanner(options: {
         if (nodes)
           return planNodesRead(
             schema,
-            () => new PlanContext(dataModel, spelling, fieldArguments),
+            () => new PlanContext(dataModel, spelling),
             nodes,
             fieldNode,
             argumentsOf,
