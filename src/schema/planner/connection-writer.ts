@@ -10,6 +10,7 @@ import {
   type SelectionSetNode,
 } from "graphql";
 import type { PageInfoShape, PageRequest } from "../page-window.js";
+import { jsonArrayText } from "./json-parts.js";
 import { fieldsOf } from "./selection-fields.js";
 import { decimalDigits, isoTime, PlanError, type Row } from "./writers.js";
 
@@ -40,16 +41,12 @@ export function connectionWriter(
       return (page: PageAnswer) => prefix + write(page.pageInfo);
     }
     // The planner compiles `edges { node }` or `nodes` beside `pageInfo` and `totalCount` (read-statements.ts).
-    if (field.name.value === "nodes") return (page: PageAnswer) => `${prefix}[${page.nodes.join(",")}]`;
+    if (field.name.value === "nodes") return (page: PageAnswer) => prefix + jsonArrayText(page.nodes);
     if (field.name.value !== "edges")
       throw new PlanError(`${connection.name}.${field.name.value} is not compiled`, "connection_field");
     const edge = edgeWriter(connection, field);
-    return (page: PageAnswer) => {
-      let out = `${prefix}[`;
-      for (let position = 0; position < page.nodes.length; position += 1)
-        out += (position === 0 ? "" : ",") + edge(page, position);
-      return `${out}]`;
-    };
+    return (page: PageAnswer) =>
+      prefix + jsonArrayText(page.nodes.map((_node, position) => edge(page, position)));
   });
   return (page) => {
     let out = "{";
