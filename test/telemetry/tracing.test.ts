@@ -156,10 +156,9 @@ describe("tracing with OpenTelemetry, exported over OTLP/HTTP", () => {
         traceparent: upstream.header,
         "content-type": "application/json",
       },
-      // A connection nested in the nodes: the planner refuses it, so the document is executed.
+      // Both spellings of a connection's items: the planner refuses it, so the document is executed.
       body: JSON.stringify({
-        query:
-          "query RecentOrders { orders(first: 2) { edges { node { id events(first: 1) { edges { node { id } } } } } } }",
+        query: "query RecentOrders { orders(first: 2) { nodes { id } edges { node { id } } } }",
       }),
     });
     expect(response.status).toBe(200);
