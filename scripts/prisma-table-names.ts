@@ -1,7 +1,7 @@
 // A Prisma generator, run by `prisma generate` (prisma/schema.prisma names
 // it): writes the table behind each model and the column behind each of its
 // scalar fields (`@@map`, `@map`) from the schema's DMMF, which Prisma hands
-// every generator. The compiled reads write their SQL with these names
+// every generator. The planned reads write their SQL with these names
 // (src/db/data-model.ts); Prisma's own client keeps them to itself.
 // Node runs this file as it is: it uses only TypeScript that strips to JavaScript.
 import { mkdirSync, writeFileSync } from "node:fs";

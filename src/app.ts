@@ -240,7 +240,7 @@ function planSummary(plans: readonly (readonly [name: string, reason: string | n
   };
 }
 
-/** Compiled reads over the database; every plan is logged once and counted in /metrics, as is each failure. */
+/** Planned reads over the database; every plan is logged once and counted in /metrics, as is each failure. */
 function compiledReads(database: Database, metrics: Metrics, logger: Logger): CompiledReads {
   return {
     planner: createReadPlanner({

@@ -1,12 +1,12 @@
 // One statement whose rows are handed over as PostgreSQL sends them: each
 // row the array of its values' texts, in the select list's order (pg's
 // `rowMode: "array"`, every column read by a parser that keeps its text).
-// The compiled reads write JSON from these texts and need nothing else.
+// The planned reads write JSON from these texts and need nothing else.
 import type pg from "pg";
 
 /**
  * A row: each column's text, by position; null for SQL NULL. The one shape
- * the compiled reads read, whichever way the statement went (pg, or Prisma
+ * the planned reads read, whichever way the statement went (pg, or Prisma
  * on PGlite and inside a transaction: `arrayRowsOf`).
  */
 export type ArrayRow = readonly (string | null)[];
@@ -15,7 +15,7 @@ export type ArrayRow = readonly (string | null)[];
  * Rows a Prisma raw query answered, each an object whose columns are named by
  * position ("0", "1", …), as `ArrayRow`s. An object's integer keys come in
  * ascending order, so its values are its columns in the select list's order.
- * A value that is not text is refused: a compiled read selects every column as text.
+ * A value that is not text is refused: a planned read selects every column as text.
  */
 export function arrayRowsOf(rows: readonly Record<string, unknown>[]): ArrayRow[] {
   return rows.map((row) => {

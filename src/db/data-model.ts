@@ -1,4 +1,4 @@
-// The tables behind the Prisma models, as the compiled reads need them:
+// The tables behind the Prisma models, as the planned reads need them:
 // each model's table, each field's column, each relation's join. Relations
 // and requiredness come from the datamodel the Pothos generator writes;
 // table and column names (`@map`, `@@map`) from this project's own

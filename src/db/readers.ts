@@ -105,7 +105,7 @@ export function observeQueries(prisma: PrismaClient, onQuery: QueryObserver | un
  * parameters (`options=-c …`): no statement, and so no round trip, per read.
  * Options already in the URL are kept, in front of these. With
  * `genericPlans`, every statement is planned once per connection and its plan
- * kept: right for the compiled reads' named statements, whose joins cost more
+ * kept: right for the planned reads' named statements, whose joins cost more
  * to plan than to run; wrong for Prisma's, whose searches need a plan for
  * their own values (PostgreSQL applies the setting to unnamed statements too).
  */
@@ -184,7 +184,7 @@ export async function openPostgresReader(
     onQuery: options.onQuery,
     transactionWaitMs: options.transactionWaitMs,
   });
-  // `query` sends the compiled reads' named statements: on connections of their own
+  // `query` sends the planned reads' named statements: on connections of their own
   // that keep each statement's plan. A pool connects only when a read needs it.
   const statements = poolWith(settings, true);
   return {

@@ -11,7 +11,7 @@ export function statementTraced(): boolean {
 /**
  * Runs a statement sent straight to a `pg` pool as a client span of the
  * request that sent it, as Prisma's instrumentation does for its own
- * statements: on PostgreSQL, admission and compiled reads bypass Prisma and
+ * statements: on PostgreSQL, admission and planned reads bypass Prisma and
  * would otherwise be missing from the request's trace. Nothing is started
  * outside a recording span, so with tracing off this is one context lookup.
  */

@@ -17,7 +17,7 @@ export type ExecutedQueryReason = (typeof EXECUTED_QUERY_REASONS)[number];
 export interface PlannedReadMetrics {
   /** Records, once at startup, whether each REST read is compiled (reason null) or executed, and why. */
   observeReadPlans(plans: readonly { operationId: string; reason: string | null }[]): void;
-  /** Counts a compiled read that failed, its request then executed. */
+  /** Counts a planned read that failed, its request then executed. */
   countCompiledReadFailure(operationId: string): void;
   /** Records, once at startup, whether each persisted GraphQL document's operation is compiled (reason null) or executed, and why. */
   observeDocumentPlans(
@@ -34,7 +34,7 @@ function executionLabels(reason: string | null): { execution: "compiled" | "exec
   return reason === null ? { execution: "compiled", reason: "" } : { execution: "executed", reason };
 }
 
-/** How each REST read runs: compiled from rows, or executed (docs/design/performance.md, "Compiled reads"). */
+/** How each REST read runs: planned into SQL, or executed (docs/design/performance.md, "Planned reads"). */
 export function plannedReadMetrics(registry: Registry): PlannedReadMetrics {
   const plans = new Gauge({
     name: "rest_read_execution",

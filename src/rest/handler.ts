@@ -53,11 +53,11 @@ export interface RestDependencies {
   contextFor(viewer: Viewer, requestId: string, position: ReadPosition | null): GraphQLContext;
   idempotency: IdempotencyStore;
   onUnexpectedError(error: unknown, requestId: string): void;
-  /** Wraps each operation's execution, or its compiled read, in a tracing span, when tracing is on. */
+  /** Wraps each operation's execution, or its planned read, in a tracing span, when tracing is on. */
   traceExecution?<Result>(operation: OperationDefinitionNode, run: () => Promise<Result>): Promise<Result>;
   /** The ETag of a GET: what If-Match is compared with, and the response of a write carries. */
   entityTag: EntityTagFor;
-  /** Compiled reads: GET routes whose documents compile answer from SQL rows without executing them. */
+  /** Planned reads: GET routes whose documents plan answer from SQL rows without executing them. */
   compiledReads?: CompiledReads;
   expensiveReads: ExpensiveReads;
 }
@@ -90,7 +90,7 @@ export function createRestHandler(dependencies: RestDependencies): RestHandler {
     return {
       admits: true,
       versionedGet: versioned !== undefined,
-      // What the compiled read's statement reads; a request it refuses, executed, reads the same.
+      // What the planned read's statement reads; a request it refuses, executed, reads the same.
       versionedRecordTypes: (versioned && served.compiledReadOf(versioned)?.recordTypes) ?? null,
       handle: (exchange) => serve(served, exchange, candidates),
     };

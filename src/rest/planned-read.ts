@@ -1,4 +1,4 @@
-// A REST read answered by the schema's compiled reads (src/schema/planner/):
+// A REST read answered by the schema's planned reads (src/schema/planner/):
 // the planner writes the body's JSON text from the rows, in the contract's
 // spelling given here; the adapter never sees SQL. A route whose document the
 // planner cannot compile, or a request it refuses, is executed as every other
@@ -27,12 +27,12 @@ export interface CompiledReads {
   planner: ReadPlanner;
   /** Once, at startup: every GET route, with null when its document is compiled, else why it is executed. */
   planned(plans: readonly { operationId: string; reason: string | null }[]): void;
-  /** A compiled read threw; the request failed as an execution that threw would. */
+  /** A planned read threw; the request failed as an execution that threw would. */
   failed(operationId: string, error: unknown): void;
 }
 
 /**
- * A route's compiled read for one request, or null when the request is to be
+ * A route's planned read for one request, or null when the request is to be
  * executed instead; the read answers its body (null: no record), or throws.
  */
 export type RouteRead = (
@@ -40,7 +40,7 @@ export type RouteRead = (
   context: GraphQLContext,
 ) => (() => Promise<ReadBody | null>) | null;
 
-/** A GET route's compiled read, and the change log's record types its answers can show (null: any of the buyer's). */
+/** A GET route's planned read, and the change log's record types its answers can show (null: any of the buyer's). */
 export interface CompiledRouteRead {
   read: RouteRead;
   recordTypes: readonly string[] | null;
@@ -48,7 +48,7 @@ export interface CompiledRouteRead {
 
 /**
  * Plans every GET route's read once and tells `reads` how each runs; the
- * result gives a route's compiled read, if it has one.
+ * result gives a route's planned read, if it has one.
  */
 export function compileReads(
   reads: CompiledReads | undefined,
@@ -80,19 +80,19 @@ export interface ReadBody {
   nextCursor: string | null;
 }
 
-/** The compiled read of a GET route, or why there is none. */
+/** The planned read of a GET route, or why there is none. */
 export function planRouteRead(
   planner: ReadPlanner,
   entry: RouteOperation,
 ): { compiled: CompiledRead } | { reason: string } {
   if (entry.route.method !== "GET") return { reason: "it is not a read" };
-  // Compiled reads show the buyer's records, which a replica holding the buyer's version may serve.
+  // Planned reads show the buyer's records, which a replica holding the buyer's version may serve.
   if (!isVersionedRead(entry.route)) return { reason: "it shows data the change log does not version" };
   if (entry.response.spread !== undefined) return { reason: "its response spreads a field" };
   return planner.plan(entry.operation, REST_SPELLING);
 }
 
-/** The body of a compiled read's outcome, shaped as `RouteOperation.responseBody` shapes an executed one. */
+/** The body of a planned read's outcome, shaped as `RouteOperation.responseBody` shapes an executed one. */
 export function bodyOfOutcome(outcome: ReadOutcome): ReadBody | null {
   if (outcome.kind === "record")
     return outcome.json === null ? null : { json: outcome.json, nextCursor: null };

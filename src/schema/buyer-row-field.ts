@@ -1,6 +1,6 @@
 // A root field reading one of the buyer's rows by its UUID, for the records
 // that are not Nodes (webhook endpoints and events): no global IDs, and no
-// compiled read (src/schema/record-field.ts is the field of the Node records).
+// planned read (src/schema/record-field.ts is the field of the Node records).
 import type PrismaTypes from "../db/generated/pothos-types.js";
 import type { PrismaClient } from "../db/generated/prisma/client.js";
 import type { SchemaTypes } from "./builder.js";

@@ -182,7 +182,7 @@ export function rootConnection<Node, Extra extends InputFieldMap = Record<string
       }),
       ...((args ?? {}) as Extra),
     },
-    // The compiled reads build the same rows' SQL from `request` (src/schema/planner/).
+    // The planned reads build the same rows' SQL from `request` (src/schema/planner/).
     extensions: rootListExtension(read),
     resolve: async (_root, fieldArgs, context, info) => {
       const { where: filter, page } = read.request(fieldArgs, requireViewer(context));
@@ -214,7 +214,7 @@ export interface NewestFirstConnectionOptions<Node, Extra extends InputFieldMap>
 /**
  * A root list field paged forward only, newest first (creation time, then
  * id), without sort keys; its `first`/`after` have their own descriptions.
- * Not a compiled read.
+ * Not a planned read.
  */
 export function newestFirstConnection<Node, Extra extends InputFieldMap = Record<string, never>>(
   t: PothosSchemaTypes.QueryFieldBuilder<SchemaTypes, Record<string, never>>,

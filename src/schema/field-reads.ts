@@ -1,7 +1,7 @@
 // A field that reads its parent's row states once what it reads, as data: the
 // value at a path, an object of paths, a text of parts, the row's global ID.
 // From that one statement come the Prisma `select` and the resolver of normal
-// execution and the read the compiled reads plan as SQL (src/schema/planner/),
+// execution and the read the planned reads plan as SQL (src/schema/planner/),
 // as a grafast field's plan is both what runs and what is planned. A field
 // spreads `...readsPath(…)` (or another `reads…`) into its options and writes
 // no `select`, `resolve` or `extensions` of its own; test/graphql/field-reads.test.ts
@@ -118,7 +118,7 @@ function declare(
 ): ReadOptions {
   const options: ReadOptions = {
     ...selectOption(paths),
-    // The field's GraphQL type says what `value` returns; the compiled reads' tests write both and compare.
+    // The field's GraphQL type says what `value` returns; the planned reads' tests write both and compare.
     resolve: (row, _args, context) => value(row, context) as never,
     extensions: rowReadExtension(read),
   };

@@ -152,7 +152,7 @@ const idArgumentsByField = new Map<string, IdArgumentsResolver>();
 
 /**
  * A field's arguments as its resolver receives them, for code that reads what
- * a field would read without running its resolver (the compiled reads).
+ * a field would read without running its resolver (the planned reads).
  */
 export function resolverArguments(
   typeName: string,

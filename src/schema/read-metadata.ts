@@ -1,4 +1,4 @@
-// What a field reads, as data, so that the compiled reads
+// What a field reads, as data, so that the planned reads
 // (src/schema/planner/) can turn a fixed document into SQL without running
 // resolvers. Root fields declare how their arguments become a condition
 // (src/schema/conditions.ts: a Prisma `where` with its SQL) and a page; fields that read their parent's row declare where in it their

@@ -1,6 +1,6 @@
 // The one shape of a root field that reads one of the buyer's records by id:
 // its `id` argument (a UUID or the record's global ID), null for a record
-// that is not the buyer's, and the read declared for the compiled reads.
+// that is not the buyer's, and the read declared for the planned reads.
 import type { Viewer } from "../auth/viewer.js";
 import type PrismaTypes from "../db/generated/pothos-types.js";
 import type { PrismaClient } from "../db/generated/prisma/client.js";

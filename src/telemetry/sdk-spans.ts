@@ -88,7 +88,7 @@ function hasErrors(result: unknown): boolean {
   );
 }
 
-/** Runs a REST route's operation (compiled read, or executed document) inside an execute span. */
+/** Runs a REST route's operation (planned read, or executed document) inside an execute span. */
 export function traceCompiledExecution<Result>(
   tracer: Tracer,
   operation: OperationDefinitionNode,

@@ -41,7 +41,7 @@ export interface Tracing {
   /** Parse, validate and execute spans for /graphql (Yoga/envelop plugins). */
   graphqlPlugins: Plugin[];
   /**
-   * An execute span around a REST route's operation: its compiled read, or
+   * An execute span around a REST route's operation: its planned read, or
    * its executed document (an ExecutionResult with errors marks it failed).
    */
   traceExecution<Result>(operation: OperationDefinitionNode, run: () => Promise<Result>): Promise<Result>;

@@ -1,4 +1,4 @@
-// The compiled reads' statements on PostgreSQL (src/db/array-rows.ts): rows
+// The planned reads' statements on PostgreSQL (src/db/array-rows.ts): rows
 // as arrays of PostgreSQL's texts, a named statement parsed once per
 // connection, and every failure a rejected read that leaves the pool usable.
 import pg from "pg";

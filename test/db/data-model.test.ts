@@ -1,4 +1,4 @@
-// The tables behind the models (src/db/data-model.ts), as the compiled reads
+// The tables behind the models (src/db/data-model.ts), as the planned reads
 // write SQL with them: every table, column and join they name is one the
 // migrated database has. After a Prisma upgrade this says whether the names
 // `prisma generate` writes still come through (docs/design/contributing.md).

@@ -2,7 +2,7 @@
 // parent's row (src/schema/field-reads.ts) gets its Prisma `select` and its
 // resolver from that declaration and from nothing else, and every path it
 // declares exists in the Prisma model and is loaded by that select. Normal
-// execution and the compiled reads then cannot disagree about the field.
+// execution and the planned reads then cannot disagree about the field.
 import { type GraphQLField, isObjectType } from "graphql";
 import { describe, expect, it } from "vitest";
 import { getDatamodel } from "../../src/db/generated/pothos-types.js";

@@ -1,4 +1,4 @@
-// Compiled reads as the service runs them: /metrics says how each REST read
+// Planned reads as the service runs them: /metrics says how each REST read
 // runs and why, a list is one statement, and a read the compiled writer
 // cannot write fails as execution would, and is counted.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -73,7 +73,7 @@ describe("compiled REST reads", () => {
     expect(updated).toHaveLength(1);
     const before = await failures();
     const response = await callApi(test.app, "GET", "/orders?limit=2", { key: buyer.apiKey });
-    // Execution's answer, as it would be without compiled reads: it cannot write that time either.
+    // Execution's answer, as it would be without planned reads: it cannot write that time either.
     expect(response.status).toBe(500);
     expect(response.body).toMatchObject({ code: "internal" });
     expect(await failures()).toBe(before + 1);

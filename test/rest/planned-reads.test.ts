@@ -1,7 +1,7 @@
-// Compiled reads answer exactly as normal execution does: every REST read
+// Planned reads answer exactly as normal execution does: every REST read
 // the planner compiles, and GraphQL documents over the same root reads with
 // every sort, both page directions and every filter, run both ways over two
-// generated buyers; the bytes must be the same. A compiled statement never
+// generated buyers; the bytes must be the same. A planned statement never
 // returns another buyer's row, and nothing a client sends reaches SQL text.
 import { type DocumentNode, execute, Kind, type OperationDefinitionNode, parse } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -34,7 +34,7 @@ let database: TestDatabase;
 let first: GeneratedBuyer;
 let second: GeneratedBuyer;
 let planner: ReadPlanner;
-/** Every statement compiled reads sent, with its parameters. */
+/** Every statement planned reads sent, with its parameters. */
 const statements: { text: string; values: readonly (string | null)[] }[] = [];
 
 beforeAll(async () => {
@@ -79,7 +79,7 @@ function variablesOf(
 /**
  * One REST read both ways, as `buyer`: the bodies (and next cursors) must be
  * the same bytes, and a request execution refuses must be refused by the
- * compiled read too. Returns the body.
+ * planned read too. Returns the body.
  */
 async function restBothWays(
   operationId: string,
@@ -245,7 +245,7 @@ interface Page {
   };
 }
 
-/** One page of a GraphQL list both ways; null when execution refuses the variables (and so must the compiled read). */
+/** One page of a GraphQL list both ways; null when execution refuses the variables (and so must the planned read). */
 async function graphqlPage(
   operation: OperationDefinitionNode,
   field: string,

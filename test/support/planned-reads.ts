@@ -1,4 +1,4 @@
-// Data and contexts for the tests of compiled reads: two buyers whose records
+// Data and contexts for the tests of planned reads: two buyers whose records
 // hold the values JSON and SQL are most easily wrong about (20-digit and
 // trailing-zero decimals, nulls in every nullable column, empty and long
 // lists, text JSON must escape, timestamps with and without milliseconds,

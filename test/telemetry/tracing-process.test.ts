@@ -84,7 +84,7 @@ describe("tracing in a server process started from the environment", () => {
         (span) => span.traceId === traceId && span.name === "query.ListOrders",
       );
       expect(execute.parentSpanId).toBe(http.spanId);
-      // The page's one statement (a compiled read), under the execute span.
+      // The page's one statement (a planned read), under the execute span.
       const read = await receiver.waitForSpan(
         (span) =>
           span.traceId === traceId &&

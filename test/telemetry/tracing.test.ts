@@ -75,7 +75,7 @@ async function spansOfTrace(traceId: string, httpSpanName: string): Promise<Rece
   return receiver.spans.filter((span) => span.traceId === traceId);
 }
 
-/** The SQL of a read of orders, as Prisma writes it or as a compiled read does. */
+/** The SQL of a read of orders, as Prisma writes it or as a planned read does. */
 const READS_ORDERS = /FROM "(public"\.")?orders"/;
 
 /** A span of one SQL statement: Prisma's, or one sent straight to a `pg` pool. */
@@ -141,7 +141,7 @@ describe("tracing with OpenTelemetry, exported over OTLP/HTTP", () => {
     );
     expect(keyCheck, "the API-key check is traced").toBeDefined();
     expect(descendsFrom(keyCheck as ReceivedSpan, execute, spans)).toBe(false);
-    // The page is a compiled read: one statement, under the execute span.
+    // The page is a planned read: one statement, under the execute span.
     const ordersRead = queries.find((query) => READS_ORDERS.test(String(query.attributes["db.query.text"])));
     expect(ordersRead, "the orders read is traced").toBeDefined();
     expect(descendsFrom(ordersRead as ReceivedSpan, execute, spans)).toBe(true);

@@ -122,7 +122,7 @@ describe("rendering the events of a bulk import", { timeout: 120_000 }, () => {
     expect(sample(text, "webhook_render_batch_entries_sum")).toBe(backlog);
 
     // One read of the orders table per batch that had orders in it, not one per order
-    // (Prisma's, or the compiled read's).
+    // (Prisma's, or the planned read's).
     const orderReads = test.queries.filter((sql) => /^SELECT\b.*\bFROM (?:"public"\.)?"orders"/s.test(sql));
     expect(orderReads.length).toBeGreaterThan(0);
     expect(orderReads.length).toBeLessThanOrEqual(Math.ceil(ORDERS / BATCH) + 1);

@@ -81,7 +81,7 @@ function renderExecuted(records: readonly BatchRecord[]): Promise<(string | null
   );
 }
 
-/** The compiled statements sent while `run` ran: their select lists name columns by position, `"0"`, …. */
+/** The planned statements sent while `run` ran: their select lists name columns by position, `"0"`, …. */
 async function compiledStatementsOf<Result>(run: () => Promise<Result>): Promise<[Result, string[]]> {
   const before = statements.length;
   const result = await run();

@@ -1,4 +1,4 @@
-// A document sent to /graphql, answered by a compiled read: the planner's
+// A document sent to /graphql, answered by a planned read: the planner's
 // rows and writers with GraphQL's own spelling (enum values by name,
 // decimals as strings, as the Decimal scalar writes them), and the JSON text
 // of the whole `data` written around them in the selection's order.
@@ -41,7 +41,7 @@ export interface CompiledGraphQLRead {
 }
 
 /**
- * The compiled read of an operation of `document`, its fragments and
+ * The planned read of an operation of `document`, its fragments and
  * `@skip`/`@include` resolved for `conditions` (collected-selection.ts), or
  * why it runs on normal execution. Each root field is planned on its own,
  * and `data` is their JSON texts in the order execution writes the keys.

@@ -86,7 +86,7 @@ function runTypeRead(
   return query(text, [...bound.parameters, ...sql.values], context);
 }
 
-/** The compiled read of `node`: one record read for each Node type. */
+/** The planned read of `node`: one record read for each Node type. */
 export function planNodeRead(
   schema: GraphQLSchema,
   newPlan: () => PlanContext,
@@ -116,7 +116,7 @@ export function planNodeRead(
   };
 }
 
-/** The compiled read of `nodes`: each ID's record in the IDs' order, null where the viewer has none. */
+/** The planned read of `nodes`: each ID's record in the IDs' order, null where the viewer has none. */
 export function planNodesRead(
   schema: GraphQLSchema,
   newPlan: () => PlanContext,

@@ -1,4 +1,4 @@
-// Compiled reads: a fixed document over the schema's root reads (a list or
+// Planned reads: a fixed document over the schema's root reads (a list or
 // a record of the buyer's) planned once into one SQL statement and writers
 // of its answer's JSON text, straight from the rows. What each field reads
 // comes from the schema's own metadata: plugin-prisma's model of each type,

@@ -1,4 +1,4 @@
-// The statement a compiled read runs for each request, a record's or a
+// The statement a planned read runs for each request, a record's or a
 // page's: the planned select with the request's own conditions, the viewer's
 // parameters, and its answer written from the rows.
 import { createHash } from "node:crypto";
@@ -69,7 +69,7 @@ export function namedQuery(query: QueryRows): RunStatement {
 }
 
 /**
- * What a compiled read answers: a record's JSON text (null: none), or a
+ * What a planned read answers: a record's JSON text (null: none), or a
  * page's nodes' JSON texts, its page info, and the count of every item its
  * filters match (null when the selection has no `totalCount`).
  */
@@ -97,7 +97,7 @@ export interface CompiledRead {
    * The read for one request, or null when the request's arguments are
    * refused (a bad cursor, a global ID of another type, …): normal execution
    * answers those, with the problems it always gives. Deciding sends no
-   * statement. Anything the read throws is a failure of the compiled read,
+   * statement. Anything the read throws is a failure of the planned read,
    * and the request may run normally.
    */
   prepare(
@@ -149,7 +149,7 @@ export function recordStatement(scope: Scope): (condition: string) => string {
   return (condition) => `${select} WHERE ${condition} LIMIT 1`;
 }
 
-/** The compiled read of a root field answering one record. */
+/** The planned read of a root field answering one record. */
 export function planRecordRead(
   plan: PlanContext,
   read: RecordRead,
@@ -178,7 +178,7 @@ export function planRecordRead(
   };
 }
 
-/** The compiled read of a root field answering a page of a list (a connection). */
+/** The planned read of a root field answering a page of a list (a connection). */
 export function planRootList(
   plan: PlanContext,
   read: RootListRead,

@@ -15,7 +15,7 @@ export interface RecordBatchRead {
   /**
    * The JSON text of each record named in `ids`, in their order: null where
    * the viewer's buyer has no such record, or the read refuses the id.
-   * Anything thrown is a failure of the compiled read: the records may be
+   * Anything thrown is a failure of the planned read: the records may be
    * read by executing the document instead.
    */
   run(ids: readonly string[], context: GraphQLContext): Promise<(string | null)[]>;
@@ -24,7 +24,7 @@ export interface RecordBatchRead {
 /** The one variable a batch read takes: the record's id. */
 const ID_VARIABLE = "id";
 
-/** The compiled read of a root field answering one record by `$id`, for many ids in one statement. */
+/** The planned read of a root field answering one record by `$id`, for many ids in one statement. */
 export function planRecordBatch(
   plan: PlanContext,
   read: RecordRead,

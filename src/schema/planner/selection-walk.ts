@@ -1,4 +1,4 @@
-// The walk of a compiled read's selection: each selected field of each
+// The walk of a planned read's selection: each selected field of each
 // object type, read from the statement's rows as the schema's metadata says
 // (a column, a relation's join, a list's subquery, what a resolver declares
 // it reads), and the writer of its JSON text by its GraphQL type.
@@ -81,7 +81,7 @@ type Source =
       select: unknown;
     };
 
-/** One planning of a compiled read: its statement as planned so far, and the writers of its selection. */
+/** One planning of a planned read: its statement as planned so far, and the writers of its selection. */
 export class PlanContext {
   readonly sql: SqlWriter;
   private readonly slots: RequestSlot[] = [];

@@ -57,7 +57,7 @@ const VISIBLE: {
   SupplierUser: (ids, { buyerId }) => allOf([hasId(ids), isValue("createdByBuyerId", buyerId)]),
 };
 
-/** `node`'s and `nodes`' reads, for the compiled reads: the condition `loadNodes` uses. */
+/** `node`'s and `nodes`' reads, for the planned reads: the condition `loadNodes` uses. */
 const NODE_READ = nodeReadExtension(VISIBLE);
 const NODES_READ = nodesReadExtension({ visible: VISIBLE, maxIds: MAX_NODE_IDS });
 
