@@ -1,4 +1,3 @@
-import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
 import { GraphQLError, type GraphQLSchema } from "graphql";
 import { createYoga, maskError, type Plugin } from "graphql-yoga";
 import type { Viewer } from "../auth/viewer.js";
@@ -78,7 +77,9 @@ export function createGraphQLServer({
     },
     landingPage: false,
     graphiql: config.graphiql ? graphiqlOptions(demoApiKey) : false,
-    renderGraphiQL,
+    // GraphiQL's page holds its whole bundle as one text, tens of MB of heap: loaded when first shown.
+    renderGraphiQL: async (options) =>
+      (await import("@graphql-yoga/render-graphiql")).renderGraphiQL(options),
     maskedErrors: {
       // Errors the code did not mean to show keep their secrets (SQL, stack)
       // and get the code REST uses for them.
