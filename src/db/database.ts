@@ -5,6 +5,7 @@ import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { lockDataDirectory } from "./data-directory-lock.js";
 import type { DatabaseTarget } from "./database-url.js";
+import { withExactJsonNumbers } from "./exact-json-numbers.js";
 import { PrismaClient } from "./generated/prisma/client.js";
 import { createNotificationListener } from "./notification-listener.js";
 import {
@@ -125,7 +126,7 @@ async function openPglite(
     throw error;
   }
   const prisma = new PrismaClient({
-    adapter: new PrismaPGliteWithSavepoints(pglite),
+    adapter: withExactJsonNumbers(new PrismaPGliteWithSavepoints(pglite)),
     log: options.onQuery ? [{ emit: "event", level: "query" }] : [],
     transactionOptions: { maxWait: options.transactionWaitMs },
   });

@@ -1,6 +1,7 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { type ArrayRow, arrayRowsOf, queryArrayRows } from "./array-rows.js";
+import { withExactJsonNumbers } from "./exact-json-numbers.js";
 import { PrismaClient } from "./generated/prisma/client.js";
 import { RowTextClient } from "./row-text-client.js";
 import { inStatementSpan } from "./statement-span.js";
@@ -84,7 +85,7 @@ export function prismaOverPool(
   { onQuery, transactionWaitMs }: { onQuery: QueryObserver | undefined; transactionWaitMs: number },
 ): PrismaClient {
   const prisma = new PrismaClient({
-    adapter: new PrismaPg(pool),
+    adapter: withExactJsonNumbers(new PrismaPg(pool)),
     log: onQuery ? [{ emit: "event", level: "query" }] : [],
     transactionOptions: { maxWait: transactionWaitMs },
   });
