@@ -118,6 +118,11 @@ const SHAPES: readonly (readonly [shape: string, document: string, outcome: stri
     "planned",
   ],
   [
+    "a nested connection below node and nodes",
+    "query ($id: ID!, $ids: [ID!]!) { node(id: $id) { ... on Order { events(first: 1) { totalCount } } } nodes(ids: $ids) { ... on BuyerProductApproval { orders(first: 2) { nodes { id } } } } }",
+    "planned",
+  ],
+  [
     "an edge's cursor in a nested connection",
     "{ orders { nodes { events(first: 2) { edges { cursor node { id } } } } } }",
     "planned",

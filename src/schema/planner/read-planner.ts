@@ -82,7 +82,7 @@ export function createReadPlanner(options: {
         if (nodes)
           return planNodesRead(
             schema,
-            () => new PlanContext(dataModel, spelling),
+            () => new PlanContext(dataModel, spelling, fieldArguments),
             nodes,
             fieldNode,
             argumentsOf,

@@ -46,7 +46,7 @@ const MAX_ROW_COLUMNS = 50;
 
 /** What planning a page asks of the plan it is part of (selection-walk.ts's `PlanContext`). */
 export interface PagePlanning {
-  readonly fieldArguments: FieldArguments | null;
+  readonly fieldArguments: FieldArguments;
   addSlot(slot: RequestSlot): number;
   objectOf(
     type: GraphQLOutputType,
@@ -66,7 +66,6 @@ export function planRelationPage(
   parent: TableRef,
 ): Writer {
   const { fieldArguments } = plan;
-  if (!fieldArguments) throw new PlanError("its arguments cannot be read for a request");
   const connection = getNamedType(field.type);
   if (!isObjectType(connection)) throw new PlanError(`${connection.name} is not a connection`);
   const { sql } = scope;

@@ -89,8 +89,8 @@ export class PlanContext {
   constructor(
     private readonly dataModel: DataModel,
     private readonly spelling: OutputSpelling,
-    /** The arguments of a field below the root, for a request; null when the plan has none to read them. */
-    readonly fieldArguments: FieldArguments | null = null,
+    /** The arguments of a field below the root, for a request. */
+    readonly fieldArguments: FieldArguments,
   ) {
     this.sql = new SqlWriter(dataModel, enumLabel);
   }
