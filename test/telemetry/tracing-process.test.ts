@@ -3,7 +3,7 @@ import { mkdtempSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openDatabase } from "../../src/db/database.js";
 import { parseDatabaseUrl } from "../../src/db/database-url.js";
 import { migrateDatabase } from "../../src/db/migrations.js";
@@ -96,12 +96,20 @@ describe("tracing in a server process started from the environment", () => {
       while (ancestor && ancestor.spanId !== execute.spanId) ancestor = parentOf(ancestor);
       expect(ancestor, "the orders read is under the execute span").toBeDefined();
       expect(receiver.contentTypes.every((type) => type === "application/x-protobuf")).toBe(true);
-      const requestId = response.headers.get("x-request-id");
-      const logLine = server
-        .output()
-        .split("\n")
-        .find((line) => line.includes('"msg":"request"') && line.includes(String(requestId)));
-      expect(JSON.parse(logLine ?? "{}")).toMatchObject({ traceId, status: 200 });
+      const requestId = String(response.headers.get("x-request-id"));
+      // The log line may reach the pipe after the answer does: wait for it.
+      const logLine = await vi.waitFor(
+        () => {
+          const line = server
+            .output()
+            .split("\n")
+            .find((each) => each.includes('"msg":"request"') && each.includes(requestId));
+          if (!line) throw new Error(`no request log line for ${requestId} yet`);
+          return line;
+        },
+        { timeout: 60_000, interval: 50 },
+      );
+      expect(JSON.parse(logLine)).toMatchObject({ traceId, status: 200 });
     } finally {
       expect(await stop(server)).toBe(0);
       await receiver.close();
