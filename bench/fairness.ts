@@ -79,7 +79,7 @@ export async function runFairness(options: {
     const target = { port: server.port, pid: server.pid };
     const other = uncachedPages(dataset.referenceApiKey, 20, OTHER_CONNECTIONS);
     const flood = uncachedPages(dataset.apiKey, 500, FLOOD_CONNECTIONS);
-    // Warm: the plans compiled, pools open.
+    // Warm: the plans made, pools open.
     await measure(target, other, { ...timed, seconds: 2 });
     // Read at the end of each window: a machine busy with other work shows here, not only in the p99s.
     const oneMinuteLoad = () => loadavg()[0] ?? 0;

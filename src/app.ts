@@ -48,7 +48,7 @@ import type { Logger } from "./logger.js";
 import { buildOpenApiDocument, OPENAPI_PATH } from "./openapi/document.js";
 import { projectRoot } from "./project-root.js";
 import { createRestHandler } from "./rest/handler.js";
-import type { CompiledReads } from "./rest/planned-read.js";
+import type { RestReadPlanning } from "./rest/planned-read.js";
 import { createRecordRenderer, renderRecordsOfBuyers } from "./rest/record-renderer.js";
 import type { GraphQLContext } from "./schema/context.js";
 import { schema } from "./schema/index.js";
@@ -175,7 +175,7 @@ function createRoutes(
   },
 ): Router<Endpoint> {
   const { metrics, contextFor, conditionalGets, expensiveWork, logUnexpected } = services;
-  const reads = compiledReads(database, metrics, logger);
+  const reads = readPlanning(database, metrics, logger);
   const yoga = createGraphQLServer({
     schema,
     config: config.graphql,
@@ -208,7 +208,7 @@ function createRoutes(
     onUnexpectedError: logUnexpected,
     traceExecution: tracing?.traceExecution,
     entityTag: (url, buyerId, version) => conditionalGets.entityTag(url, { buyerId, version }),
-    compiledReads: reads,
+    readPlanning: reads,
     expensiveReads: { work: expensiveWork, pageSize: config.expensivePageSize },
   });
   const pages = serviceRoutes({
@@ -230,10 +230,10 @@ function createRoutes(
   );
 }
 
-/** What the startup log says of planned reads: the names compiled, and why each other one is executed. */
+/** What the startup log says of planned reads: the names planned, and why each other one is executed. */
 function planSummary(plans: readonly (readonly [name: string, reason: string | null])[]) {
   return {
-    compiled: plans.flatMap(([name, reason]) => (reason === null ? [name] : [])),
+    planned: plans.flatMap(([name, reason]) => (reason === null ? [name] : [])),
     executed: Object.fromEntries(
       plans.flatMap(([name, reason]) => (reason === null ? [] : [[name, reason]])),
     ),
@@ -241,7 +241,7 @@ function planSummary(plans: readonly (readonly [name: string, reason: string | n
 }
 
 /** Planned reads over the database; every plan is logged once and counted in /metrics, as is each failure. */
-function compiledReads(database: Database, metrics: Metrics, logger: Logger): CompiledReads {
+function readPlanning(database: Database, metrics: Metrics, logger: Logger): RestReadPlanning {
   return {
     planner: createReadPlanner({
       schema,
@@ -254,12 +254,12 @@ function compiledReads(database: Database, metrics: Metrics, logger: Logger): Co
       metrics.observeReadPlans(plans);
       logger.info(
         planSummary(plans.map((plan) => [plan.operationId, plan.reason])),
-        "REST reads: compiled from rows, or executed",
+        "REST reads: planned from rows, or executed",
       );
     },
     failed(operationId, error) {
-      metrics.countCompiledReadFailure(operationId);
-      logger.error({ err: error, operationId }, "compiled read failed; so did the request");
+      metrics.countPlannedReadFailure(operationId);
+      logger.error({ err: error, operationId }, "planned read failed; so did the request");
     },
   };
 }
@@ -278,12 +278,12 @@ function plannedReads(
       if (plans.length === 0) return;
       logger.info(
         planSummary(plans.map((plan) => [plan.operation, plan.reason])),
-        "persisted GraphQL documents: compiled from rows, or executed",
+        "persisted GraphQL documents: planned from rows, or executed",
       );
     },
     executed: metrics.countExecutedQuery,
     failed(operation, error) {
-      metrics.countCompiledDocumentFailure();
+      metrics.countPlannedDocumentFailure();
       logger.error(
         { err: error, operation },
         "planned GraphQL read failed; the operation was executed instead",
@@ -344,13 +344,13 @@ export function createEventRenderer({
     planned(plans) {
       logger?.info(
         planSummary(plans.map((plan) => [plan.recordType, plan.reason])),
-        "event records: compiled from rows, or executed",
+        "event records: planned from rows, or executed",
       );
     },
     failed(recordType, error) {
       logger?.error(
         { err: error, recordType },
-        "compiled event record read failed; the records were executed",
+        "planned event record read failed; the records were executed",
       );
     },
   });

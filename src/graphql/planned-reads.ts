@@ -18,7 +18,7 @@ import type { Plugin, YogaInitialContext } from "graphql-yoga";
 import type { ExecutedQueryReason } from "../http/read-plan-metrics.js";
 import type { GraphQLContext } from "../schema/context.js";
 import { conditionVariables } from "../schema/planner/collected-selection.js";
-import { type CompiledGraphQLRead, planGraphQLRead } from "../schema/planner/graphql-read.js";
+import { type PlannedGraphQLRead, planGraphQLRead } from "../schema/planner/graphql-read.js";
 import { ArgumentsRefusedError, type PlanRefusal, type ReadPlanner } from "../schema/planner/read-planner.js";
 import { readOnReplicaOrPrimary } from "../schema/read-on-replica.js";
 import { readsOnlyVersionedData } from "./read-routing.js";
@@ -36,7 +36,7 @@ export interface PlannedReads {
 }
 
 /** An operation's plan, or why it has none. */
-type Plan = { read: CompiledGraphQLRead } | { refusal: PlanRefusal };
+type Plan = { read: PlannedGraphQLRead } | { refusal: PlanRefusal };
 
 /** A query operation of a document, and its plans by the values of the variables its `@skip`/`@include` read. */
 interface OperationPlans {
@@ -133,8 +133,8 @@ export function plannedReadsPlugin(
     const key = conditions.map((name) => (values[name] === true ? "1" : "0")).join("");
     let plan = plans.get(key);
     if (plan === undefined) {
-      const planned = planGraphQLRead(reads.planner, schema, document, operation, values);
-      plan = "compiled" in planned ? { read: planned.compiled } : { refusal: planned.refusal };
+      const outcome = planGraphQLRead(reads.planner, schema, document, operation, values);
+      plan = "planned" in outcome ? { read: outcome.planned } : { refusal: outcome.refusal };
       plans.set(key, plan);
     }
     return plan;

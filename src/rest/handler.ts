@@ -33,10 +33,10 @@ import { type EntityTagFor, withWrittenEntityTag, writeConditionFor } from "./co
 import { problemFor } from "./errors.js";
 import {
   bodyOfResult,
-  type CompiledReads,
-  type CompiledRouteRead,
-  compileReads,
+  type PlannedRouteRead,
   type ReadBody,
+  type RestReadPlanning,
+  routeReadPlans,
 } from "./planned-read.js";
 import { type RouteOperation, readRouteOperation } from "./route-operation.js";
 import { readPathParams, toVariables, unknownQueryParameter } from "./route-variables.js";
@@ -58,7 +58,7 @@ export interface RestDependencies {
   /** The ETag of a GET: what If-Match is compared with, and the response of a write carries. */
   entityTag: EntityTagFor;
   /** Planned reads: GET routes whose documents plan answer from SQL rows without executing them. */
-  compiledReads?: CompiledReads;
+  readPlanning?: RestReadPlanning;
   expensiveReads: ExpensiveReads;
 }
 
@@ -83,7 +83,7 @@ export function createRestHandler(dependencies: RestDependencies): RestHandler {
   }
   const served = {
     ...dependencies,
-    compiledReadOf: compileReads(dependencies.compiledReads, [...byPath.values()].flat()),
+    plannedReadOf: routeReadPlans(dependencies.readPlanning, [...byPath.values()].flat()),
   };
   const endpoint = (candidates: readonly RouteOperation[]): Endpoint => {
     const versioned = candidates.find((entry) => isVersionedRead(entry.route));
@@ -91,7 +91,7 @@ export function createRestHandler(dependencies: RestDependencies): RestHandler {
       admits: true,
       versionedGet: versioned !== undefined,
       // What the planned read's statement reads; a request it refuses, executed, reads the same.
-      versionedRecordTypes: (versioned && served.compiledReadOf(versioned)?.recordTypes) ?? null,
+      versionedRecordTypes: (versioned && served.plannedReadOf(versioned)?.recordTypes) ?? null,
       handle: (exchange) => serve(served, exchange, candidates),
     };
   };
@@ -102,7 +102,7 @@ export function createRestHandler(dependencies: RestDependencies): RestHandler {
 }
 
 type ServedDependencies = RestDependencies & {
-  compiledReadOf(entry: RouteOperation): CompiledRouteRead | undefined;
+  plannedReadOf(entry: RouteOperation): PlannedRouteRead | undefined;
 };
 
 /** The request at a path whose operations are `candidates` (none: no operation has the path). */
@@ -188,7 +188,7 @@ async function serveRead(
   url: URL,
   requestId: string,
 ): Promise<Response> {
-  const plan = dependencies.compiledReadOf(entry);
+  const plan = dependencies.plannedReadOf(entry);
   const outcome = await readOnReplicaOrPrimary(
     context,
     isVersionedRead(entry.route),
@@ -213,7 +213,7 @@ async function serveRead(
   );
   if ("planned" in outcome) return readResponse(outcome.planned, entry, url, requestId);
   if ("executed" in outcome) return respond(dependencies, outcome.executed, entry, url, requestId);
-  dependencies.compiledReads?.failed(entry.route.operationId, outcome.thrown);
+  dependencies.readPlanning?.failed(entry.route.operationId, outcome.thrown);
   return failed(dependencies, outcome.thrown, entry, requestId);
 }
 

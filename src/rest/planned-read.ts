@@ -8,8 +8,8 @@ import { isVersionedRead } from "../contract/route.js";
 import type { GraphQLContext } from "../schema/context.js";
 import { jsonArrayText } from "../schema/planner/json-parts.js";
 import type {
-  CompiledRead,
   OutputSpelling,
+  PlannedRead,
   ReadOutcome,
   ReadPlanner,
 } from "../schema/planner/read-planner.js";
@@ -23,9 +23,9 @@ export const REST_SPELLING: OutputSpelling = {
 };
 
 /** What the REST adapter is given to compile its reads with, and whom it tells how they run. */
-export interface CompiledReads {
+export interface RestReadPlanning {
   planner: ReadPlanner;
-  /** Once, at startup: every GET route, with null when its document is compiled, else why it is executed. */
+  /** Once, at startup: every GET route, with null when its document is planned, else why it is executed. */
   planned(plans: readonly { operationId: string; reason: string | null }[]): void;
   /** A planned read threw; the request failed as an execution that threw would. */
   failed(operationId: string, error: unknown): void;
@@ -41,7 +41,7 @@ export type RouteRead = (
 ) => (() => Promise<ReadBody | null>) | null;
 
 /** A GET route's planned read, and the change log's record types its answers can show (null: any of the buyer's). */
-export interface CompiledRouteRead {
+export interface PlannedRouteRead {
   read: RouteRead;
   recordTypes: readonly string[] | null;
 }
@@ -50,28 +50,28 @@ export interface CompiledRouteRead {
  * Plans every GET route's read once and tells `reads` how each runs; the
  * result gives a route's planned read, if it has one.
  */
-export function compileReads(
-  reads: CompiledReads | undefined,
+export function routeReadPlans(
+  reads: RestReadPlanning | undefined,
   entries: readonly RouteOperation[],
-): (entry: RouteOperation) => CompiledRouteRead | undefined {
-  const compiled = new Map<RouteOperation, CompiledRouteRead>();
+): (entry: RouteOperation) => PlannedRouteRead | undefined {
+  const planned = new Map<RouteOperation, PlannedRouteRead>();
   if (!reads) return () => undefined;
   const plans = entries
     .filter((entry) => entry.route.method === "GET")
     .map((entry) => {
       const plan = planRouteRead(reads.planner, entry);
-      if ("compiled" in plan)
-        compiled.set(entry, {
-          recordTypes: plan.compiled.recordTypes,
+      if ("planned" in plan)
+        planned.set(entry, {
+          recordTypes: plan.planned.recordTypes,
           read: (variables, context) => {
-            const read = plan.compiled.prepare(variables, context);
+            const read = plan.planned.prepare(variables, context);
             return read && (async () => bodyOfOutcome(await read()));
           },
         });
       return { operationId: entry.route.operationId, reason: "reason" in plan ? plan.reason : null };
     });
   reads.planned(plans);
-  return (entry) => compiled.get(entry);
+  return (entry) => planned.get(entry);
 }
 
 /** A read's body as JSON text, and the cursor of the next page (null on the last); null for a record not found. */
@@ -84,7 +84,7 @@ export interface ReadBody {
 export function planRouteRead(
   planner: ReadPlanner,
   entry: RouteOperation,
-): { compiled: CompiledRead } | { reason: string } {
+): { planned: PlannedRead } | { reason: string } {
   if (entry.route.method !== "GET") return { reason: "it is not a read" };
   // Planned reads show the buyer's records, which a replica holding the buyer's version may serve.
   if (!isVersionedRead(entry.route)) return { reason: "it shows data the change log does not version" };

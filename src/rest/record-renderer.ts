@@ -66,7 +66,7 @@ export async function renderRecordsOfBuyers(
 }
 
 /** What the renderer reads records from rows with (src/schema/planner/), and whom it tells how each type is read. */
-export interface CompiledRecordReads {
+export interface RecordReadPlanning {
   planner: ReadPlanner;
   /** Once: every record type, with null when its records are read from rows, else why they are executed. */
   planned(plans: readonly { recordType: string; reason: string | null }[]): void;
@@ -115,12 +115,12 @@ function dataOf(result: ExecutionResult): Record<string, unknown> {
 function planBatchRead(
   planner: ReadPlanner,
   single: RouteOperation,
-): { compiled: RecordBatchRead } | { reason: string } {
+): { planned: RecordBatchRead } | { reason: string } {
   if (single.response.spread !== undefined) return { reason: "its response spreads a field" };
   return planner.planRecordBatch(single.operation, REST_SPELLING);
 }
 
-/** How one record type is rendered: its single read, its `nodes` read, and its batch read from rows when compiled. */
+/** How one record type is rendered: its single read, its `nodes` read, and its batch read from rows when planned. */
 interface RecordTypeRead {
   single: RouteOperation;
   nodes: ReturnType<typeof compileNodesRead>;
@@ -131,7 +131,7 @@ interface RecordTypeRead {
 
 function recordTypeReads(
   schema: GraphQLSchema,
-  compiledReads: CompiledRecordReads | undefined,
+  readPlanning: RecordReadPlanning | undefined,
 ): Map<string, RecordTypeRead> {
   return new Map(
     Object.entries(EVENT_RECORD_DOCUMENTS).map(([recordType, document]) => {
@@ -144,11 +144,11 @@ function recordTypeReads(
         ...UNDOCUMENTED,
       };
       const single = readRouteOperation(schema, route);
-      const batch = compiledReads ? planBatchRead(compiledReads.planner, single) : null;
+      const batch = readPlanning ? planBatchRead(readPlanning.planner, single) : null;
       const read: RecordTypeRead = {
         single,
         nodes: compileNodesRead(schema, single),
-        batch: batch && "compiled" in batch ? batch.compiled : null,
+        batch: batch && "planned" in batch ? batch.planned : null,
         reason: batch && "reason" in batch ? batch.reason : null,
       };
       return [recordType, read];
@@ -221,16 +221,16 @@ async function readFromRows(
 }
 
 /**
- * Without `compiledReads`, every record is rendered by executing its
+ * Without `readPlanning`, every record is rendered by executing its
  * document; with them, a record type whose read compiles is read from rows,
  * one statement for a batch's records of that type, to the same bytes.
  */
 export function createRecordRenderer(
   schema: GraphQLSchema,
-  compiledReads?: CompiledRecordReads,
+  readPlanning?: RecordReadPlanning,
 ): RecordRenderer {
-  const reads = recordTypeReads(schema, compiledReads);
-  compiledReads?.planned([...reads].map(([recordType, { reason }]) => ({ recordType, reason })));
+  const reads = recordTypeReads(schema, readPlanning);
+  readPlanning?.planned([...reads].map(([recordType, { reason }]) => ({ recordType, reason })));
   return async (context, records) => {
     const rendered: (string | null)[] = records.map(() => null);
     const byType = new Map<string, number[]>();
@@ -248,7 +248,7 @@ export function createRecordRenderer(
             await readFromRows(read.batch, context, records, indexes, rendered);
             return;
           } catch (error) {
-            compiledReads?.failed(recordType, error);
+            readPlanning?.failed(recordType, error);
           }
         }
         await executeRecords(read, context, records, indexes, rendered);

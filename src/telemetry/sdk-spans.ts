@@ -1,5 +1,5 @@
 // The spans this service starts itself: one per HTTP request, one per
-// compiled REST execution, one per webhook delivery attempt, and the
+// planned REST execution, one per webhook delivery attempt, and the
 // GraphQL parse and validate phases. Loaded only with the SDK (sdk.ts).
 import {
   type Attributes,
@@ -89,7 +89,7 @@ function hasErrors(result: unknown): boolean {
 }
 
 /** Runs a REST route's operation (planned read, or executed document) inside an execute span. */
-export function traceCompiledExecution<Result>(
+export function tracePlannedExecution<Result>(
   tracer: Tracer,
   operation: OperationDefinitionNode,
   run: () => Promise<Result>,
@@ -104,7 +104,7 @@ export function traceCompiledExecution<Result>(
       attributes: {
         "graphql.execute.operationName": name,
         "graphql.execute.operationType": type,
-        "graphql.execute.compiled": true,
+        "graphql.execute.planned": true,
       },
     },
     async (span) => {

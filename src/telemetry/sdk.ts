@@ -10,7 +10,7 @@ import type { Logger } from "../logger.js";
 import { createSpanExportCounters, createTracerProvider, logExportFailures } from "./sdk-provider.js";
 import {
   graphqlPhaseSpans,
-  traceCompiledExecution,
+  tracePlannedExecution,
   traceRequestIn,
   traceWebhookDeliveryIn,
 } from "./sdk-spans.js";
@@ -46,7 +46,7 @@ export function startSdk(settings: TracingSettings, logger: Logger): Tracing {
   return {
     traceRequest: (request, handle) => traceRequestIn(tracer, propagator, request, handle),
     graphqlPlugins: [graphqlPhaseSpans(tracer), execution],
-    traceExecution: (operation, run) => traceCompiledExecution(tracer, operation, run),
+    traceExecution: (operation, run) => tracePlannedExecution(tracer, operation, run),
     inGraphQLExecution: (contextValue, run) =>
       context.with(otelContextMap.get(contextValue) ?? context.active(), run),
     traceWebhookDelivery: (delivery, run) => traceWebhookDeliveryIn(tracer, delivery, run),

@@ -20,7 +20,7 @@ const NOT_YET_MOVED: ReadonlyMap<string, string> = new Map(
   ["node-read.ts", "read-statements.ts", "record-batch.ts", "relation-page.ts", "statement.ts"].map(
     (file) => [
       `src/schema/planner/${file}`,
-      "the compiled reads' planner writes its statements from the schema's metadata, above src/db; " +
+      "the read planner writes its statements from the schema's metadata, above src/db; " +
         "it moves below the schema with the read engine",
     ],
   ),

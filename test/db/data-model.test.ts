@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readDataModel } from "../../src/db/data-model.js";
 import { createTestDatabase, type TestDatabase } from "../support/test-database.js";
 
-describe("the data model the compiled reads write SQL with", () => {
+describe("the data model the planned reads write SQL with", () => {
   let database: TestDatabase;
   /** `table.column` of every column of the migrated database. */
   let columns: Set<string>;

@@ -145,7 +145,7 @@ describe.runIf(onPostgres)("a pool of row-text clients, against PostgreSQL", () 
     expect(mine.rows[1]?.[4]).toBe("é ✓ 日本 😀");
   });
 
-  it("hand compiled reads the same texts", async () => {
+  it("hands planned reads the same texts", async () => {
     const text = "SELECT $1::text, NULL, $1::text || repeat('✓', 200) FROM generate_series(1, 300)";
     const rows = await queryArrayRows(ours, text, ["é\u0080 😀"], undefined);
     expect(rows).toHaveLength(300);

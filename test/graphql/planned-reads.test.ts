@@ -134,10 +134,10 @@ describe("queries answered by planned reads", () => {
   it("/metrics says which manifest documents are planned, and why the others are executed", async () => {
     const text = await metrics();
     expect(text).toContain(
-      `graphql_document_execution{document="${sha256(ORDERS)}",operation="Orders",execution="compiled",reason=""} 1`,
+      `graphql_document_execution{document="${sha256(ORDERS)}",operation="Orders",execution="planned",reason=""} 1`,
     );
     expect(text).toContain(
-      `graphql_document_execution{document="${sha256(ORDER)}",operation="Order",execution="compiled",reason=""} 1`,
+      `graphql_document_execution{document="${sha256(ORDER)}",operation="Order",execution="planned",reason=""} 1`,
     );
     expect(text).toMatch(
       new RegExp(

@@ -179,7 +179,7 @@ describe("the shapes of query the planner answers", () => {
     if (operation?.kind !== Kind.OPERATION_DEFINITION) throw new Error("no operation");
     // As planned for the startup log: every `@skip`/`@include` on a variable keeping its selection.
     const plan = planGraphQLRead(planner, schema, document, operation, null);
-    expect("compiled" in plan ? "planned" : `${plan.refusal}`, "reason" in plan ? plan.reason : "").toBe(
+    expect("planned" in plan ? "planned" : `${plan.refusal}`, "reason" in plan ? plan.reason : "").toBe(
       outcome,
     );
   });

@@ -1,5 +1,5 @@
 // Planned reads as the service runs them: /metrics says how each REST read
-// runs and why, a list is one statement, and a read the compiled writer
+// runs and why, a list is one statement, and a read the planned writer
 // cannot write fails as execution would, and is counted.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
@@ -11,7 +11,7 @@ let buyer: SeededBuyer;
 
 beforeAll(async () => {
   test = await createTestApp();
-  buyer = await seedBuyer(test.database, "Compiled");
+  buyer = await seedBuyer(test.database, "Planned");
   await seedOrders(
     test.database,
     buyer,
@@ -30,8 +30,8 @@ async function metrics(): Promise<string> {
   return (await test.app.fetch("http://localhost/metrics")).text();
 }
 
-describe("compiled REST reads", () => {
-  it("/metrics names each REST read compiled or executed, with why", async () => {
+describe("planned REST reads", () => {
+  it("/metrics names each REST read planned or executed, with why", async () => {
     const text = await metrics();
     for (const operation of [
       "listOrders",
@@ -40,9 +40,7 @@ describe("compiled REST reads", () => {
       "getBuyerProductApproval",
       "getBuyerProduct",
     ])
-      expect(text).toContain(
-        `rest_read_execution{operation="${operation}",execution="compiled",reason=""} 1`,
-      );
+      expect(text).toContain(`rest_read_execution{operation="${operation}",execution="planned",reason=""} 1`);
     expect(text).toMatch(
       /rest_read_execution\{operation="listEvents",execution="executed",reason="it shows data the change log does not version"\} 1/,
     );
@@ -62,9 +60,9 @@ describe("compiled REST reads", () => {
   it("fails a read whose rows it cannot write as execution would, and counts it", async () => {
     const failures = async () =>
       Number(
-        /rest_compiled_read_failures_total\{operation="listOrders"\} (\d+)/.exec(await metrics())?.[1] ?? 0,
+        /rest_planned_read_failures_total\{operation="listOrders"\} (\d+)/.exec(await metrics())?.[1] ?? 0,
       );
-    // A time past 9999, written outside the API: no compiled writer spells it as execution would.
+    // A time past 9999, written outside the API: no planned writer spells it as execution would.
     const updated = await test.database.query<{ id: string }>(
       `UPDATE orders SET created_at = '10000-01-01T00:00:00Z'
         WHERE id = (SELECT id FROM orders WHERE buyer_id = $1 ORDER BY created_at LIMIT 1) RETURNING id`,
@@ -77,7 +75,7 @@ describe("compiled REST reads", () => {
     expect(response.status).toBe(500);
     expect(response.body).toMatchObject({ code: "internal" });
     expect(await failures()).toBe(before + 1);
-    // Pages without that row are compiled again.
+    // Pages without that row are answered from their plan again.
     const later = await callApi(test.app, "GET", "/orders?limit=2&created_at_to=2025-12-31", {
       key: buyer.apiKey,
     });
@@ -86,7 +84,7 @@ describe("compiled REST reads", () => {
   });
 });
 
-describe.runIf(onPostgres)("compiled statements on PostgreSQL", () => {
+describe.runIf(onPostgres)("planned statements on PostgreSQL", () => {
   it("keep their plans apart: executed reads are planned for their own values, as a search needs", async () => {
     const [row] = await test.database.reads.prisma.$queryRawUnsafe<{ mode: string }[]>(
       "SELECT current_setting('plan_cache_mode') AS mode",

@@ -14,8 +14,8 @@ import { encodeGlobalId } from "../../src/schema/global-ids.js";
 import { schema } from "../../src/schema/index.js";
 import { planGraphQLRead } from "../../src/schema/planner/graphql-read.js";
 import {
-  type CompiledRead,
   createReadPlanner,
+  type PlannedRead,
   type ReadPlanner,
 } from "../../src/schema/planner/read-planner.js";
 import { contextOf, type GeneratedBuyer, generateTwoBuyers } from "../support/planned-reads.js";
@@ -54,10 +54,10 @@ afterAll(async () => {
   await database?.close();
 });
 
-function compiledOf(route: RouteOperation): CompiledRead {
+function plannedOf(route: RouteOperation): PlannedRead {
   const plan = planRouteRead(planner, route);
-  if ("reason" in plan) throw new Error(`${route.route.operationId} is not compiled: ${plan.reason}`);
-  return plan.compiled;
+  if ("reason" in plan) throw new Error(`${route.route.operationId} is not planned: ${plan.reason}`);
+  return plan.planned;
 }
 
 /** The GraphQL variables a REST request makes, as the adapter makes them; null when it refuses them. */
@@ -90,17 +90,17 @@ async function restBothWays(
   const variables = variablesOf(route, request.params ?? {}, new URLSearchParams(request.query ?? ""));
   if (!variables) return "refused";
   const executed = await route.execute(contextOf(database, buyer), variables);
-  const read = compiledOf(route).prepare(variables, contextOf(database, buyer));
-  const compiled = read && { body: bodyOfOutcome(await read()) };
+  const read = plannedOf(route).prepare(variables, contextOf(database, buyer));
+  const planned = read && { body: bodyOfOutcome(await read()) };
   const what = `${operationId} ${JSON.stringify(request)} as ${buyer.buyerId}`;
   if (executed.errors?.length || !executed.data) {
-    expect(compiled, `${what}: execution refused it (${executed.errors?.[0]?.message})`).toBeNull();
+    expect(planned, `${what}: execution refused it (${executed.errors?.[0]?.message})`).toBeNull();
     return "refused";
   }
   const body = bodyOfResult(route, executed.data);
-  expect(compiled, `${what}: the compiled read refused it`).not.toBeNull();
-  expect(compiled?.body?.json, what).toBe(body?.json);
-  expect(compiled?.body?.nextCursor, what).toBe(body?.nextCursor);
+  expect(planned, `${what}: the planned read refused it`).not.toBeNull();
+  expect(planned?.body?.json, what).toBe(body?.json);
+  expect(planned?.body?.nextCursor, what).toBe(body?.nextCursor);
   return body;
 }
 
@@ -121,7 +121,7 @@ async function restPages(operationId: string, buyer: GeneratedBuyer, query: stri
 
 const BUYERS = () => [first, second];
 
-describe("REST reads, compiled and executed, answer the same bytes", () => {
+describe("REST reads, planned and executed, answer the same bytes", () => {
   it("compiles every versioned GET route of orders, approvals and buyer products", () => {
     for (const operationId of [
       "listOrders",
@@ -130,7 +130,7 @@ describe("REST reads, compiled and executed, answer the same bytes", () => {
       "getBuyerProduct",
       "getBuyerProductApproval",
     ])
-      expect(planRouteRead(planner, entry(operationId)), operationId).toHaveProperty("compiled");
+      expect(planRouteRead(planner, entry(operationId)), operationId).toHaveProperty("planned");
   });
 
   it("GET /orders: every page, every limit and filter, for both buyers", async () => {
@@ -188,7 +188,7 @@ describe("REST reads, compiled and executed, answer the same bytes", () => {
           }
   }, 300_000);
 
-  it("requests execution refuses are refused by compiled reads, and answered by execution", async () => {
+  it("requests execution refuses are refused by planned reads, and answered by execution", async () => {
     const refused = [
       ["listOrders", "limit=0"],
       ["listOrders", "limit=501"],
@@ -262,14 +262,14 @@ async function graphqlPage(
     contextValue: contextOf(database, buyer),
     variableValues: variables,
   });
-  const read = plan.compiled.prepare(variables, contextOf(database, buyer));
-  const compiled = read && (await read());
+  const read = plan.planned.prepare(variables, contextOf(database, buyer));
+  const planned = read && (await read());
   if (executed.errors?.length) {
-    expect(compiled, `${what}: execution refused it (${executed.errors[0]?.message})`).toBeNull();
+    expect(planned, `${what}: execution refused it (${executed.errors[0]?.message})`).toBeNull();
     return null;
   }
   // The whole `data`, byte for byte, as Yoga would write the executed result's.
-  expect(compiled, what).toBe(JSON.stringify(executed.data));
+  expect(planned, what).toBe(JSON.stringify(executed.data));
   const page = executed.data?.[field] as Page;
   nodesCompared += page.edges.length;
   return page.pageInfo;
@@ -301,7 +301,7 @@ async function bothDirections(
   }
 }
 
-describe("GraphQL documents over the same root reads, compiled and executed, answer the same", () => {
+describe("GraphQL documents over the same root reads, planned and executed, answer the same", () => {
   it("orders: every sort key, both orders, both page directions, every filter and search key", async () => {
     const before = nodesCompared;
     const operation = listDocument("orders", "OrderSortKeys", "OrderFilter", ORDER_NODE);
@@ -396,7 +396,7 @@ describe("GraphQL documents over the same root reads, compiled and executed, ans
 });
 
 describe("tenancy and bound values", () => {
-  it("no compiled statement returns another buyer's row, whatever the request names", async () => {
+  it("no planned statement returns another buyer's row, whatever the request names", async () => {
     for (const [reader, owner] of [
       [first, second],
       [second, first],

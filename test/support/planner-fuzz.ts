@@ -61,7 +61,7 @@ export async function compareAnswers(
   }
   const plan = planGraphQLRead(planner, schema, document, operation, conditions.coerced);
   if ("reason" in plan) return { kind: "refused", reason: plan.reason, code: plan.refusal };
-  const read = plan.compiled.prepare(generated.variables, context());
+  const read = plan.planned.prepare(generated.variables, context());
   if (!read) {
     if (executed.errors?.length) return { kind: "declined" };
     return { kind: "differs", planned: "(left to execution, which answered)", executed: executedText };

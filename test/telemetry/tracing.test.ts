@@ -181,7 +181,7 @@ describe("tracing with OpenTelemetry, exported over OTLP/HTTP", () => {
     expect(descendsFrom(ordersRead as ReceivedSpan, execute, spans)).toBe(true);
   });
 
-  it("follows a persisted GraphQL query answered by its compiled read into its one statement", async () => {
+  it("follows a persisted GraphQL query answered by its planned read into its one statement", async () => {
     const query = "query RecentOrders { orders(first: 2) { edges { node { id orderStatus } } } }";
     const post = (body: unknown, headers: Record<string, string> = {}) =>
       app.fetch("http://localhost/graphql", {

@@ -1,4 +1,4 @@
-// Events' records read from rows (the compiled batch read of each record
+// Events' records read from rows (the planned batch read of each record
 // type whose read compiles) are the same bytes as the records rendered by
 // executing their documents: two generated buyers whose records hold 20-digit
 // and trailing-zero amounts, nulls, and text JSON must escape, rendered in
@@ -35,7 +35,7 @@ afterAll(async () => {
 
 const config = testConfig();
 
-/** Records of every compiled type, and a buyer product, of `owner`, each asked for as `asBuyer`'s. */
+/** Records of every planned type, and a buyer product, of `owner`, each asked for as `asBuyer`'s. */
 function recordsOf(owner: GeneratedBuyer, asBuyer: GeneratedBuyer): BatchRecord[] {
   const changedAt = new Date("2025-06-15T12:30:45.120Z");
   const of = (recordType: string, ids: readonly string[]) =>
@@ -49,11 +49,11 @@ function recordsOf(owner: GeneratedBuyer, asBuyer: GeneratedBuyer): BatchRecord[
 }
 
 /** What the event renderer logged: how each record type is read, and any failed batch read. */
-const logLines: { msg: string; compiled?: string[]; executed?: Record<string, string> }[] = [];
+const logLines: { msg: string; planned?: string[]; executed?: Record<string, string> }[] = [];
 const logger = pino({ level: "info" }, { write: (line: string) => logLines.push(JSON.parse(line)) });
 
-/** Records as the webhook worker renders them (compiled where the planner compiles them). */
-function renderCompiled(records: readonly BatchRecord[]): Promise<(string | null)[]> {
+/** Records as the webhook worker renders them (planned where the planner plans them). */
+function renderPlanned(records: readonly BatchRecord[]): Promise<(string | null)[]> {
   const render = createEventRenderer({ config, database, logger });
   return database.prisma.$transaction((tx) => render(tx, records));
 }
@@ -82,7 +82,7 @@ function renderExecuted(records: readonly BatchRecord[]): Promise<(string | null
 }
 
 /** The planned statements sent while `run` ran: their select lists name columns by position, `"0"`, …. */
-async function compiledStatementsOf<Result>(run: () => Promise<Result>): Promise<[Result, string[]]> {
+async function plannedStatementsOf<Result>(run: () => Promise<Result>): Promise<[Result, string[]]> {
   const before = statements.length;
   const result = await run();
   return [result, statements.slice(before).filter((sql) => sql.includes('AS "0"'))];
@@ -91,21 +91,19 @@ async function compiledStatementsOf<Result>(run: () => Promise<Result>): Promise
 describe("events' records read from rows", { timeout: 120_000 }, () => {
   afterAll(() => {
     // Every batch was read from rows: none failed and fell back to execution.
-    expect(logLines.filter((line) => line.msg !== "event records: compiled from rows, or executed")).toEqual(
+    expect(logLines.filter((line) => line.msg !== "event records: planned from rows, or executed")).toEqual(
       [],
     );
   });
 
   it("are planned for the record types whose read compiles, and the startup log says which", () => {
     createEventRenderer({ config, database, logger });
-    const [planned] = logLines.filter(
-      (line) => line.msg === "event records: compiled from rows, or executed",
-    );
-    expect(planned?.compiled).toEqual(
+    const [planned] = logLines.filter((line) => line.msg === "event records: planned from rows, or executed");
+    expect(planned?.planned).toEqual(
       expect.arrayContaining(["order", "buyer_product", "buyer_product_approval", "supplier_user"]),
     );
     // Every record type once, each way with its reason.
-    expect([...(planned?.compiled ?? []), ...Object.keys(planned?.executed ?? {})].sort()).toEqual([
+    expect([...(planned?.planned ?? []), ...Object.keys(planned?.executed ?? {})].sort()).toEqual([
       "buyer_product",
       "buyer_product_approval",
       "order",
@@ -114,41 +112,41 @@ describe("events' records read from rows", { timeout: 120_000 }, () => {
     ]);
   });
 
-  it("are the bytes execution renders, both buyers in one batch, one statement per compiled type and buyer", async () => {
+  it("are the bytes execution renders, both buyers in one batch, one statement per planned type and buyer", async () => {
     const records = [
       ...recordsOf(first, first),
       ...recordsOf(second, second),
-      // Missing records, of a type compiled and of one executed.
+      // Missing records, of a type planned and of one executed.
       { recordType: "order", recordId: randomUUID(), buyerId: first.buyerId, changedAt: new Date() },
       { recordType: "tagging", recordId: randomUUID(), buyerId: second.buyerId, changedAt: new Date() },
     ];
-    const [compiled, compiledStatements] = await compiledStatementsOf(() => renderCompiled(records));
+    const [planned, plannedStatements] = await plannedStatementsOf(() => renderPlanned(records));
     const executed = await renderExecuted(records);
     // Orders, approvals, supplier users and buyer products, for each of the two buyers.
-    expect(compiledStatements).toHaveLength(8);
-    expect(compiledStatements.every((sql) => sql.includes("= ANY("))).toBe(true);
-    expect(compiled).toHaveLength(records.length);
+    expect(plannedStatements).toHaveLength(8);
+    expect(plannedStatements.every((sql) => sql.includes("= ANY("))).toBe(true);
+    expect(planned).toHaveLength(records.length);
     for (const [index, record] of records.entries())
-      expect({ record, text: compiled[index] }).toEqual({ record, text: executed[index] });
-    expect(compiled.slice(0, -2).every((text) => text !== null)).toBe(true);
-    expect(compiled.slice(-2)).toEqual([null, null]);
+      expect({ record, text: planned[index] }).toEqual({ record, text: executed[index] });
+    expect(planned.slice(0, -2).every((text) => text !== null)).toBe(true);
+    expect(planned.slice(-2)).toEqual([null, null]);
     // The edge values are there to compare: 20 significant digits, and escapes.
-    expect(compiled.some((text) => /\d{14}\.\d{6}/.test(text ?? ""))).toBe(true);
-    expect(compiled.some((text) => (text ?? "").includes("\\n"))).toBe(true);
+    expect(planned.some((text) => /\d{14}\.\d{6}/.test(text ?? ""))).toBe(true);
+    expect(planned.some((text) => (text ?? "").includes("\\n"))).toBe(true);
     // Buyer products matched, not matched, and from before the outcome was stored.
     for (const autoMatch of ['"auto_match":null', '"matched":true', '"matched":false'])
-      expect(compiled.some((text) => (text ?? "").includes(autoMatch))).toBe(true);
+      expect(planned.some((text) => (text ?? "").includes(autoMatch))).toBe(true);
   });
 
   it("never render another buyer's record, nor anything of another buyer's", async () => {
     const asOther = [...recordsOf(second, first), ...recordsOf(first, second)];
-    const [compiled, compiledStatements] = await compiledStatementsOf(() => renderCompiled(asOther));
-    expect(compiledStatements).toHaveLength(8);
-    expect(compiled.every((text) => text === null)).toBe(true);
-    expect(await renderExecuted(asOther)).toEqual(compiled);
+    const [planned, plannedStatements] = await plannedStatementsOf(() => renderPlanned(asOther));
+    expect(plannedStatements).toHaveLength(8);
+    expect(planned.every((text) => text === null)).toBe(true);
+    expect(await renderExecuted(asOther)).toEqual(planned);
 
     const own = [...recordsOf(first, first), ...recordsOf(second, second)];
-    const rendered = await renderCompiled(own);
+    const rendered = await renderPlanned(own);
     for (const [index, record] of own.entries()) {
       const others = record.buyerId === first.buyerId ? second.ownIds : first.ownIds;
       const text = rendered[index] ?? "";
@@ -190,7 +188,7 @@ describe("events' records read from rows", { timeout: 120_000 }, () => {
 
     const tagReadsOf = async (batch: BatchRecord[]) => {
       const before = statements.length;
-      const rendered = await renderCompiled(batch);
+      const rendered = await renderPlanned(batch);
       const sent = statements.slice(before).filter((sql) => /FROM "public"\."(taggings|tags)"/.test(sql));
       return { rendered, sent };
     };
@@ -229,7 +227,7 @@ describe("events' records read from rows", { timeout: 120_000 }, () => {
       }),
     ).rejects.toBe(rolledBack);
     expect(inside).toContain('"quantity":12345678901234.56789,');
-    const [after] = await renderCompiled([record]);
+    const [after] = await renderPlanned([record]);
     expect(after).not.toContain("12345678901234.56789");
   });
 });

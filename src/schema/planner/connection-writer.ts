@@ -43,7 +43,7 @@ export function connectionWriter(
     // The planner compiles `edges { node }` or `nodes` beside `pageInfo` and `totalCount` (read-statements.ts).
     if (field.name.value === "nodes") return (page: PageAnswer) => prefix + jsonArrayText(page.nodes);
     if (field.name.value !== "edges")
-      throw new PlanError(`${connection.name}.${field.name.value} is not compiled`, "connection_field");
+      throw new PlanError(`${connection.name}.${field.name.value} is not planned`, "connection_field");
     const edge = edgeWriter(connection, field);
     return (page: PageAnswer) =>
       prefix + jsonArrayText(page.nodes.map((_node, position) => edge(page, position)));
@@ -78,7 +78,7 @@ function edgeWriter(
         return () => prefix + name;
       }
       default:
-        throw new PlanError(`${type.name}.${field.name.value} is not compiled`, "connection_field");
+        throw new PlanError(`${type.name}.${field.name.value} is not planned`, "connection_field");
     }
   });
   return (page, position) => {
@@ -100,7 +100,7 @@ function pageInfoWriter(node: FieldNode): (info: PageInfoShape) => string {
   const parts = fieldsOf(node.selectionSet).map((field, index) => {
     const key = field.alias?.value ?? field.name.value;
     const write = PAGE_INFO_FIELDS[field.name.value];
-    if (!write) throw new PlanError(`PageInfo.${field.name.value} is not compiled`);
+    if (!write) throw new PlanError(`PageInfo.${field.name.value} is not planned`);
     return { prefix: `${index === 0 ? "" : ","}${JSON.stringify(key)}:`, write };
   });
   return (info) => {
@@ -151,7 +151,7 @@ export function nodeSelectionOf(connection: GraphQLObjectType, node: FieldNode):
           : undefined;
     if (!nodes || spelled)
       throw new PlanError(
-        `${connection.name}.${name} is not compiled: only one of edges { node } and nodes, pageInfo and totalCount are`,
+        `${connection.name}.${name} is not planned: only one of edges { node } and nodes, pageInfo and totalCount are`,
         "connection_field",
       );
     spelled = true;

@@ -28,7 +28,7 @@ export const GRAPHQL_SPELLING: OutputSpelling = {
   decimal: (digits) => `"${digits}"`,
 };
 
-export interface CompiledGraphQLRead {
+export interface PlannedGraphQLRead {
   /**
    * The read of the operation's `data` for one request, as JSON text, or
    * null when the request is to be executed (arguments execution refuses,
@@ -52,7 +52,7 @@ export function planGraphQLRead(
   document: DocumentNode,
   selected: OperationDefinitionNode,
   conditions: ConditionValues,
-): { compiled: CompiledGraphQLRead } | { reason: string; refusal: PlanRefusal } {
+): { planned: PlannedGraphQLRead } | { reason: string; refusal: PlanRefusal } {
   try {
     const operation = collectedOperation(schema, document, selected, conditions);
     const query = schema.getQueryType();
@@ -61,7 +61,7 @@ export function planGraphQLRead(
       prefix: `${index === 0 ? "" : ","}${keyOf(root)}:`,
       read: rootRead(planner, operation, query, root),
     }));
-    return { compiled: compiledOf(roots) };
+    return { planned: plannedOf(roots) };
   } catch (error) {
     if (error instanceof PlanError) return { reason: error.message, refusal: error.refusal };
     throw error;
@@ -95,7 +95,7 @@ function rootRead(
   if ("reason" in plan) throw new PlanError(plan.reason, plan.refusal);
   const write = valueWriter(root, field.type, rootListOf(field.extensions) !== undefined);
   return (variables, context) => {
-    const prepared = plan.compiled.prepare(variables, context);
+    const prepared = plan.planned.prepare(variables, context);
     return prepared && (async () => write(await prepared()));
   };
 }
@@ -105,7 +105,7 @@ function rootRead(
  * request any of them leaves to execution, or without a viewer (execution
  * words that, whatever the selection).
  */
-function compiledOf(roots: readonly { prefix: string; read: RootRead }[]): CompiledGraphQLRead {
+function plannedOf(roots: readonly { prefix: string; read: RootRead }[]): PlannedGraphQLRead {
   return {
     prepare(variables, context) {
       if (!context.viewer) return null;

@@ -12,7 +12,7 @@ import type { NodeRead, NodesRead } from "../read-metadata.js";
 import { fieldsOfType } from "./collected-selection.js";
 import {
   type ArgumentsOf,
-  type CompiledRead,
+  type PlannedRead,
   type RunStatement,
   recordStatement,
   rootRows,
@@ -94,7 +94,7 @@ export function planNodeRead(
   node: FieldNode,
   argumentsOf: ArgumentsOf,
   query: RunStatement,
-): CompiledRead {
+): PlannedRead {
   const byType = typeReads(schema, newPlan, node, false);
   return {
     recordTypes: recordTypesOf(byType),
@@ -124,7 +124,7 @@ export function planNodesRead(
   node: FieldNode,
   argumentsOf: ArgumentsOf,
   query: RunStatement,
-): CompiledRead {
+): PlannedRead {
   const byType = typeReads(schema, newPlan, node, true);
   return {
     recordTypes: recordTypesOf(byType),

@@ -6,7 +6,7 @@
 // with their own resolvers, what they declare they read (read-metadata.ts).
 // Root fields hand over the condition and page their resolvers use, each
 // condition with its SQL (src/schema/conditions.ts). A document with a field none of this
-// covers is not compiled: it runs on normal execution, and `plan` says why.
+// covers is not planned: it runs on normal execution, and `plan` says why.
 // The selection's fields are planned in selection-walk.ts, each request's
 // statement and answer in read-statements.ts.
 import {
@@ -25,8 +25,8 @@ import { resolverArguments } from "../global-ids.js";
 import { nodeReadOf, nodesReadOf, recordReadOf, rootListOf } from "../read-metadata.js";
 import { planNodeRead, planNodesRead } from "./node-read.js";
 import {
-  type CompiledRead,
   namedQuery,
+  type PlannedRead,
   planRecordRead,
   planRootList,
   type QueryRows,
@@ -36,7 +36,7 @@ import type { FieldArguments } from "./request-arguments.js";
 import { PlanContext } from "./selection-walk.js";
 import { type OutputSpelling, PlanError, type PlanRefusal } from "./writers.js";
 
-export type { CompiledRead, QueryRows, ReadOutcome } from "./read-statements.js";
+export type { PlannedRead, QueryRows, ReadOutcome } from "./read-statements.js";
 export type { RecordBatchRead } from "./record-batch.js";
 export type { OutputSpelling, PlanRefusal } from "./writers.js";
 export { ArgumentsRefusedError } from "./writers.js";
@@ -44,9 +44,9 @@ export { ArgumentsRefusedError } from "./writers.js";
 /** Why an operation is not planned: a code from a fixed list, and words for the startup log. */
 export type PlanRefused = { reason: string; refusal: PlanRefusal };
 
-export type ReadPlan = { compiled: CompiledRead } | PlanRefused;
+export type ReadPlan = { planned: PlannedRead } | PlanRefused;
 
-export type RecordBatchPlan = { compiled: RecordBatchRead } | PlanRefused;
+export type RecordBatchPlan = { planned: RecordBatchRead } | PlanRefused;
 
 export interface ReadPlanner {
   /** The read of an operation's one root field. */
@@ -90,14 +90,14 @@ export function createReadPlanner(options: {
           );
         if (list) return planRootList(plan, list, field, fieldNode, argumentsOf, query);
         if (record) return planRecordRead(plan, record, field, fieldNode, argumentsOf, query);
-        throw new PlanError(`Query.${field.name} declares no compiled read`, "root_field");
+        throw new PlanError(`Query.${field.name} declares no planned read`, "root_field");
       });
     },
     planRecordBatch(operation, spelling) {
       return planned(() => {
         const { field, fieldNode, plan, argumentsOf } = rootOf(operation, spelling);
         const record = recordReadOf(field.extensions);
-        if (!record) throw new PlanError(`Query.${field.name} declares no compiled read of one record`);
+        if (!record) throw new PlanError(`Query.${field.name} declares no planned read of one record`);
         return planRecordBatch(plan, record, operation, field, fieldNode, argumentsOf, query);
       });
     },
@@ -129,9 +129,9 @@ export function createReadPlanner(options: {
 }
 
 /** What `make` planned, or why it could not be planned. */
-function planned<Compiled>(make: () => Compiled): { compiled: Compiled } | PlanRefused {
+function planned<Read>(make: () => Read): { planned: Read } | PlanRefused {
   try {
-    return { compiled: make() };
+    return { planned: make() };
   } catch (error) {
     if (error instanceof PlanError) return { reason: error.message, refusal: error.refusal };
     throw error;

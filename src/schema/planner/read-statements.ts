@@ -61,7 +61,7 @@ export function namedQuery(query: QueryRows): RunStatement {
   return (text, values, context) => {
     let name = names.get(text);
     if (name === undefined && names.size < NAMED_TEXTS) {
-      name = `compiled_${createHash("sha256").update(text).digest("hex").slice(0, 32)}`;
+      name = `planned_${createHash("sha256").update(text).digest("hex").slice(0, 32)}`;
       names.set(text, name);
     }
     return query(text, values, context, name);
@@ -86,7 +86,7 @@ export type ReadOutcome =
       totalCount: number | null;
     };
 
-export interface CompiledRead {
+export interface PlannedRead {
   /**
    * The change log's record types whose writes can change its answers (the
    * tables its statement reads); null when it reads a table the log does not
@@ -157,7 +157,7 @@ export function planRecordRead(
   node: FieldNode,
   argumentsOf: ArgumentsOf,
   query: RunStatement,
-): CompiledRead {
+): PlannedRead {
   const { scope, write } = rootRows(plan, field.type, read.model, node.selectionSet);
   const statement = recordStatement(scope);
   return {
@@ -186,7 +186,7 @@ export function planRootList(
   node: FieldNode,
   argumentsOf: ArgumentsOf,
   query: RunStatement,
-): CompiledRead {
+): PlannedRead {
   const connection = getNamedType(field.type);
   if (!isObjectType(connection)) throw new PlanError(`${connection.name} is not a connection`);
   const nodeSelection = nodeSelectionOf(connection, node);

@@ -170,7 +170,7 @@ export class PlanContext {
         if (node.name.value === "__typename" && !node.directives?.length)
           return { key, write: constantWriter(JSON.stringify(type.name)) };
         const field = type.getFields()[node.name.value];
-        if (!field) throw new PlanError(`${type.name}.${node.name.value} is not compiled`, "introspection");
+        if (!field) throw new PlanError(`${type.name}.${node.name.value} is not planned`, "introspection");
         // A GraphQL document's directives are resolved before (collected-selection.ts).
         if (node.directives?.length) throw new PlanError(`${type.name}.${field.name} has a directive`);
         return { key, write: this.fieldOf(type, field, node, source) };
