@@ -1,8 +1,10 @@
 // callApi holds every REST response to the OpenAPI document; these show that
 // a response the document does not describe really fails the test.
 import { describe, expect, it } from "vitest";
+import { API_PREFIX } from "../../src/contract/route.js";
 import { assertMatchesContract, type ObservedResponse } from "../support/contract.js";
-import { API } from "../support/test-app.js";
+
+const API = `http://localhost${API_PREFIX}`;
 
 const problemHeaders = () =>
   new Headers({

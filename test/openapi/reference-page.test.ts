@@ -1,9 +1,12 @@
-// GET /docs: the Redoc reference, served from local packages only.
+// GET /docs: the Redoc reference, served from local packages only; and the
+// OpenAPI document it renders, served without a key.
 import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_PREFIX } from "../../src/contract/route.js";
-import { OPENAPI_PATH } from "../../src/openapi/document.js";
+import { withCodeSamples } from "../../src/http/code-samples.js";
+import { buildOpenApiDocument, OPENAPI_PATH } from "../../src/openapi/document.js";
 import type { OpenApiDocument } from "../../src/openapi/types.js";
+import { schema } from "../../src/schema/index.js";
 import { createTestApp, PUBLIC_BASE_URL, type TestApp } from "../support/test-app.js";
 
 /** The bundle's URL carries a hash of its bytes. */
@@ -74,5 +77,24 @@ describe("the API reference page", () => {
     expect(response.status).toBe(405);
     expect(response.headers.get("allow")).toBe("GET, HEAD");
     expect(await response.json()).toMatchObject({ code: "method_not_allowed" });
+  });
+
+  describe("the OpenAPI document it renders", () => {
+    it("is served at /api/public/buyer/v1/openapi.json without an API key, as JSON", async () => {
+      const response = await get(OPENAPI_PATH);
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+      expect(response.headers.get("x-request-id")).toBeTruthy();
+      const served = (await response.json()) as OpenApiDocument;
+      expect(served.openapi).toBe("3.1.0");
+      expect(served.info.version).toBe("v1");
+    });
+
+    it("is the document generated from the route table and the GraphQL schema, with request samples", async () => {
+      const served = (await (await get(OPENAPI_PATH)).json()) as OpenApiDocument;
+      expect(served).toEqual(
+        withCodeSamples(buildOpenApiDocument(schema, { origin: PUBLIC_BASE_URL }), OPENAPI_PATH),
+      );
+    });
   });
 });
