@@ -2,24 +2,15 @@
 // cost is priced from the page sizes the operation will really get (literal,
 // variable or default `first`) before anything runs; a query is stopped at the
 // timeout (its SQL cancelled on PostgreSQL); a key runs few expensive
-// operations at once.
+// operations at once. How an operation is priced is in cost-pricing.test.ts.
 
-import { parse } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, createApp } from "../../src/app.js";
-import {
-  type AppConfig,
-  DEFAULT_GRAPHQL_LIMITS,
-  DEFAULT_GRAPHQL_WORK_BOUNDS,
-  type GraphQLWorkBounds,
-} from "../../src/config.js";
-import { routes } from "../../src/contract/routes.js";
+import { type AppConfig, DEFAULT_GRAPHQL_WORK_BOUNDS, type GraphQLWorkBounds } from "../../src/config.js";
 import { type Database, openDatabase } from "../../src/db/database.js";
 import { parseDatabaseUrl } from "../../src/db/database-url.js";
 import type { SqlConnection } from "../../src/db/sql-connection.js";
-import { operationCost } from "../../src/graphql/cost.js";
 import { createLogger } from "../../src/logger.js";
-import { schema } from "../../src/schema/index.js";
 import { CONFIGURED_POOL } from "../support/database-pool.js";
 import { withinOneWindow } from "../support/rate-limit-window.js";
 import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
@@ -131,36 +122,6 @@ describe("GraphQL operation cost", () => {
     expect(response.status).toBe(400);
     const body = (await response.json()) as { errors: { extensions: { code: string } }[] };
     expect(body.errors[0]?.extensions.code).toBe("COST_LIMIT_EXCEEDED");
-  });
-
-  it("keeps every REST list's document, at the largest page REST asks for, under the default limit", () => {
-    const lists = routes.filter((route) => route.document.includes("$first"));
-    expect(lists.map((route) => route.operationId)).toEqual(
-      expect.arrayContaining(["listOrders", "listBuyerProductApprovals"]),
-    );
-    for (const route of lists) {
-      // A list under a path id (an endpoint's deliveries) takes that id too.
-      const priced = operationCost(schema, parse(route.document), undefined, {
-        first: 500,
-        id: "c0ffee00-0000-4000-8000-000000000000",
-      });
-      expect(priced.kind, route.operationId).toBe("priced");
-      if (priced.kind === "priced") {
-        expect(priced.cost, route.operationId).toBeLessThanOrEqual(DEFAULT_GRAPHQL_LIMITS.maxCost);
-      }
-    }
-  });
-
-  it("prices issue 15's reproduction far over the limit and a default page of orders under it", () => {
-    const nested = operationCost(schema, parse(NESTED_BY_VARIABLE), undefined, { n: 50 });
-    expect(nested).toEqual({ kind: "priced", cost: 41_560_207 });
-    const page = operationCost(
-      schema,
-      parse("{ orders { edges { node { id orderStatus } } } }"),
-      undefined,
-      {},
-    );
-    expect(page).toEqual({ kind: "priced", cost: 1_625 });
   });
 });
 

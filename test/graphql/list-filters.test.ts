@@ -3,9 +3,16 @@
 // scoped to the key's buyer, and the clear errors bad searches get.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readDataModel } from "../../src/db/data-model.js";
+import { contractSpelling } from "../../src/domain/contract-vocabulary.js";
+import type { FieldProblem } from "../../src/domain/errors.js";
+import { allOf, conditionSql, isValue } from "../../src/schema/conditions.js";
+import { parseListQuery } from "../../src/schema/list-query.js";
+import { SqlWriter } from "../../src/schema/planner/sql-writer.js";
 import { type SeededBuyer, seedApprovals, seedBuyer, seedOrders } from "../support/seed.js";
 import { callApi, createTestApp, type TestApp } from "../support/test-app.js";
 import { databaseId } from "./database-ids.js";
+import { marchDay, TEST_FILTERS } from "./declared-list-filter.js";
 import { graphql, graphqlData } from "./helpers.js";
 
 const day = (month: number, date: number) => new Date(Date.UTC(2025, month - 1, date, 9));
@@ -316,6 +323,78 @@ describe("filtering and searching root lists", () => {
       expect(await listIds("suppliers", `query: "second"`)).toEqual([secondSupplierId]);
       expect(await listIds("suppliers", `query: "name:Filter*"`)).toEqual([buyer.supplierId]);
       expect(await refusal("tags", "category:x")).toMatch(/unknown key "category".*known keys: name/);
+    });
+  });
+
+  describe("a list filter declared once (declared-list-filter.ts), planned and executed", () => {
+    // The planner's SQL for each condition keeps the rows Prisma's `where` keeps, on the database the suite runs on.
+    let declaring: SeededBuyer;
+
+    beforeAll(async () => {
+      declaring = await seedBuyer(harness.database, "Declared");
+      const orders = await seedOrders(harness.database, declaring, [
+        { createdAt: marchDay(1), orderStatus: "shipped", purchaseOrderReference: "PO-A_1" },
+        { createdAt: marchDay(2), orderStatus: "delivered", purchaseOrderReference: "PO-B%2" },
+        { createdAt: marchDay(3), orderStatus: "in_transit", purchaseOrderReference: "XPO-3" },
+        { createdAt: marchDay(4), orderStatus: "shipped" },
+      ]);
+      const { prisma } = harness.database;
+      await Promise.all(
+        orders.map((id, index) =>
+          prisma.order.update({
+            where: { id },
+            data: {
+              updatedAt: marchDay(index + 1),
+              supplierOrderReference: index % 2 ? `SUP-${index}` : null,
+            },
+          }),
+        ),
+      );
+    });
+    /** The ids Prisma's `where` keeps and those the planner's SQL for it keeps, each sorted. */
+    async function bothWays(where: object): Promise<{ executed: string[]; planned: string[] }> {
+      const scoped = allOf([isValue("buyerId", declaring.buyerId), where]);
+      const executed = await harness.database.prisma.order.findMany({ where: scoped, select: { id: true } });
+      const dataModel = readDataModel();
+      const sql = new SqlWriter(dataModel, contractSpelling);
+      const table = { model: sql.model("Order"), alias: sql.alias() };
+      const text = `SELECT "${table.alias}"."id" FROM "${table.model.table}" "${table.alias}" WHERE ${conditionSql(scoped, table, sql)}`;
+      const planned = await harness.database.query<{ id: string }>(text, sql.values);
+      return {
+        executed: executed.map(({ id }) => id).sort(),
+        planned: planned.map(({ id }) => id).sort(),
+      };
+    }
+
+    it.each([
+      [{ updatedAtFrom: marchDay(2), updatedAtTo: marchDay(3) }, 2],
+      [{ updatedAtTo: marchDay(1) }, 1],
+      [{ statusAmong: ["shipped", "in_transit"] }, 3],
+      [{ hasEvents: false }, 4],
+      [{ hasEvents: true }, 0],
+    ])("keeps the same rows planned and executed for the filter %o", async (filter, count) => {
+      const problems: FieldProblem[] = [];
+      const { executed, planned } = await bothWays(allOf(TEST_FILTERS.filterWhere(filter, problems)));
+      expect(problems).toEqual([]);
+      expect(executed).toHaveLength(count);
+      expect(planned).toEqual(executed);
+    });
+
+    it.each([
+      ["theirs:SUP-*", 2],
+      ["theirs:sup-1", 0],
+      ["updated:2025-03-02..", 3],
+      ["state:SHIPPED,delivered", 3],
+      ["po-b%", 1],
+      ["a_1", 1],
+      ["po", 3],
+    ])("keeps the same rows planned and executed for the query %s", async (query, count) => {
+      const problems: FieldProblem[] = [];
+      const where = parseListQuery(query, TEST_FILTERS.grammar, problems);
+      expect(problems).toEqual([]);
+      const { executed, planned } = await bothWays(allOf(where ?? []));
+      expect(executed).toHaveLength(count);
+      expect(planned).toEqual(executed);
     });
   });
 });
