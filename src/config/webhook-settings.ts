@@ -29,6 +29,12 @@ const RETRY_JITTER = 0.2;
  */
 const RENDER_BATCH_SIZE = 200;
 
+/** A batch's rendering transaction is rolled back after this, its entries left listed for the next look. */
+const RENDER_TRANSACTION_TIMEOUT_MS = 60_000;
+
+/** How long a batch's rendering waits for a pooled connection to start its transaction. */
+const RENDER_TRANSACTION_WAIT_MS = 10_000;
+
 export const WEBHOOK_SETTINGS = {
   /** Encrypt signing secrets at rest: the first key encrypts, every key decrypts (rotation). */
   secretKeys: combine(
@@ -85,6 +91,8 @@ export const WEBHOOK_SETTINGS = {
   }),
   retryJitter: fixed(RETRY_JITTER),
   renderBatchSize: fixed(RENDER_BATCH_SIZE),
+  renderTransactionTimeoutMs: fixed(RENDER_TRANSACTION_TIMEOUT_MS),
+  renderTransactionWaitMs: fixed(RENDER_TRANSACTION_WAIT_MS),
   deliveryTimeoutMs: variable({
     name: "WEBHOOK_TIMEOUT",
     default: "10s",

@@ -28,6 +28,12 @@ export interface SubscribedEndpoint {
   createdAt: Date;
 }
 
+/** How long a batch's transaction may run, and wait for a connection to start (the configuration's). */
+export interface RenderingTransactionLimits {
+  timeoutMs: number;
+  waitMs: number;
+}
+
 /**
  * Runs one batch's rendering in one transaction, which commits before the
  * next batch starts: its size and memory stay bounded, and a process that
@@ -35,9 +41,10 @@ export interface SubscribedEndpoint {
  */
 export function inRenderingTransaction<Result>(
   prisma: PrismaClient,
+  limits: RenderingTransactionLimits,
   render: (tx: Transaction) => Promise<Result>,
 ): Promise<Result> {
-  return prisma.$transaction(render, { timeout: 60_000, maxWait: 10_000 });
+  return prisma.$transaction(render, { timeout: limits.timeoutMs, maxWait: limits.waitMs });
 }
 
 /**

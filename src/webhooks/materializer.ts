@@ -23,6 +23,7 @@ import {
   type EventRow,
   inRenderingTransaction,
   insertEvents,
+  type RenderingTransactionLimits,
   type SubscribedEndpoint,
   subscribedEndpoints,
 } from "../services/webhook-event-rendering.js";
@@ -145,8 +146,9 @@ export async function materializeEvents(
   prisma: PrismaClient,
   render: RecordRenderer,
   limit: number,
+  transaction: RenderingTransactionLimits,
 ): Promise<RenderedBatch> {
-  return inRenderingTransaction(prisma, (tx) => renderClaimedBatch(tx, render, limit));
+  return inRenderingTransaction(prisma, transaction, (tx) => renderClaimedBatch(tx, render, limit));
 }
 
 async function renderClaimedBatch(

@@ -18,7 +18,12 @@ export async function renderWhenDue(
     render !== undefined && (state.renderDue || Date.now() - state.renderedAt >= config.pollIntervalMs);
   state.renderDue = false;
   if (renders) state.renderedAt = Date.now();
-  const rendered = renders ? await materializeEvents(prisma, render, config.renderBatchSize) : null;
+  const rendered = renders
+    ? await materializeEvents(prisma, render, config.renderBatchSize, {
+        timeoutMs: config.renderTransactionTimeoutMs,
+        waitMs: config.renderTransactionWaitMs,
+      })
+    : null;
   if (rendered && rendered.entries > 0) observeRendering?.(rendered);
   return rendered;
 }
