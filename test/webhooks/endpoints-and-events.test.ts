@@ -1,27 +1,186 @@
-// The events feed, webhook endpoints and the single reads over REST: every
-// response is checked against the OpenAPI document by callApi.
+// Webhook endpoints and the events feed through the API, on one app: endpoints
+// as front-end teams manage them over GraphQL; the events feed, endpoints and
+// the single reads over REST (every response checked against the OpenAPI
+// document by callApi); and a URL no endpoint may hold, refused either way.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { graphql, graphqlData } from "../graphql/helpers.js";
 import { expectProblem, listBody } from "../rest/helpers.js";
 import { orderEventData } from "../support/events.js";
 import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
 import { callApi, createTestApp, type TestApp } from "../support/test-app.js";
 
+// Each part seeds buyers of its own, so that none sees another's endpoints or events.
+let test: TestApp;
+beforeAll(async () => {
+  test = await createTestApp();
+}, 120_000);
+afterAll(() => test?.close());
+
+const ENDPOINT = "id url description enabledEvents status disabledReason failingSince";
+
+interface Endpoint {
+  id: string;
+  url: string;
+  description: string | null;
+  enabledEvents: string[];
+  status: string;
+  disabledReason: string | null;
+}
+
+describe("webhook endpoints over GraphQL", () => {
+  let buyer: SeededBuyer;
+  let other: SeededBuyer;
+
+  beforeAll(async () => {
+    buyer = await seedBuyer(test.database, "Hooks");
+    other = await seedBuyer(test.database, "Other");
+  });
+
+  const create = (input: Record<string, unknown>, key = buyer.apiKey) =>
+    graphql<{ createWebhookEndpoint: { endpoint: Endpoint; secret: string } }>(
+      test.app,
+      `mutation($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { secret endpoint { ${ENDPOINT} } } }`,
+      { key, variables: { input } },
+    );
+
+  it("creates an endpoint and shows its secret once; the database holds only ciphertext", async () => {
+    const created = await create({
+      url: "https://93.184.215.14/hooks",
+      enabledEvents: ["order.updated", "order.created"],
+      description: "ERP",
+    });
+    expect(created.errors).toBeUndefined();
+    const result = created.data?.createWebhookEndpoint;
+    expect(result?.secret).toMatch(/^whsec_/);
+    expect(result?.endpoint).toMatchObject({
+      status: "ENABLED",
+      enabledEvents: ["order.updated", "order.created"],
+    });
+    const row = await test.database.prisma.webhookEndpoint.findUniqueOrThrow({
+      where: { id: result?.endpoint.id },
+    });
+    expect(JSON.stringify(row)).not.toContain(result?.secret.slice(6));
+
+    const read = await graphqlData<{ webhookEndpoint: Endpoint & { secret?: string } }>(
+      test.app,
+      `query($id: UUID!) { webhookEndpoint(id: $id) { ${ENDPOINT} } }`,
+      { key: buyer.apiKey, variables: { id: result?.endpoint.id } },
+    );
+    expect(read.webhookEndpoint.url).toBe("https://93.184.215.14/hooks");
+  });
+
+  it("refuses a bad URL, a private address and unknown event types, naming each field", async () => {
+    const refused = await create({
+      url: "https://10.0.0.5/hooks",
+      enabledEvents: ["order.updated", "order.deleted", "*"],
+    });
+    expect(refused.errors?.[0]?.extensions?.code).toBe("VALIDATION_FAILED");
+    const problems = (refused.errors?.[0]?.extensions?.fieldErrors ?? []) as { path: unknown[] }[];
+    const fields = problems.map((problem) => problem.path.join("."));
+    expect(fields).toEqual(["input.url", "input.enabledEvents.1", "input.enabledEvents.2"]);
+    const plainHttp = await create({ url: "http://93.184.215.14/", enabledEvents: ["*"] });
+    expect(plainHttp.errors?.[0]?.message).toContain("https");
+    expect(
+      await test.database.prisma.webhookEndpoint.count({ where: { url: { contains: "10.0.0.5" } } }),
+    ).toBe(0);
+  });
+
+  it("updates, disables, re-enables, rotates and deletes; another buyer's endpoint is NOT_FOUND", async () => {
+    const created = await create({ url: "https://93.184.215.14/a", enabledEvents: ["*"] });
+    const id = created.data?.createWebhookEndpoint.endpoint.id;
+    const firstSecret = created.data?.createWebhookEndpoint.secret;
+
+    const disabled = await graphqlData<{ updateWebhookEndpoint: Endpoint }>(
+      test.app,
+      `mutation($id: UUID!) { updateWebhookEndpoint(id: $id, input: { status: DISABLED, description: "paused" }) { ${ENDPOINT} } }`,
+      { key: buyer.apiKey, variables: { id } },
+    );
+    expect(disabled.updateWebhookEndpoint).toMatchObject({
+      status: "DISABLED",
+      disabledReason: "requested",
+      description: "paused",
+    });
+
+    const rotated = await graphqlData<{ rotateWebhookEndpointSecret: { secret: string } }>(
+      test.app,
+      "mutation($id: UUID!) { rotateWebhookEndpointSecret(id: $id) { secret endpoint { id } } }",
+      { key: buyer.apiKey, variables: { id } },
+    );
+    expect(rotated.rotateWebhookEndpointSecret.secret).not.toBe(firstSecret);
+    const row = await test.database.prisma.webhookEndpoint.findUniqueOrThrow({ where: { id } });
+    expect(row.previousSecretExpiresAt?.getTime()).toBeGreaterThan(Date.now() + 23 * 3600_000);
+
+    const foreign = await graphql(test.app, "mutation($id: UUID!) { deleteWebhookEndpoint(id: $id) }", {
+      key: other.apiKey,
+      variables: { id },
+    });
+    expect(foreign.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
+    const hidden = await graphqlData<{ webhookEndpoint: null }>(
+      test.app,
+      "query($id: UUID!) { webhookEndpoint(id: $id) { id } }",
+      { key: other.apiKey, variables: { id } },
+    );
+    expect(hidden.webhookEndpoint).toBeNull();
+
+    const deleted = await graphqlData<{ deleteWebhookEndpoint: string }>(
+      test.app,
+      "mutation($id: UUID!) { deleteWebhookEndpoint(id: $id) }",
+      { key: buyer.apiKey, variables: { id } },
+    );
+    expect(deleted.deleteWebhookEndpoint).toBe(id);
+    expect(await test.database.prisma.webhookEndpoint.count({ where: { id } })).toBe(0);
+  });
+
+  it("lists only the buyer's endpoints, newest first", async () => {
+    const list = await graphqlData<{ webhookEndpoints: { edges: { node: Endpoint }[] } }>(
+      test.app,
+      `{ webhookEndpoints { edges { node { ${ENDPOINT} } } } }`,
+      { key: other.apiKey },
+    );
+    expect(list.webhookEndpoints.edges).toEqual([]);
+  });
+
+  it("webhookEndpointCreate answers refusals in userErrors, and the secret once on success", async () => {
+    const mutation = `mutation($input: CreateWebhookEndpointInput!) {
+      webhookEndpointCreate(input: $input) { secret endpoint { id } userErrors { code field fieldCode } } }`;
+    const refused = await graphqlData<{
+      webhookEndpointCreate: {
+        secret: null;
+        endpoint: null;
+        userErrors: { code: string; field: string[] }[];
+      };
+    }>(test.app, mutation, {
+      key: buyer.apiKey,
+      variables: { input: { url: "https://127.0.0.1/x", enabledEvents: ["*"] } },
+    });
+    expect(refused.webhookEndpointCreate).toEqual({
+      secret: null,
+      endpoint: null,
+      userErrors: [{ code: "VALIDATION_FAILED", field: ["input", "url"], fieldCode: "INVALID" }],
+    });
+    const created = await graphqlData<{ webhookEndpointCreate: { secret: string; userErrors: unknown[] } }>(
+      test.app,
+      mutation,
+      { key: buyer.apiKey, variables: { input: { url: "https://93.184.215.14/x", enabledEvents: ["*"] } } },
+    );
+    expect(created.webhookEndpointCreate.secret).toMatch(/^whsec_/);
+    expect(created.webhookEndpointCreate.userErrors).toEqual([]);
+  });
+});
+
 describe("events and webhook endpoints over REST", { timeout: 60_000 }, () => {
-  let test: TestApp;
   let buyer: SeededBuyer;
   let other: SeededBuyer;
   let orderId: string;
 
   beforeAll(async () => {
-    test = await createTestApp();
     buyer = await seedBuyer(test.database, "Rest Hooks");
     other = await seedBuyer(test.database, "Rest Other");
     [orderId = ""] = await seedOrders(test.database, buyer, [
       { createdAt: new Date("2025-02-01T00:00:00Z") },
     ]);
   });
-  afterAll(() => test.close());
 
   const api = (method: string, path: string, body?: unknown, key = buyer.apiKey) =>
     callApi(test.app, method, path, { key, body });
@@ -201,6 +360,53 @@ describe("events and webhook endpoints over REST", { timeout: 60_000 }, () => {
         404,
         "not_found",
       );
+    });
+  });
+});
+
+describe("a webhook URL with a NUL character", { timeout: 60_000 }, () => {
+  let buyer: SeededBuyer;
+  beforeAll(async () => {
+    buyer = await seedBuyer(test.database, "NUL sender");
+  });
+
+  const withNul = "https://93.184.215.14/hooks\u0000x";
+
+  it("is 422 naming url over REST, on create and on change, and changes nothing", async () => {
+    const api = (method: string, path: string, body: unknown) =>
+      callApi(test.app, method, path, { key: buyer.apiKey, body });
+    expectProblem(
+      await api("POST", "/webhook_endpoints", { url: withNul, enabled_events: ["*"] }),
+      422,
+      "validation_failed",
+      [["url", "invalid"]],
+    );
+    const created = await api("POST", "/webhook_endpoints", {
+      url: "https://93.184.215.14/hooks",
+      enabled_events: ["*"],
+    });
+    const { id } = created.body as { id: string };
+    expectProblem(
+      await api("PATCH", `/webhook_endpoints/${id}`, { url: withNul }),
+      422,
+      "validation_failed",
+      [["url", "invalid"]],
+    );
+    const endpoints = await test.database.prisma.webhookEndpoint.findMany({
+      where: { buyerId: buyer.buyerId },
+    });
+    expect(endpoints.map((endpoint) => endpoint.url)).toEqual(["https://93.184.215.14/hooks"]);
+  });
+
+  it("is VALIDATION_FAILED naming input.url over GraphQL", async () => {
+    const refused = await graphql(
+      test.app,
+      "mutation ($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { secret } }",
+      { key: buyer.apiKey, variables: { input: { url: withNul, enabledEvents: ["*"] } } },
+    );
+    expect(refused.errors?.[0]?.extensions).toMatchObject({
+      code: "VALIDATION_FAILED",
+      fieldErrors: [{ path: ["input", "url"] }],
     });
   });
 });
