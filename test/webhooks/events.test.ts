@@ -1,17 +1,27 @@
 // Events rendered from the change log: each write through the API becomes
 // one event whose `object` is exactly what the REST single read answers,
 // delivered to the buyer's subscribed endpoints and to no other buyer's.
+//
+// On the same app and worker: an event's `data.object` is, byte for byte,
+// what `GET` of its record answered when the event was rendered (the same keys
+// in the same order, amounts with every digit past the 15 significant digits a
+// floating-point number keeps), in the feed, the single event read, GraphQL
+// and the delivered body; and an event whose data is over the documented size
+// (a huge text written by SQL, outside the API) is delivered in its reduced
+// form, signed like any other, the feed showing the same
+// (docs/reference/webhooks.md "Event size"). Each part has buyers and a
+// receiver of its own.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createEventRenderer } from "../../src/app.js";
 import { DEFAULT_WEBHOOK_CONFIG, type WebhookConfig } from "../../src/config.js";
-import { WEBHOOK_EVENT_TYPES } from "../../src/domain/webhook-events.js";
+import { MAX_EVENT_DATA_BYTES, WEBHOOK_EVENT_TYPES } from "../../src/domain/webhook-events.js";
 import { createLogger } from "../../src/logger.js";
 import { startWebhookWorker, type WebhookWorker } from "../../src/webhooks/worker.js";
-import { graphqlData } from "../graphql/helpers.js";
+import { GRAPHQL, graphqlData } from "../graphql/helpers.js";
 import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
 import { APP_BASE_URL, callApi, createTestApp, type TestApp } from "../support/test-app.js";
-import { startWebhookReceiver } from "../support/webhook-receiver.js";
+import { type ReceivedWebhook, startWebhookReceiver } from "../support/webhook-receiver.js";
 
 const config: WebhookConfig = {
   ...DEFAULT_WEBHOOK_CONFIG,
@@ -21,6 +31,25 @@ const config: WebhookConfig = {
   pollIntervalMs: 50,
 };
 
+let test: TestApp;
+let worker: WebhookWorker;
+beforeAll(async () => {
+  test = await createTestApp({ webhooks: config });
+  worker = await startWebhookWorker({
+    database: test.database,
+    config,
+    logger: createLogger("silent"),
+    render: createEventRenderer({
+      config: { appBaseUrl: APP_BASE_URL, webhooks: config },
+      database: test.database,
+    }),
+  });
+}, 120_000);
+afterAll(async () => {
+  await worker?.stop();
+  await test?.close();
+});
+
 interface Event {
   id: string;
   type: string;
@@ -29,12 +58,10 @@ interface Event {
 }
 
 describe("events from the change log", { timeout: 60_000 }, () => {
-  let test: TestApp;
   let buyer: SeededBuyer;
   let other: SeededBuyer;
   let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
   let otherReceiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
-  let worker: WebhookWorker;
   let orderId: string;
 
   const createEndpoint = async (key: string, url: string, enabledEvents: string[]) =>
@@ -47,7 +74,6 @@ describe("events from the change log", { timeout: 60_000 }, () => {
     ).createWebhookEndpoint;
 
   beforeAll(async () => {
-    test = await createTestApp({ webhooks: config });
     buyer = await seedBuyer(test.database, "Evented");
     other = await seedBuyer(test.database, "Elsewhere");
     [orderId = ""] = await seedOrders(test.database, buyer, [
@@ -57,21 +83,10 @@ describe("events from the change log", { timeout: 60_000 }, () => {
     otherReceiver = await startWebhookReceiver();
     receiver.setSecret((await createEndpoint(buyer.apiKey, receiver.url, ["*"])).secret);
     otherReceiver.setSecret((await createEndpoint(other.apiKey, otherReceiver.url, ["*"])).secret);
-    worker = await startWebhookWorker({
-      database: test.database,
-      config,
-      logger: createLogger("silent"),
-      render: createEventRenderer({
-        config: { appBaseUrl: APP_BASE_URL, webhooks: config },
-        database: test.database,
-      }),
-    });
   });
   afterAll(async () => {
-    await worker?.stop();
     await receiver?.close();
     await otherReceiver?.close();
-    await test?.close();
   });
 
   /** The one delivered event of `type` about `id` (its `object.id`, or the tagged record's). */
@@ -223,5 +238,213 @@ describe("events from the change log", { timeout: 60_000 }, () => {
     expect(feed.status).toBe(200);
     const types = new Set((feed.body as Event[]).map((event) => event.type));
     expect([...types].sort()).toEqual([...WEBHOOK_EVENT_TYPES].sort());
+  });
+});
+
+// 20 significant digits, the most numeric(20,6) holds; a double keeps 15 to 17 of them.
+const QUANTITY = "12345678901234.567891";
+const LATER_QUANTITY = "98765432109876.543219";
+// Stored with a trailing zero, which REST does not write: 10000000000000.00001.
+const PRICE_PER_UOM = "10000000000000.000010";
+const PRICE_TOTAL = "99999999999999.999999";
+
+/** The text of `data.previous_attributes`, the last member of an event body. */
+function previousAttributesText(eventText: string): string {
+  const [, text = ""] = /"previous_attributes":(\{[^{}]*\})\}\}$/.exec(eventText) ?? [];
+  return text;
+}
+
+interface DeliveredEvent {
+  id: string;
+  type: string;
+  data: { object: { id: string } };
+}
+
+describe("event data is the record's GET body, byte for byte", { timeout: 60_000 }, () => {
+  let buyer: SeededBuyer;
+  let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+  let orderId: string;
+
+  beforeAll(async () => {
+    buyer = await seedBuyer(test.database, "Exact Amounts");
+    [orderId = ""] = await seedOrders(test.database, buyer, [
+      { createdAt: new Date("2025-01-01T00:00:00Z") },
+    ]);
+    receiver = await startWebhookReceiver();
+    const created = await graphqlData<{ createWebhookEndpoint: { secret: string } }>(
+      test.app,
+      "mutation($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { secret } }",
+      { key: buyer.apiKey, variables: { input: { url: receiver.url, enabledEvents: ["order.updated"] } } },
+    );
+    receiver.setSecret(created.createWebhookEndpoint.secret);
+  });
+  afterAll(async () => {
+    await receiver?.close();
+  });
+
+  /** The delivery of the order's `order.updated` event that follows the first `seen` ones. */
+  async function nextDelivery(seen: number): Promise<ReceivedWebhook> {
+    worker.wake();
+    let found: ReceivedWebhook | undefined;
+    await vi.waitFor(
+      () => {
+        const deliveries = receiver.received.filter(
+          (message) => (message.body as DeliveredEvent).data.object.id === orderId,
+        );
+        expect(deliveries).toHaveLength(seen + 1);
+        found = deliveries[seen];
+      },
+      { timeout: 10_000, interval: 50 },
+    );
+    expect(found?.verified).toBe(true);
+    return found as ReceivedWebhook;
+  }
+
+  /** The raw text of `GET /orders/{id}`, as a client reads it. */
+  async function readOrder(): Promise<string> {
+    const read = await callApi(test.app, "GET", `/orders/${orderId}`, { key: buyer.apiKey });
+    expect(read.status).toBe(200);
+    return read.text;
+  }
+
+  /** `POST /graphql` for the event's data, as raw text. */
+  async function graphqlEventText(id: string): Promise<string> {
+    const response = await test.app.fetch(GRAPHQL, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": buyer.apiKey },
+      body: JSON.stringify({ query: "query($id: UUID!) { event(id: $id) { data } }", variables: { id } }),
+    });
+    expect(response.status).toBe(200);
+    return response.text();
+  }
+
+  it("amounts of 20 significant digits, in the feed, the event read, GraphQL and the delivery", async () => {
+    await test.database.prisma.order.update({
+      where: { id: orderId },
+      data: { quantity: QUANTITY, pricePerUom: PRICE_PER_UOM, priceTotal: PRICE_TOTAL },
+    });
+    const delivered = await nextDelivery(0);
+    const order = await readOrder();
+    expect(order).toContain('"quantity":12345678901234.567891,"price_per_uom":10000000000000.00001,');
+    expect(order).toContain('"price_total":99999999999999.999999,');
+    const eventId = delivered.id;
+
+    // The delivered body: the object's bytes are the GET body's, then the earlier amounts, exact.
+    expect(delivered.text).toContain(`"data":{"object":${order},"previous_attributes":{`);
+    // Earlier amounts as REST wrote them (numeric(20,6) without its trailing zeros).
+    const previous = previousAttributesText(delivered.text);
+    for (const earlier of ['"quantity":4', '"price_per_uom":2.35', '"price_total":10340.5'])
+      expect(previous).toMatch(new RegExp(`[{,]${earlier}[,}]`));
+    // The feed and the single read, as raw response text.
+    const feed = await callApi(test.app, "GET", "/events?type[]=order.updated", { key: buyer.apiKey });
+    expect(feed.status).toBe(200);
+    expect(feed.text).toContain(`"id":"${eventId}","type":"order.updated",`);
+    expect(feed.text).toContain(`"data":{"object":${order},`);
+    const single = await callApi(test.app, "GET", `/events/${eventId}`, { key: buyer.apiKey });
+    expect(single.text).toBe(delivered.text);
+    // GraphQL's `data` carries the same text.
+    expect(await graphqlEventText(eventId)).toContain(`{"data":{"object":${order},`);
+  });
+
+  it("previous_attributes keeps an earlier amount's every digit", async () => {
+    await test.database.prisma.order.update({ where: { id: orderId }, data: { quantity: LATER_QUANTITY } });
+    const delivered = await nextDelivery(1);
+    const order = await readOrder();
+    expect(order).toContain('"quantity":98765432109876.543219,');
+    expect(delivered.text).toContain(`"data":{"object":${order},"previous_attributes":{`);
+    expect(previousAttributesText(delivered.text)).toMatch(/[{,]"quantity":12345678901234\.567891[,}]/);
+    const single = await callApi(test.app, "GET", `/events/${delivered.id}`, { key: buyer.apiKey });
+    expect(single.text).toBe(delivered.text);
+  });
+});
+
+interface SizedEvent {
+  id: string;
+  type: string;
+  data: Record<string, unknown>;
+}
+
+describe("events over the size limit", { timeout: 120_000 }, () => {
+  let buyer: SeededBuyer;
+  let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+  let bigOrderId: string;
+  let smallOrderId: string;
+
+  beforeAll(async () => {
+    buyer = await seedBuyer(test.database, "Oversized");
+    [bigOrderId = "", smallOrderId = ""] = await seedOrders(test.database, buyer, [
+      { createdAt: new Date("2025-01-01T00:00:00Z") },
+      { createdAt: new Date("2025-01-02T00:00:00Z") },
+    ]);
+    receiver = await startWebhookReceiver();
+    const created = await graphqlData<{ createWebhookEndpoint: { secret: string } }>(
+      test.app,
+      "mutation($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { secret } }",
+      { key: buyer.apiKey, variables: { input: { url: receiver.url, enabledEvents: ["order.updated"] } } },
+    );
+    receiver.setSecret(created.createWebhookEndpoint.secret);
+  });
+  afterAll(async () => {
+    await receiver?.close();
+  });
+
+  /** The one delivered event about `orderId`, whatever its form. */
+  async function deliveredAbout(
+    orderId: string,
+  ): Promise<{ event: SizedEvent; text: string; verified: boolean }> {
+    worker.wake();
+    let found: { event: SizedEvent; text: string; verified: boolean } | undefined;
+    await vi.waitFor(
+      () => {
+        const matching = receiver.received.filter((message) => message.text.includes(orderId));
+        expect(matching).toHaveLength(1);
+        const [message] = matching;
+        if (message)
+          found = { event: message.body as SizedEvent, text: message.text, verified: message.verified };
+      },
+      { timeout: 30_000, interval: 50 },
+    );
+    return found as { event: SizedEvent; text: string; verified: boolean };
+  }
+
+  it("a text of 4 MiB written by SQL is delivered without the object, naming the record and where to read it", async () => {
+    // As an operator's script would, outside the API: the change log still records it.
+    await test.database.prisma.$executeRaw`
+      UPDATE orders SET supplier_order_reference = repeat('x', 4 * 1024 * 1024) WHERE id = ${bigOrderId}::uuid`;
+    const { event, text, verified } = await deliveredAbout(bigOrderId);
+    expect(verified).toBe(true);
+    expect(event.type).toBe("order.updated");
+    expect(Buffer.byteLength(text)).toBeLessThan(MAX_EVENT_DATA_BYTES);
+    expect(event.data).toEqual({
+      object_omitted: {
+        reason: "too_large",
+        size_bytes: expect.any(Number),
+        max_bytes: MAX_EVENT_DATA_BYTES,
+        id: bigOrderId,
+        url: `/api/public/buyer/v1/orders/${bigOrderId}`,
+      },
+    });
+    const omitted = event.data.object_omitted as { size_bytes: number; url: string };
+    expect(omitted.size_bytes).toBeGreaterThan(4 * 1024 * 1024);
+    // The feed shows the same reduced event, and the URL reads the whole record.
+    const listed = await callApi(test.app, "GET", `/events/${event.id}`, { key: buyer.apiKey });
+    expect(listed.status).toBe(200);
+    expect((listed.body as SizedEvent).data).toEqual(event.data);
+    const record = await callApi(test.app, `GET`, `http://localhost${omitted.url}`, { key: buyer.apiKey });
+    expect(record.status).toBe(200);
+    expect((record.body as { supplier_order_reference: string }).supplier_order_reference).toHaveLength(
+      4 * 1024 * 1024,
+    );
+  });
+
+  it("an event under the limit carries its object as before", async () => {
+    await test.database.prisma.$executeRaw`
+      UPDATE orders SET supplier_order_reference = repeat('y', 1000) WHERE id = ${smallOrderId}::uuid`;
+    const { event, verified } = await deliveredAbout(smallOrderId);
+    expect(verified).toBe(true);
+    expect(event.data).toMatchObject({
+      object: { id: smallOrderId, supplier_order_reference: "y".repeat(1000) },
+      previous_attributes: { supplier_order_reference: null },
+    });
   });
 });

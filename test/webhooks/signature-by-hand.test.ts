@@ -1,25 +1,15 @@
 // docs/reference/webhooks.md gives the signature algorithm in prose for receivers in any
-// language. A real delivery from the worker is verified here with node:crypto
-// alone, following that paragraph step by step, and a tampered copy fails.
+// language. A real delivery, sent over a socket by the sender the worker
+// delivers with, is verified here with node:crypto alone, following that
+// paragraph step by step, and a tampered copy fails.
 import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { IncomingHttpHeaders } from "node:http";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { DEFAULT_WEBHOOK_CONFIG, type WebhookConfig } from "../../src/config.js";
-import { encryptSecret, generateSigningSecret } from "../../src/domain/webhook-secrets.js";
-import { createLogger } from "../../src/logger.js";
-import { queueDeliveries } from "../../src/services/webhook-queue.js";
-import { startWebhookWorker, type WebhookWorker } from "../../src/webhooks/worker.js";
-import { type SeededBuyer, seedBuyer } from "../support/seed.js";
-import { createTestDatabase, type TestDatabase } from "../support/test-database.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_WEBHOOK_CONFIG } from "../../src/config.js";
+import { generateSigningSecret } from "../../src/domain/webhook-secrets.js";
+import { createWebhookSender, type WebhookSender } from "../../src/webhooks/send.js";
 import { startWebhookReceiver } from "../support/webhook-receiver.js";
-
-const config: WebhookConfig = {
-  ...DEFAULT_WEBHOOK_CONFIG,
-  allowHttp: true,
-  allowPrivateNetworks: true,
-  pollIntervalMs: 50,
-};
 
 const TOLERANCE_SECONDS = 5 * 60;
 
@@ -52,55 +42,44 @@ function verifiedByHand(
 describe("a delivery verified without the library, as docs/reference/webhooks.md describes", {
   timeout: 30_000,
 }, () => {
-  let database: TestDatabase;
-  let buyer: SeededBuyer;
   let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
-  let worker: WebhookWorker;
+  let sender: WebhookSender;
   const secret = generateSigningSecret();
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    buyer = await seedBuyer(database, "Hand verifier");
     receiver = await startWebhookReceiver();
     receiver.setSecret(secret);
-    worker = await startWebhookWorker({ database, config, logger: createLogger("silent") });
+    sender = createWebhookSender({
+      timeoutMs: DEFAULT_WEBHOOK_CONFIG.deliveryTimeoutMs,
+      policy: { allowHttp: true, allowPrivateNetworks: true },
+      userAgent: "signature-by-hand",
+      idleConnectionsPerOrigin: 1,
+    });
   });
   afterAll(async () => {
-    await worker?.stop();
+    sender?.close();
     await receiver?.close();
-    await database?.close();
   });
 
   it("checks a real delivery's signature with node:crypto alone, and refuses a changed body or an old timestamp", async () => {
-    const endpointId = randomUUID();
-    await database.prisma.webhookEndpoint.create({
-      data: {
-        id: endpointId,
-        buyerId: buyer.buyerId,
-        url: receiver.url,
-        enabledEvents: ["*"],
-        secretCiphertext: encryptSecret(secret, endpointId, config.secretKeys),
-      },
-    });
     const eventId = randomUUID();
-    await database.prisma.webhookEvent.create({
-      data: {
+    const sent = await sender.send(receiver.url, {
+      id: eventId,
+      body: JSON.stringify({
         id: eventId,
-        buyerId: buyer.buyerId,
         type: "order.updated",
-        data: JSON.stringify({ object: { id: buyer.approvalId }, previous_attributes: {} }),
-      },
+        data: { object: { id: randomUUID(), note: "déjà vu ✓" }, previous_attributes: {} },
+      }),
+      secrets: [secret],
     });
-    await database.prisma.$transaction((tx) =>
-      queueDeliveries(tx, { buyerId: buyer.buyerId, eventId, endpointIds: [endpointId] }),
-    );
-    worker.wake();
-    await vi.waitFor(() => expect(receiver.received).toHaveLength(1), { timeout: 10_000, interval: 25 });
+    expect(sent).toMatchObject({ statusCode: 200, error: null });
+    expect(receiver.received).toHaveLength(1);
     const [delivery] = receiver.received;
     if (!delivery) throw new Error("no delivery");
     const body = Buffer.from(delivery.text, "utf8");
     const timestamp = Number(delivery.headers["webhook-timestamp"]);
 
+    expect(delivery.id).toBe(eventId);
     expect(delivery.verified).toBe(true);
     expect(verifiedByHand(secret, delivery.headers, body, timestamp)).toBe(true);
     expect(verifiedByHand(secret, delivery.headers, Buffer.from(`${delivery.text} `), timestamp)).toBe(false);
