@@ -1,0 +1,64 @@
+// Every status line the server writes carries a reason phrase, as HTTP/1.1
+// clients and proxies expect: the fetch adapter hands Node an empty one for
+// most responses, and an empty one would put "HTTP/1.1 200 " on the wire.
+
+import { createServer, type ServerResponse } from "node:http";
+import { connect } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ResponseWithReasonPhrase } from "../../src/server/reason-phrase.js";
+
+/** The status line a raw client reads for a request to `path`. */
+function statusLine(port: number, path: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1");
+    let received = "";
+    socket.setEncoding("latin1");
+    socket.on("data", (chunk: string) => {
+      received += chunk;
+      const end = received.indexOf("\r\n");
+      if (end >= 0) {
+        socket.destroy();
+        resolve(received.slice(0, end));
+      }
+    });
+    socket.on("error", reject);
+    socket.write(`GET ${path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
+  });
+}
+
+describe("the status line", () => {
+  const server = createServer({ ServerResponse: ResponseWithReasonPhrase }, (request, response) => {
+    const [, status = "200", reason] = (request.url ?? "").split("/");
+    const answer = response as ServerResponse;
+    // As the fetch adapter calls it: the Response's statusText, often "".
+    if (reason === undefined) answer.writeHead(Number(status), "", { "content-length": "0" });
+    else answer.writeHead(Number(status), decodeURIComponent(reason), { "content-length": "0" });
+    answer.end();
+  });
+  let port = 0;
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    port = (server.address() as { port: number }).port;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it.each([
+    ["/200", "HTTP/1.1 200 OK"],
+    ["/404", "HTTP/1.1 404 Not Found"],
+    ["/429", "HTTP/1.1 429 Too Many Requests"],
+    ["/503", "HTTP/1.1 503 Service Unavailable"],
+  ])("for an answer without a reason (%s) is %s", async (path, line) => {
+    expect(await statusLine(port, path)).toBe(line);
+  });
+
+  it("keeps a reason the answer gives", async () => {
+    expect(await statusLine(port, "/200/All%20good")).toBe("HTTP/1.1 200 All good");
+  });
+
+  it("says Unknown for a status without a standard phrase", async () => {
+    expect(await statusLine(port, "/599")).toBe("HTTP/1.1 599 Unknown");
+  });
+});
