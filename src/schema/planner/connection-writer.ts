@@ -12,14 +12,38 @@ import {
 import type { PageInfoShape, PageRequest } from "../page-window.js";
 import { jsonArrayText } from "./json-parts.js";
 import { fieldsOf } from "./selection-fields.js";
-import { decimalDigits, isoTime, PlanError, type Row } from "./writers.js";
+import { decimalDigits, isoTime, PlanError, type RequestValues, type Row, type Writer } from "./writers.js";
 
-/** What a connection is written from: its nodes' JSON texts, their cursors (null: not selected), its page info, and its count (null: not selected). */
+/**
+ * What a connection is written from: its nodes' JSON texts for each place
+ * that selects them (`nodePlaces`), their cursors (null: not selected), its
+ * page info, and its count (null: not selected).
+ */
 export interface PageAnswer {
+  /** The nodes' texts as the first place selecting them writes them (every node's `{}` when none does). */
   nodes: readonly string[];
+  /** The same nodes' texts for each further place, in the selection's order. */
+  spelledAgain: readonly (readonly string[])[];
   cursors: readonly string[] | null;
   pageInfo: PageInfoShape;
   totalCount: number | null;
+}
+
+/** The texts of the nodes at place `index` (`nodePlaces`) of a page. */
+function nodesAt(page: PageAnswer, index: number): readonly string[] {
+  const texts = index === 0 ? page.nodes : page.spelledAgain[index - 1];
+  if (!texts) throw new Error(`the nodes of place ${index} were not written`);
+  return texts;
+}
+
+/** A page's rows written by the writer of each place selecting its nodes, as `PageAnswer` holds them. */
+export function nodesOfPlaces(
+  writes: readonly Writer[],
+  rows: readonly Row[],
+  values: RequestValues,
+): Pick<PageAnswer, "nodes" | "spelledAgain"> {
+  const [first, ...more] = writes.map((write) => rows.map((row) => write(row, values)));
+  return { nodes: first ?? [], spelledAgain: more };
 }
 
 const keyOf = (node: FieldNode) => JSON.stringify(node.alias?.value ?? node.name.value);
@@ -29,6 +53,12 @@ export function connectionWriter(
   root: FieldNode,
   connection: GraphQLObjectType,
 ): (page: PageAnswer) => string {
+  // Places are counted in the order `nodePlaces` lists them.
+  let places = 0;
+  const nextPlace = () => {
+    places += 1;
+    return places - 1;
+  };
   const parts = fieldsOf(root.selectionSet).map((field, index) => {
     const prefix = `${index === 0 ? "" : ","}${keyOf(field)}:`;
     if (field.name.value === "__typename") {
@@ -40,11 +70,14 @@ export function connectionWriter(
       const write = pageInfoWriter(field);
       return (page: PageAnswer) => prefix + write(page.pageInfo);
     }
-    // The planner compiles `edges { node }` or `nodes` beside `pageInfo` and `totalCount` (read-statements.ts).
-    if (field.name.value === "nodes") return (page: PageAnswer) => prefix + jsonArrayText(page.nodes);
+    // Each place selecting the nodes (`nodes`, an edge's `node`) writes its own texts of the same rows.
+    if (field.name.value === "nodes") {
+      const place = nextPlace();
+      return (page: PageAnswer) => prefix + jsonArrayText(nodesAt(page, place));
+    }
     if (field.name.value !== "edges")
       throw new PlanError(`${connection.name}.${field.name.value} is not planned`, "connection_field");
-    const edge = edgeWriter(connection, field);
+    const edge = edgeWriter(connection, field, nextPlace);
     return (page: PageAnswer) =>
       prefix + jsonArrayText(page.nodes.map((_node, position) => edge(page, position)));
   });
@@ -59,14 +92,17 @@ export function connectionWriter(
 function edgeWriter(
   connection: GraphQLObjectType,
   edges: FieldNode,
+  nextPlace: () => number,
 ): (page: PageAnswer, position: number) => string {
   const type = getNamedType(connection.getFields().edges?.type);
   if (!type) throw new PlanError(`${connection.name} has no edges`, "connection_field");
   const parts = fieldsOf(edges.selectionSet).map((field, index) => {
     const prefix = `${index === 0 ? "" : ","}${keyOf(field)}:`;
     switch (field.name.value) {
-      case "node":
-        return (page: PageAnswer, position: number) => prefix + (page.nodes[position] ?? "null");
+      case "node": {
+        const place = nextPlace();
+        return (page: PageAnswer, position: number) => prefix + (nodesAt(page, place)[position] ?? "null");
+      }
       case "cursor":
         return (page: PageAnswer, position: number) => {
           const cursor = page.cursors?.[position];
@@ -112,7 +148,8 @@ function pageInfoWriter(node: FieldNode): (info: PageInfoShape) => string {
 
 type NodeSelection = {
   type: GraphQLOutputType;
-  selections: SelectionSetNode | undefined;
+  /** The selection of each place selecting the nodes, in `nodePlaces`' order; one selecting nothing when none does. */
+  places: readonly [SelectionSetNode | undefined, ...(SelectionSetNode | undefined)[]];
   /** Whether an edge's `cursor` is selected. */
   cursors: boolean;
 };
@@ -120,45 +157,50 @@ type NodeSelection = {
 /** What an edge may select beside its `node`: written from the page, not the node's row. */
 const EDGE_FIELDS = new Set(["cursor", "__typename"]);
 
+/** What a connection may select beside the places of its nodes: written from the page. */
+const PAGE_FIELDS = new Set(["pageInfo", "__typename", "totalCount"]);
+
 /**
- * The selection of a connection's nodes: `edges { node }` (with an edge's
- * `cursor`) or `nodes`, beside `pageInfo` and `totalCount`; without either,
- * the nodes select nothing. A page's rows are written once, by one
- * selection: the nodes' two spellings together, or either twice, are not
- * planned.
+ * The places of a connection's selection that select its nodes, in the order
+ * `connectionWriter` writes them: `nodes`, and each `node` of `edges`. All
+ * write the same rows, each with its own selection.
+ */
+function nodePlaces(connection: GraphQLObjectType, node: FieldNode): FieldNode[] {
+  return fieldsOf(node.selectionSet).flatMap((selected) => {
+    const name = selected.name.value;
+    if (PAGE_FIELDS.has(name)) return [];
+    if (name === "nodes") return [selected];
+    if (name !== "edges")
+      throw new PlanError(`${connection.name}.${name} is not planned`, "connection_field");
+    return fieldsOf(selected.selectionSet).filter((field) => {
+      if (field.name.value === "node") return true;
+      if (EDGE_FIELDS.has(field.name.value)) return false;
+      throw new PlanError(
+        `${connection.name}'s edge's ${field.name.value} is not planned`,
+        "connection_field",
+      );
+    });
+  });
+}
+
+/**
+ * The selection of a connection's nodes: each place selecting them (`nodes`,
+ * an edge's `node`, any of them more than once under other keys), beside
+ * `pageInfo`, `totalCount` and an edge's `cursor`. The page's rows are read
+ * once; each place writes them with its own selection.
  */
 export function nodeSelectionOf(connection: GraphQLObjectType, node: FieldNode): NodeSelection {
   const edges = connection.getFields().edges;
   const edge = edges && getNamedType(edges.type);
   const nodeType = isObjectType(edge) ? edge.getFields().node?.type : undefined;
   if (!nodeType) throw new PlanError(`${connection.name} has no edges { node }`, "connection_field");
-  let selections: SelectionSetNode | undefined;
-  let spelled = false;
-  let cursors = false;
-  for (const selected of fieldsOf(node.selectionSet)) {
-    const name = selected.name.value;
-    if (name === "pageInfo" || name === "__typename" || name === "totalCount") continue;
-    const edgeFields = name === "edges" ? fieldsOf(selected.selectionSet) : [];
-    const nodeFields = edgeFields.filter((field) => !EDGE_FIELDS.has(field.name.value));
-    const [nodeField, ...others] = nodeFields;
-    const nodes =
-      name === "nodes"
-        ? selected
-        : name === "edges" &&
-            (nodeField === undefined || nodeField.name.value === "node") &&
-            others.length === 0
-          ? (nodeField ?? { selectionSet: undefined })
-          : undefined;
-    if (!nodes || spelled)
-      throw new PlanError(
-        `${connection.name}.${name} is not planned: only one of edges { node } and nodes, pageInfo and totalCount are`,
-        "connection_field",
-      );
-    spelled = true;
-    cursors = edgeFields.some((field) => field.name.value === "cursor");
-    selections = nodes.selectionSet;
-  }
-  return { type: nodeType, selections, cursors };
+  const [first, ...more] = nodePlaces(connection, node).map((place) => place.selectionSet);
+  const cursors = fieldsOf(node.selectionSet).some(
+    (selected) =>
+      selected.name.value === "edges" &&
+      fieldsOf(selected.selectionSet).some((field) => field.name.value === "cursor"),
+  );
+  return { type: nodeType, places: [first, ...more], cursors };
 }
 
 /** The cursor position of a row: its sort value and id (read at `keys`), as `encodeCursor` reads them. */

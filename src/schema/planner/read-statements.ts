@@ -17,7 +17,7 @@ import { encodeCursor } from "../cursor.js";
 import { type PageInfoShape, pageInfoOf, pageNodes, pageWindow } from "../page-window.js";
 import type { RecordRead, RootListRead } from "../read-metadata.js";
 import { holdsIllFormedText } from "../well-formed-text.js";
-import { nodeSelectionOf, positionOf } from "./connection-writer.js";
+import { nodeSelectionOf, nodesOfPlaces, positionOf } from "./connection-writer.js";
 import { type BoundRequest, unlessRefused } from "./request-arguments.js";
 import { fieldsOf } from "./selection-fields.js";
 import type { PlanContext } from "./selection-walk.js";
@@ -79,7 +79,10 @@ export type ReadOutcome =
   | { kind: "list"; json: string }
   | {
       kind: "page";
+      /** The nodes' texts as the first place selecting them writes them (connection-writer.ts's `PageAnswer`). */
       nodes: readonly string[];
+      /** The same nodes' texts for each further place selecting them. */
+      spelledAgain: readonly (readonly string[])[];
       /** Each node's cursor, when the selection has an edge's `cursor`; else null. */
       cursors: readonly string[] | null;
       pageInfo: PageInfoShape;
@@ -191,7 +194,14 @@ export function planRootList(
   if (!isObjectType(connection)) throw new PlanError(`${connection.name} is not a connection`);
   const nodeSelection = nodeSelectionOf(connection, node);
   const counted = fieldsOf(node.selectionSet).some((selected) => selected.name.value === "totalCount");
-  const { scope, write } = rootRows(plan, nodeSelection.type, read.model, nodeSelection.selections);
+  const [firstPlace, ...morePlaces] = nodeSelection.places;
+  const { scope, write } = rootRows(plan, nodeSelection.type, read.model, firstPlace);
+  const writes = [
+    write,
+    ...morePlaces.map((selections) =>
+      plan.objectOf(getNamedType(nodeSelection.type), selections, { kind: "row", scope, table: scope.table }),
+    ),
+  ];
   const selectList = scope.selectList();
   const from = scope.from();
   const { table } = scope;
@@ -244,7 +254,7 @@ export function planRootList(
           keys.count === undefined ? null : await countIn(rows[0], keys.count, where, context);
         return {
           kind: "page",
-          nodes: nodes.map((row) => write(row, values)),
+          ...nodesOfPlaces(writes, nodes, values),
           cursors: nodeSelection.cursors ? nodes.map(cursorOf) : null,
           pageInfo,
           totalCount,

@@ -20,7 +20,7 @@ import { encodeCursor } from "../cursor.js";
 import { pageInfoOf, pageNodes, readPage } from "../page-window.js";
 import type { RelationPageRead } from "../read-metadata.js";
 import { holdsIllFormedText } from "../well-formed-text.js";
-import { connectionWriter, nodeSelectionOf, positionOf } from "./connection-writer.js";
+import { connectionWriter, nodeSelectionOf, nodesOfPlaces, positionOf } from "./connection-writer.js";
 import {
   type FieldArguments,
   PLANNING_VIEWER,
@@ -132,7 +132,7 @@ export function planRelationPage(
     if (countKey !== undefined && typeof counted !== "string")
       throw new RowValueError(`${connection.name}: no count read`);
     return writeConnection({
-      nodes: nodes ? shown.map((item) => nodes.write(item, request)) : [],
+      ...(nodes ? nodesOfPlaces(nodes.writes, shown, request) : { nodes: [], spelledAgain: [] }),
       cursors: nodes?.cursors ? shown.map(cursorOf) : null,
       pageInfo,
       totalCount: typeof counted === "string" ? Number(counted) : null,
@@ -152,11 +152,10 @@ function pageColumn(
   const { sql } = scope;
   const selection = nodeSelectionOf(connection, node);
   const list = new Scope(sql, table);
-  const write = plan.objectOf(getNamedType(selection.type), selection.selections, {
-    kind: "row",
-    scope: list,
-    table,
-  });
+  // Each place selecting the nodes writes the same rows, whose columns are read once.
+  const writes = selection.places.map((selections) =>
+    plan.objectOf(getNamedType(selection.type), selections, { kind: "row", scope: list, table }),
+  );
   const createdAt = table.model.fields.get("createdAt");
   const id = table.model.fields.get("id");
   if (createdAt?.kind !== "scalar" || id?.kind !== "scalar" || createdAt.type !== "DateTime")
@@ -184,7 +183,7 @@ function pageColumn(
   const key = scope.column(
     `(SELECT json_agg(${page}."r" ORDER BY ${page}."c" DESC, ${page}."i" DESC) FROM (${rows}) ${page})::text`,
   );
-  return { key, write, cursor, tokens, cursors: selection.cursors };
+  return { key, writes, cursor, tokens, cursors: selection.cursors };
 }
 
 /** The list relations `names` lead through from a row of `parent`, each checked to be one. */
