@@ -1,6 +1,8 @@
 // Narrowing the root lists: `filter` inputs and the `query:` search grammar
 // (src/schema/list-query.ts, docs/reference/graphql.md "Searching with query"), each
 // scoped to the key's buyer, and the clear errors bad searches get.
+// A NUL character in a search is refused as a mistake in it, never as an
+// unexpected error.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readDataModel } from "../../src/db/data-model.js";
@@ -15,10 +17,19 @@ import { databaseId } from "./database-ids.js";
 import { marchDay, TEST_FILTERS } from "./declared-list-filter.js";
 import { graphql, graphqlData } from "./helpers.js";
 
+// One app for the whole file: each part seeds buyers of its own.
+let harness: TestApp;
+
+beforeAll(async () => {
+  harness = await createTestApp();
+});
+afterAll(async () => {
+  await harness?.close();
+});
+
 const day = (month: number, date: number) => new Date(Date.UTC(2025, month - 1, date, 9));
 
 describe("filtering and searching root lists", () => {
-  let harness: TestApp;
   let buyer: SeededBuyer;
   let other: SeededBuyer;
   let secondSupplierId: string;
@@ -28,7 +39,6 @@ describe("filtering and searching root lists", () => {
   let approvals: string[];
 
   beforeAll(async () => {
-    harness = await createTestApp();
     const { database } = harness;
     const { prisma } = database;
     buyer = await seedBuyer(database, "Filter");
@@ -116,9 +126,6 @@ describe("filtering and searching root lists", () => {
         },
       ])),
     ];
-  });
-  afterAll(async () => {
-    await harness?.close();
   });
 
   type Ids = { list: { totalCount: number; nodes: { id: string }[] } };
@@ -396,5 +403,77 @@ describe("filtering and searching root lists", () => {
       expect(executed).toHaveLength(count);
       expect(planned).toEqual(executed);
     });
+  });
+});
+
+// A NUL character (U+0000) in a search: PostgreSQL text cannot hold one, so every list
+// refuses it as a mistake in the search (VALIDATION_FAILED naming the character), never as an
+// unexpected error; REST list parameters carrying one are refused as bad input too.
+const LISTS = ["orders", "buyerProducts", "buyerProductApprovals", "suppliers", "tags", "tagGroups"];
+
+/** A NUL in a bare word, in a key's value, in a quoted value; the 1-based position of the NUL. */
+const SEARCHES: Record<string, { query: string; position: number }[]> = {
+  orders: [
+    { query: "PO\u00001", position: 3 },
+    { query: "reference:PO-\u0000*", position: 14 },
+  ],
+  buyerProducts: [
+    { query: "gly\u0000", position: 4 },
+    { query: 'type:raw_material name:"Gly\u0000 col"', position: 28 },
+  ],
+  buyerProductApprovals: [
+    { query: "\u0000", position: 1 },
+    { query: "reference:\u0000", position: 11 },
+  ],
+  suppliers: [{ query: "name:Acme\u0000", position: 10 }],
+  tags: [{ query: "red \u0000blue", position: 5 }],
+  tagGroups: [{ query: 'name:"\u0000"', position: 7 }],
+};
+
+describe("a NUL character in a search", () => {
+  let buyer: SeededBuyer;
+
+  beforeAll(async () => {
+    buyer = await seedBuyer(harness.database, "Nul Searcher");
+  });
+
+  it.each(LISTS)("is VALIDATION_FAILED on %s, naming the character and where it is", async (list) => {
+    for (const { query, position } of SEARCHES[list] ?? []) {
+      const response = await graphql(
+        harness.app,
+        `query ($query: String) { ${list}(query: $query) { totalCount } }`,
+        { key: buyer.apiKey, variables: { query } },
+      );
+      expect(response.status).toBe(200);
+      expect(response.data).toBeNull();
+      expect(response.errors).toHaveLength(1);
+      const extensions = response.errors?.[0]?.extensions;
+      expect(extensions?.code).toBe("VALIDATION_FAILED");
+      expect(extensions?.fieldErrors).toEqual([
+        {
+          path: ["query"],
+          code: "invalid",
+          message: `must not contain the NUL character (U+0000) (at character ${position})`,
+        },
+      ]);
+    }
+  });
+
+  it("in a REST list's parameters is refused as bad input, not as a server error", async () => {
+    const paths = [
+      "/orders?order_status=order_placed%00",
+      "/orders?created_at_from=2025-01-01%00",
+      "/orders?cursor=abc%00def",
+      "/buyer_product_approvals?buyer_product_id=%00",
+      "/buyer_product_approvals?approval_status=approved%00&limit=1",
+      "/events?type=order.updated%00",
+      "/events?created_at_to=%002025-01-01",
+      "/webhook_endpoints?limit=1%00",
+      "/webhook_endpoints?cursor=%00",
+    ];
+    for (const path of paths) {
+      const response = await callApi(harness.app, "GET", path, { key: buyer.apiKey });
+      expect({ path, status: response.status }).toEqual({ path, status: expect.toBeOneOf([400, 422]) });
+    }
   });
 });

@@ -1,16 +1,33 @@
 // The GraphQL reads a front-end uses: every list a Relay connection scoped to
 // the key's buyer, single lookups, the links between records both ways, order
-// history, and nested selections answered without a query per record.
+// history, and nested selections answered without a query per record; what a
+// products screen shows without client-side work; global IDs; the webhook lists.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectSupplier, type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
+import {
+  connectSupplier,
+  type SeededBuyer,
+  seedApprovals,
+  seedBuyer,
+  seedBuyerProduct,
+  seedOrders,
+} from "../support/seed.js";
 import { callApi, createTestApp, type TestApp } from "../support/test-app.js";
-import { graphql, graphqlData, nodes, type Page } from "./helpers.js";
+import { GRAPHQL, graphql, graphqlData, nodes, type Page } from "./helpers.js";
+
+// One app for the whole file: each part seeds buyers of its own.
+let harness: TestApp;
+
+beforeAll(async () => {
+  harness = await createTestApp();
+});
+afterAll(async () => {
+  await harness?.close();
+});
 
 const hoursAfter = (hours: number) => new Date(Date.UTC(2025, 2, 1, hours));
 
 describe("GraphQL queries", () => {
-  let harness: TestApp;
   let alpha: SeededBuyer;
   let beta: SeededBuyer;
   /** Alpha's orders, newest first by creation time then id. */
@@ -19,7 +36,6 @@ describe("GraphQL queries", () => {
   let secondApprovalId: string;
 
   beforeAll(async () => {
-    harness = await createTestApp();
     const { database } = harness;
     alpha = await seedBuyer(database, "Alpha");
     beta = await seedBuyer(database, "Beta");
@@ -82,9 +98,6 @@ describe("GraphQL queries", () => {
         },
       ],
     });
-  });
-  afterAll(async () => {
-    await harness?.close();
   });
 
   describe("orders", () => {
@@ -487,5 +500,559 @@ describe("GraphQL queries", () => {
         extensions: { code: "VALIDATION_FAILED", fieldErrors: [{ path: ["after"], code: "invalid" }] },
       });
     });
+  });
+});
+
+// What a products screen shows without client-side work: how each product was
+// matched to the catalogue, and its approvals counted by status.
+interface AutoMatch {
+  matched: boolean;
+  strategy: string;
+  score: number;
+}
+
+describe("BuyerProduct.autoMatch and BuyerProduct.approvalCounts", () => {
+  let buyer: SeededBuyer;
+  let other: SeededBuyer;
+
+  beforeAll(async () => {
+    buyer = await seedBuyer(harness.database, "Products");
+    other = await seedBuyer(harness.database, "Elsewhere");
+  });
+
+  const readAutoMatch = async (id: string) =>
+    (
+      await graphqlData<{ buyerProduct: { autoMatch: AutoMatch | null } }>(
+        harness.app,
+        `query ($id: UUID!) { buyerProduct(id: $id) { autoMatch { matched strategy score } } }`,
+        { key: buyer.apiKey, variables: { id } },
+      )
+    ).buyerProduct.autoMatch;
+
+  describe("autoMatch", () => {
+    it("keeps the outcome createBuyerProduct answered, for GraphQL and REST creations alike", async () => {
+      const created = await graphqlData<{
+        createBuyerProduct: { buyerProduct: { databaseId: string }; autoMatch: AutoMatch };
+      }>(
+        harness.app,
+        `mutation ($input: CreateBuyerProductInput!) {
+          createBuyerProduct(input: $input) { buyerProduct { databaseId } autoMatch { matched strategy score } }
+        }`,
+        {
+          key: buyer.apiKey,
+          variables: {
+            input: { rawMaterialName: "Glycerol", measurementUnit: "KG", productType: "RAW_MATERIAL" },
+          },
+        },
+      );
+      expect(created.createBuyerProduct.autoMatch).toEqual({ matched: true, strategy: "synonym", score: 1 });
+      expect(await readAutoMatch(created.createBuyerProduct.buyerProduct.databaseId)).toEqual(
+        created.createBuyerProduct.autoMatch,
+      );
+
+      const rest = await callApi(harness.app, "POST", "/buyer_products", {
+        key: buyer.apiKey,
+        body: {
+          raw_material_name: "Unheard-of resin 7",
+          measurement_unit: "kg",
+          product_type: "Raw Material",
+        },
+      });
+      expect(rest.status).toBe(201);
+      const body = rest.body as { id: string; auto_match: AutoMatch };
+      expect(body.auto_match).toEqual({ matched: false, strategy: "none", score: 0 });
+      expect(await readAutoMatch(body.id)).toEqual(body.auto_match);
+    });
+
+    it("is null for a product whose outcome was never stored (created before, or imported)", async () => {
+      expect(await readAutoMatch(buyer.buyerProductId)).toBeNull();
+    });
+  });
+
+  describe("approvalCounts", () => {
+    const query = `query ($first: Int) {
+      buyerProducts(first: $first) {
+        edges { node { databaseId approvalCounts { approved pending sampleRequested unapproved total } } }
+      }
+    }`;
+    type Counts = {
+      approved: number;
+      pending: number;
+      sampleRequested: number;
+      unapproved: number;
+      total: number;
+    };
+
+    it("counts each product's approvals by status, and only the buyer's", async () => {
+      const counted = await seedBuyerProduct(harness.database, buyer, "Counted");
+      const bare = await seedBuyerProduct(harness.database, buyer, "No approvals");
+      await seedApprovals(harness.database, buyer, [
+        { approvalStatus: "approved", buyerProductId: counted },
+        { approvalStatus: "approved", buyerProductId: counted },
+        { approvalStatus: "pending", buyerProductId: counted },
+        { approvalStatus: "sample_requested", buyerProductId: counted },
+        { approvalStatus: "inactive", buyerProductId: counted },
+      ]);
+      await seedApprovals(harness.database, other, [{ approvalStatus: "pending" }]);
+      const data = await graphqlData<{
+        buyerProducts: Page<{ databaseId: string; approvalCounts: Counts }>;
+      }>(harness.app, query, { key: buyer.apiKey, variables: { first: 50 } });
+      const byId = new Map(nodes(data.buyerProducts).map((node) => [node.databaseId, node.approvalCounts]));
+      expect(byId.get(counted)).toEqual({
+        approved: 2,
+        pending: 1,
+        sampleRequested: 1,
+        unapproved: 0,
+        total: 5,
+      });
+      expect(byId.get(bare)).toEqual({
+        approved: 0,
+        pending: 0,
+        sampleRequested: 0,
+        unapproved: 0,
+        total: 0,
+      });
+      // The seeded product's one approval.
+      expect(byId.get(buyer.buyerProductId)).toMatchObject({ approved: 1, total: 1 });
+    });
+
+    it("counts a page of products in one statement, whatever the page size", async () => {
+      for (let index = 0; index < 8; index++) {
+        const id = await seedBuyerProduct(harness.database, buyer, `Paged ${index}`);
+        await seedApprovals(harness.database, buyer, [{ approvalStatus: "pending", buyerProductId: id }]);
+      }
+      const statements = async (first: number) => {
+        await graphqlData(harness.app, query, { key: buyer.apiKey, variables: { first } });
+        harness.resetQueries();
+        const data = await graphqlData<{ buyerProducts: Page<unknown> }>(harness.app, query, {
+          key: buyer.apiKey,
+          variables: { first },
+        });
+        expect(data.buyerProducts.edges).toHaveLength(first);
+        const counting = harness.queries.filter((sql) => /buyer_product_approvals/.test(sql));
+        expect(counting).toHaveLength(1);
+        expect(counting[0]).toMatch(/GROUP BY/i);
+        return harness.queries.length;
+      };
+      expect(await statements(9)).toBe(await statements(2));
+    });
+  });
+});
+
+// Global IDs as Relay and Apollo clients use them: `Node.id` for caches and
+// refetching, `databaseId` for the UUID, node/nodes within the buyer's own
+// records, and id arguments that take either form.
+const globalId = (type: string, uuid: string) => Buffer.from(`${type}:${uuid}`).toString("base64");
+
+describe("global IDs", () => {
+  let buyer: SeededBuyer;
+  let other: SeededBuyer;
+  let orderIds: string[];
+
+  beforeAll(async () => {
+    buyer = await seedBuyer(harness.database, "Nodes");
+    other = await seedBuyer(harness.database, "Others");
+    orderIds = await seedOrders(
+      harness.database,
+      buyer,
+      Array.from({ length: 60 }, (_, index) => ({ createdAt: new Date(Date.UTC(2025, 0, 1, 0, index)) })),
+    );
+  });
+
+  it("gives each Node an opaque global id and its UUID as databaseId", async () => {
+    const [orderId = ""] = orderIds;
+    const data = await graphqlData<{
+      order: {
+        id: string;
+        databaseId: string;
+        supplier: { id: string; databaseId: string };
+        approval: { id: string; databaseId: string; buyerProduct: { id: string; databaseId: string } };
+      };
+    }>(
+      harness.app,
+      `query ($id: UUID!) { order(id: $id) {
+        id databaseId
+        supplier { id databaseId }
+        approval { id databaseId buyerProduct { id databaseId } }
+      } }`,
+      { key: buyer.apiKey, variables: { id: orderId } },
+    );
+    expect(data.order).toEqual({
+      id: globalId("Order", orderId),
+      databaseId: orderId,
+      supplier: { id: globalId("Supplier", buyer.supplierId), databaseId: buyer.supplierId },
+      approval: {
+        id: globalId("BuyerProductApproval", buyer.approvalId),
+        databaseId: buyer.approvalId,
+        buyerProduct: {
+          id: globalId("BuyerProduct", buyer.buyerProductId),
+          databaseId: buyer.buyerProductId,
+        },
+      },
+    });
+  });
+
+  describe("node and nodes", () => {
+    const NODES = `query ($ids: [ID!]!) {
+      nodes(ids: $ids) {
+        __typename id
+        ... on Order { databaseId orderStatus }
+        ... on BuyerProduct { rawMaterialName }
+        ... on Supplier { name }
+      }
+    }`;
+
+    it("fetch the buyer's records by global id, whatever their type, and null for anyone else's", async () => {
+      const [orderId = ""] = orderIds;
+      const single = await graphqlData<{ node: Record<string, unknown> | null }>(
+        harness.app,
+        `query ($id: ID!) { node(id: $id) { __typename id ... on Order { databaseId } } }`,
+        { key: buyer.apiKey, variables: { id: globalId("Order", orderId) } },
+      );
+      expect(single.node).toEqual({
+        __typename: "Order",
+        id: globalId("Order", orderId),
+        databaseId: orderId,
+      });
+
+      const data = await graphqlData<{ nodes: (Record<string, unknown> | null)[] }>(harness.app, NODES, {
+        key: buyer.apiKey,
+        variables: {
+          ids: [
+            globalId("BuyerProduct", buyer.buyerProductId),
+            globalId("Order", orderId),
+            globalId("BuyerProduct", other.buyerProductId),
+            globalId("Supplier", buyer.supplierId),
+            globalId("Supplier", other.supplierId),
+            globalId("Order", "00000000-0000-4000-8000-000000000000"),
+          ],
+        },
+      });
+      expect(data.nodes).toEqual([
+        {
+          __typename: "BuyerProduct",
+          id: globalId("BuyerProduct", buyer.buyerProductId),
+          rawMaterialName: "Glycerine USP",
+        },
+        {
+          __typename: "Order",
+          id: globalId("Order", orderId),
+          databaseId: orderId,
+          orderStatus: "QUOTE_SELECTED",
+        },
+        null,
+        { __typename: "Supplier", id: globalId("Supplier", buyer.supplierId), name: "Nodes Supplier" },
+        null,
+        null,
+      ]);
+      const theirs = await graphqlData<{ node: unknown }>(
+        harness.app,
+        `query ($id: ID!) { node(id: $id) { id } }`,
+        {
+          key: other.apiKey,
+          variables: { id: globalId("Order", orderId) },
+        },
+      );
+      expect(theirs.node).toBeNull();
+    });
+
+    it("load 50 ids with as many statements as 5", async () => {
+      const statements = async (count: number) => {
+        const ids = orderIds.slice(0, count).map((id) => globalId("Order", id));
+        ids.push(globalId("BuyerProduct", buyer.buyerProductId));
+        harness.resetQueries();
+        const data = await graphqlData<{ nodes: unknown[] }>(harness.app, NODES, {
+          key: buyer.apiKey,
+          variables: { ids },
+        });
+        expect(data.nodes.filter(Boolean)).toHaveLength(count + 1);
+        // The statements that read records, planned or executed (not the key check, nor transaction control).
+        return harness.queries.filter((sql) =>
+          /^SELECT .* FROM (?:"public"\.)?"(orders|buyer_products)"/s.test(sql),
+        ).length;
+      };
+      // One per type asked for, whatever the number of ids.
+      expect(await statements(5)).toBe(2);
+      expect(await statements(50)).toBe(2);
+    });
+
+    it("refuse what is not a global id, and more than 100 ids, with VALIDATION_FAILED", async () => {
+      const bad = await graphql(harness.app, NODES, {
+        key: buyer.apiKey,
+        variables: { ids: [globalId("Order", orderIds[0] ?? ""), orderIds[0], "T3JkZXI6eA=="] },
+      });
+      expect(bad.errors?.[0]?.extensions).toMatchObject({
+        code: "VALIDATION_FAILED",
+        fieldErrors: [
+          { path: ["ids", 1], code: "invalid" },
+          { path: ["ids", 2], code: "invalid" },
+        ],
+      });
+      const many = await graphql(harness.app, NODES, {
+        key: buyer.apiKey,
+        variables: { ids: Array.from({ length: 101 }, () => globalId("Order", orderIds[0] ?? "")) },
+      });
+      expect(many.errors?.[0]?.extensions).toMatchObject({
+        code: "VALIDATION_FAILED",
+        fieldErrors: [{ path: ["ids"], code: "too_many" }],
+      });
+    });
+  });
+
+  describe("id arguments", () => {
+    it("take a global id of the type they name as well as the UUID", async () => {
+      const [, orderId = ""] = orderIds;
+      const read = await graphqlData<{ order: { databaseId: string } }>(
+        harness.app,
+        `query ($id: UUID!) { order(id: $id) { databaseId } }`,
+        { key: buyer.apiKey, variables: { id: globalId("Order", orderId) } },
+      );
+      expect(read.order.databaseId).toBe(orderId);
+
+      const approval = await graphqlData<{ buyerProductApproval: { databaseId: string } | null }>(
+        harness.app,
+        `query ($id: UUID!) { buyerProductApproval(id: $id) { databaseId } }`,
+        { key: buyer.apiKey, variables: { id: globalId("BuyerProductApproval", buyer.approvalId) } },
+      );
+      expect(approval.buyerProductApproval?.databaseId).toBe(buyer.approvalId);
+
+      const updated = await graphqlData<{ updateOrder: { purchaseOrderReference: string } }>(
+        harness.app,
+        `mutation { updateOrder(id: "${globalId("Order", orderId)}", input: { purchaseOrderReference: "PO-G" }) {
+          purchaseOrderReference
+        } }`,
+        { key: buyer.apiKey },
+      );
+      expect(updated.updateOrder.purchaseOrderReference).toBe("PO-G");
+
+      const approvals = await graphqlData<{ buyerProductApprovals: { totalCount: number } }>(
+        harness.app,
+        `query ($id: UUID) { buyerProductApprovals(filter: { buyerProductId: $id }) { totalCount } }`,
+        { key: buyer.apiKey, variables: { id: globalId("BuyerProduct", buyer.buyerProductId) } },
+      );
+      expect(approvals.buyerProductApprovals.totalCount).toBe(1);
+
+      const searched = await graphqlData<{ orders: { totalCount: number } }>(
+        harness.app,
+        `query ($query: String) { orders(query: $query) { totalCount } }`,
+        { key: buyer.apiKey, variables: { query: `supplier:${globalId("Supplier", buyer.supplierId)}` } },
+      );
+      expect(searched.orders.totalCount).toBe(orderIds.length);
+
+      const tagged = await graphqlData<{ attachTags: { taggableType: string; taggableId: string } }>(
+        harness.app,
+        `mutation ($input: AttachTagsInput!) { attachTags(input: $input) { taggableType taggableId } }`,
+        {
+          key: buyer.apiKey,
+          variables: {
+            input: {
+              taggableId: globalId("BuyerProductApproval", buyer.approvalId),
+              tagIds: [buyer.tagIds[0]],
+            },
+          },
+        },
+      );
+      expect(tagged.attachTags).toEqual({
+        taggableType: "BuyerProductApproval",
+        taggableId: buyer.approvalId,
+      });
+
+      const user = await graphqlData<{ createSupplierUser: { supplierProfileId: string } }>(
+        harness.app,
+        `mutation ($input: CreateSupplierUserInput!) { createSupplierUser(input: $input) { supplierProfileId } }`,
+        {
+          key: buyer.apiKey,
+          variables: {
+            input: {
+              supplierId: globalId("Supplier", buyer.supplierId),
+              firstName: "Gia",
+              lastName: "Lobal",
+              contactEmail: "gia@nodes.test",
+            },
+          },
+        },
+      );
+      expect(user.createSupplierUser.supplierProfileId).toBe(buyer.supplierId);
+    });
+
+    it("refuse a global id of another type with VALIDATION_FAILED naming the field, and change nothing", async () => {
+      const [, , orderId = ""] = orderIds;
+      const wrong = await graphql(
+        harness.app,
+        `mutation ($id: UUID!) { updateOrder(id: $id, input: { purchaseOrderReference: "PO-X" }) { databaseId } }`,
+        { key: buyer.apiKey, variables: { id: globalId("BuyerProduct", orderId) } },
+      );
+      expect(wrong.errors?.[0]?.extensions).toMatchObject({
+        code: "VALIDATION_FAILED",
+        fieldErrors: [
+          {
+            path: ["id"],
+            code: "invalid",
+            message: "must name an Order; this is the global ID of a BuyerProduct",
+          },
+        ],
+      });
+      const order = await harness.database.prisma.order.findUniqueOrThrow({ where: { id: orderId } });
+      expect(order.purchaseOrderReference).toBeNull();
+
+      const tags = await graphql(
+        harness.app,
+        `mutation ($input: AttachTagsInput!) { attachTags(input: $input) { taggableId } }`,
+        {
+          key: buyer.apiKey,
+          variables: {
+            input: {
+              taggableId: globalId("Supplier", buyer.supplierId),
+              tagIds: [globalId("Order", orderId)],
+            },
+          },
+        },
+      );
+      expect(tags.errors?.[0]?.extensions).toMatchObject({
+        code: "VALIDATION_FAILED",
+        fieldErrors: [
+          { path: ["input", "taggableId"], code: "invalid" },
+          {
+            path: ["input", "tagIds", 0],
+            code: "invalid",
+            message: "takes a raw UUID; this is the global ID of an Order",
+          },
+        ],
+      });
+    });
+
+    it("apply to subscriptions too: orderUpdated(orderId) checks a global id before subscribing", async () => {
+      const firstEvent = async (orderId: string) => {
+        const response = await harness.app.fetch(GRAPHQL, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            accept: "text/event-stream",
+            "x-api-key": buyer.apiKey,
+          },
+          body: JSON.stringify({
+            query: "subscription ($id: UUID) { orderUpdated(orderId: $id) { order { databaseId } } }",
+            variables: { id: orderId },
+          }),
+        });
+        const reader = response.body?.pipeThrough(new TextDecoderStream()).getReader();
+        let text = "";
+        while (reader && !/\n\n/.test(text.replace(/^:.*\n\n/gm, ""))) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          text += value;
+        }
+        await reader?.cancel().catch(() => {});
+        const data = /^data: (.*)$/m.exec(text)?.[1] ?? "{}";
+        return JSON.parse(data) as { errors?: { extensions?: { code?: string } }[] };
+      };
+      expect((await firstEvent(globalId("Order", other.buyerProductId))).errors?.[0]?.extensions?.code).toBe(
+        "NOT_FOUND",
+      );
+      expect((await firstEvent(globalId("Supplier", buyer.supplierId))).errors?.[0]?.extensions?.code).toBe(
+        "VALIDATION_FAILED",
+      );
+    });
+
+    it("still refuse what is neither a UUID nor a global id as a bad variable", async () => {
+      const response = await graphql(harness.app, `query ($id: UUID!) { order(id: $id) { id } }`, {
+        key: buyer.apiKey,
+        variables: { id: "not-an-id" },
+      });
+      expect(response.status).toBe(400);
+      expect(response.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
+    });
+  });
+});
+
+// The webhook lists (endpoints, events, deliveries): the buyer's rows only,
+// newest first, paged forward, their arguments checked before anything is read.
+interface EndpointPage {
+  webhookEndpoints: {
+    totalCount: number;
+    nodes: { url: string }[];
+    pageInfo: { hasNextPage: boolean; endCursor: string | null };
+  };
+}
+
+describe("webhook lists over GraphQL", () => {
+  let buyer: SeededBuyer;
+  let other: SeededBuyer;
+  let othersEndpointId: string;
+
+  const createEndpoint = async (key: string, path: string) => {
+    const data = await graphqlData<{ createWebhookEndpoint: { endpoint: { id: string } } }>(
+      harness.app,
+      "mutation($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { endpoint { id } } }",
+      { key, variables: { input: { url: `https://93.184.215.14/${path}`, enabledEvents: ["*"] } } },
+    );
+    return data.createWebhookEndpoint.endpoint.id;
+  };
+
+  beforeAll(async () => {
+    buyer = await seedBuyer(harness.database, "Lists");
+    other = await seedBuyer(harness.database, "Other");
+    for (const path of ["first", "second", "third"]) await createEndpoint(buyer.apiKey, path);
+    othersEndpointId = await createEndpoint(other.apiKey, "others");
+  });
+
+  it("pages through the buyer's endpoints newest first, without another buyer's", async () => {
+    const query = `query($after: String) { webhookEndpoints(first: 2, after: $after) {
+      totalCount nodes { url } pageInfo { hasNextPage endCursor } } }`;
+    const first = await graphqlData<EndpointPage>(harness.app, query, { key: buyer.apiKey });
+    expect(first.webhookEndpoints.totalCount).toBe(3);
+    expect(first.webhookEndpoints.nodes.map((node) => node.url)).toEqual([
+      "https://93.184.215.14/third",
+      "https://93.184.215.14/second",
+    ]);
+    expect(first.webhookEndpoints.pageInfo.hasNextPage).toBe(true);
+    const next = await graphqlData<EndpointPage>(harness.app, query, {
+      key: buyer.apiKey,
+      variables: { after: first.webhookEndpoints.pageInfo.endCursor },
+    });
+    expect(next.webhookEndpoints.nodes.map((node) => node.url)).toEqual(["https://93.184.215.14/first"]);
+    expect(next.webhookEndpoints.pageInfo.hasNextPage).toBe(false);
+  });
+
+  it("refuses a bad page size and unknown event types in one answer, naming each argument", async () => {
+    const refused = await graphql(
+      harness.app,
+      `{ events(first: 0, filter: { type: ["order.created", "order.deleted"] }) { totalCount } }`,
+      { key: buyer.apiKey },
+    );
+    expect(refused.errors?.[0]?.extensions?.code).toBe("VALIDATION_FAILED");
+    const problems = (refused.errors?.[0]?.extensions?.fieldErrors ?? []) as { path: unknown[] }[];
+    expect(problems.map((problem) => problem.path.join("."))).toEqual(["first", "filter.type.1"]);
+  });
+
+  it("answers NOT_FOUND for the deliveries of another buyer's endpoint, after checking the page size", async () => {
+    const query = `query($endpointId: UUID!, $first: Int) {
+      webhookDeliveries(endpointId: $endpointId, first: $first) { totalCount } }`;
+    const notFound = await graphql(harness.app, query, {
+      key: buyer.apiKey,
+      variables: { endpointId: othersEndpointId },
+    });
+    expect(notFound.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
+    const badSize = await graphql(harness.app, query, {
+      key: buyer.apiKey,
+      variables: { endpointId: othersEndpointId, first: 501 },
+    });
+    expect(badSize.errors?.[0]?.extensions?.code).toBe("VALIDATION_FAILED");
+    const own = await graphqlData<{ webhookDeliveries: { totalCount: number } }>(harness.app, query, {
+      key: other.apiKey,
+      variables: { endpointId: othersEndpointId },
+    });
+    expect(own.webhookDeliveries.totalCount).toBe(0);
+  });
+
+  it("answers UNAUTHENTICATED without a key before looking at the arguments", async () => {
+    for (const query of [
+      "{ webhookEndpoints(first: 0) { totalCount } }",
+      '{ events(first: 0, filter: { type: ["order.deleted"] }) { totalCount } }',
+      `{ webhookDeliveries(endpointId: "${othersEndpointId}", first: 0) { totalCount } }`,
+    ]) {
+      const refused = await graphql(harness.app, query, { key: null });
+      expect(refused.errors?.[0]?.extensions?.code).toBe("UNAUTHENTICATED");
+    }
   });
 });
