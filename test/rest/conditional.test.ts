@@ -1,14 +1,24 @@
-// Conditional and cached reads (docs/design/decisions.md §9); If-Match on PATCH is if-match.test.ts.
+// Conditional and cached reads (docs/design/decisions.md §9), and the ETags of
+// each record type a read can show; If-Match on PATCH is in order-update.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withinOneWindow } from "../support/rate-limit-window.js";
 import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
 import { callApi, createTestApp, type TestApp } from "../support/test-app.js";
 
+// One app for the whole file: each part seeds buyers of its own.
+let harness: TestApp;
+
+beforeAll(async () => {
+  harness = await createTestApp();
+});
+afterAll(async () => {
+  await harness?.close();
+});
+
 const CREATED_AT = new Date("2025-04-01T08:00:00.000Z");
 const TAG = /^"\d+-[0-9a-f]{16}"$/;
 
 describe("conditional requests", () => {
-  let harness: TestApp;
   let buyer: SeededBuyer;
   let other: SeededBuyer;
   let orderId: string;
@@ -25,16 +35,12 @@ describe("conditional requests", () => {
   }
 
   beforeAll(async () => {
-    harness = await createTestApp({ rateLimitPerMinute: 1000 });
     buyer = await seedBuyer(harness.database, "Conditional");
     other = await seedBuyer(harness.database, "Other");
     [orderId = ""] = await seedOrders(harness.database, buyer, [
       { createdAt: CREATED_AT },
       { createdAt: CREATED_AT },
     ]);
-  });
-  afterAll(async () => {
-    await harness?.close();
   });
 
   it("tags every read strongly and lets the client keep it only while revalidating", async () => {
@@ -126,5 +132,191 @@ describe("conditional requests", () => {
     expect(metrics).toMatch(/^http_response_cache_hits_total [1-9]/m);
     expect(metrics).toMatch(/^http_not_modified_total [1-9]/m);
     expect(metrics).toMatch(/^http_response_cache_bytes [1-9]/m);
+  });
+});
+
+// ETags follow the record types a read can show (docs/design/decisions.md §9): a
+// write keeps the tags of reads that cannot show what it wrote, and moves the
+// tag of every read whose answer it changes.
+
+describe("tags per record type", () => {
+  let buyer: SeededBuyer;
+  let orderId: string;
+  const get = (path: string, headers: Record<string, string> = {}) =>
+    callApi(harness.app, "GET", path, { key: buyer.apiKey, headers });
+  const remaining = (response: { headers: Headers }) => Number(response.headers.get("ratelimit-remaining"));
+  const readPaths = () => [
+    "/orders",
+    "/orders?limit=1",
+    "/orders?order_status[]=order_placed",
+    `/orders/${orderId}`,
+    "/buyer_product_approvals",
+    `/buyer_product_approvals?buyer_product_id=${buyer.buyerProductId}`,
+    `/buyer_product_approvals/${buyer.approvalId}`,
+    `/buyer_products/${buyer.buyerProductId}`,
+  ];
+
+  beforeAll(async () => {
+    buyer = await seedBuyer(harness.database, "Tagged");
+    [orderId = ""] = await seedOrders(harness.database, buyer, [
+      {
+        createdAt: CREATED_AT,
+        orderStatus: "order_placed",
+        resourceValues: [{ provider: "erp", value: "A" }],
+      },
+      { createdAt: CREATED_AT },
+    ]);
+  });
+
+  it("keeps the approvals' and buyer products' tags over an order PATCH: their pollers get 304, free", async () => {
+    const polled = [
+      "/buyer_product_approvals",
+      `/buyer_product_approvals/${buyer.approvalId}`,
+      `/buyer_products/${buyer.buyerProductId}`,
+    ];
+    const before = await Promise.all(polled.map((path) => get(path)));
+    const orders = await get("/orders");
+    const patched = await callApi(harness.app, "PATCH", `/orders/${orderId}`, {
+      key: buyer.apiKey,
+      body: { supplier_order_reference: `SO-${Date.now()}` },
+    });
+    expect(patched.status).toBe(200);
+    await withinOneWindow();
+    for (const [index, path] of polled.entries()) {
+      const etag = before[index]?.headers.get("etag") ?? "";
+      const first = await get(path);
+      expect(first.headers.get("etag"), path).toBe(etag);
+      const again = await get(path, { "if-none-match": etag });
+      expect(again.status, path).toBe(304);
+      expect(remaining(again), path).toBe(remaining(first));
+    }
+    // The orders' poller gets the change, under a new tag.
+    const ordersAgain = await get("/orders", { "if-none-match": orders.headers.get("etag") ?? "" });
+    expect(ordersAgain.status).toBe(200);
+    expect(ordersAgain.headers.get("etag")).not.toBe(orders.headers.get("etag"));
+  });
+
+  // One write of each record type the change log versions, as any path may write it (plain SQL).
+  const writes: { recordType: string; write: () => Promise<unknown> }[] = [
+    {
+      recordType: "order",
+      write: () => sql`UPDATE orders SET tracking_type = gen_random_uuid()::text WHERE id = ${orderId}::uuid`,
+    },
+    {
+      recordType: "order (resource values)",
+      write: () =>
+        sql`UPDATE order_resource_values SET value = gen_random_uuid()::text WHERE order_id = ${orderId}::uuid`,
+    },
+    {
+      recordType: "buyer_product",
+      write: () =>
+        sql`UPDATE buyer_products SET raw_material_name = gen_random_uuid()::text WHERE id = ${buyer.buyerProductId}::uuid`,
+    },
+    {
+      recordType: "buyer_product (resource values)",
+      write: () =>
+        sql`INSERT INTO buyer_product_resource_values (buyer_product_id, position, provider, value)
+            SELECT ${buyer.buyerProductId}::uuid, coalesce(max(position) + 1, 0), 'erp', 'B'
+            FROM buyer_product_resource_values WHERE buyer_product_id = ${buyer.buyerProductId}::uuid`,
+    },
+    {
+      recordType: "buyer_product_approval",
+      write: () =>
+        sql`UPDATE buyer_product_approvals SET reference = gen_random_uuid()::text WHERE id = ${buyer.approvalId}::uuid`,
+    },
+    {
+      recordType: "supplier",
+      write: () =>
+        sql`UPDATE suppliers SET name = gen_random_uuid()::text WHERE id = ${buyer.supplierId}::uuid`,
+    },
+    {
+      recordType: "product",
+      write: () =>
+        sql`UPDATE products SET name = gen_random_uuid()::text WHERE id = ${buyer.productId}::uuid`,
+    },
+    {
+      recordType: "order_type",
+      write: () =>
+        sql`UPDATE order_types SET type_of = gen_random_uuid()::text WHERE id = ${buyer.orderTypeId}::uuid`,
+    },
+    {
+      recordType: "delivery_site",
+      write: () =>
+        sql`UPDATE delivery_sites SET site_name = gen_random_uuid()::text WHERE id = ${buyer.deliverySiteId}::uuid`,
+    },
+    {
+      recordType: "tag",
+      write: () =>
+        sql`UPDATE tags SET name = gen_random_uuid()::text WHERE id = ${buyer.tagIds[0] ?? ""}::uuid`,
+    },
+    {
+      recordType: "tag_group",
+      write: () =>
+        sql`UPDATE tag_groups SET name = gen_random_uuid()::text WHERE id = ${buyer.tagGroupId}::uuid`,
+    },
+    {
+      recordType: "tagging",
+      write: () =>
+        sql`INSERT INTO taggings (tag_id, taggable_type, taggable_id, buyer_id)
+            VALUES (${buyer.tagIds[1] ?? ""}::uuid, 'Order', ${orderId}::uuid, ${buyer.buyerId}::uuid)`,
+    },
+    {
+      recordType: "supplier_user",
+      write: () =>
+        sql`INSERT INTO supplier_users (id, supplier_id, created_by_buyer_id, first_name, contact_email, contact_email_key)
+            VALUES (gen_random_uuid(), ${buyer.supplierId}::uuid, ${buyer.buyerId}::uuid, 'Ada', 'ada@example.test', 'ada@example.test')`,
+    },
+    {
+      recordType: "supplier_connection",
+      write: () =>
+        sql`UPDATE supplier_connections SET relationship = 'preferred_supplier' WHERE buyer_id = ${buyer.buyerId}::uuid`,
+    },
+    {
+      recordType: "buyer",
+      write: () => sql`UPDATE buyers SET name = gen_random_uuid()::text WHERE id = ${buyer.buyerId}::uuid`,
+    },
+  ];
+  function sql(strings: TemplateStringsArray, ...values: string[]) {
+    return harness.database.prisma.$executeRaw(strings, ...values);
+  }
+
+  it("moves a read's tag whenever a write changes its answer, whatever record type it wrote, and only then for records it cannot show", async () => {
+    const changedBy = new Map<string, string[]>();
+    for (const { recordType, write } of writes) {
+      const before = await Promise.all(readPaths().map((path) => get(path)));
+      await write();
+      for (const [index, path] of readPaths().entries()) {
+        const earlier = before[index];
+        const now = await get(path);
+        expect(now.status, path).toBe(200);
+        // None of these reads shows supplier users or tags: a write of them keeps every tag.
+        if (["supplier_user", "tag", "tag_group", "tagging"].includes(recordType))
+          expect(now.headers.get("etag"), `${path} after a write of ${recordType}`).toBe(
+            earlier?.headers.get("etag"),
+          );
+        if (now.text !== earlier?.text) {
+          expect(now.headers.get("etag"), `${path} after a write of ${recordType}`).not.toBe(
+            earlier?.headers.get("etag"),
+          );
+          changedBy.set(path, [...(changedBy.get(path) ?? []), recordType]);
+        }
+      }
+    }
+    // Not vacuous: the writes changed what every read shows, through the records each embeds.
+    const shownInOrders = [
+      "order",
+      "order (resource values)",
+      "buyer_product",
+      "supplier",
+      "order_type",
+      "delivery_site",
+      "supplier_connection",
+    ];
+    expect(changedBy.get("/orders")).toEqual(expect.arrayContaining(shownInOrders));
+    expect(changedBy.get(`/orders/${orderId}`)).toEqual(expect.arrayContaining(shownInOrders));
+    expect(changedBy.get(`/buyer_products/${buyer.buyerProductId}`)).toEqual(
+      expect.arrayContaining(["buyer_product", "buyer_product (resource values)"]),
+    );
+    expect([...changedBy.keys()].sort()).toEqual(readPaths().sort());
   });
 });

@@ -1,9 +1,36 @@
 // Every endpoint's success response, field by field, against the contract
 // (docs/reference/contract.md §2 and §4) and docs/design/decisions.md §3.
+// Also what every response carries (X-Request-Id, RateLimit-*) and the ids it
+// takes (decisions.md §2, §3 "Ids", §6).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { API_PREFIX } from "../../src/contract/route.js";
+import { routes } from "../../src/contract/routes.js";
+import { OPENAPI_PATH } from "../../src/openapi/document.js";
+import type { JsonSchema, OpenApiDocument, Parameter } from "../../src/openapi/types.js";
+import { encodeGlobalId, type NodeTypeName } from "../../src/schema/global-ids.js";
 import { type SeededBuyer, seedApprovals, seedBuyer, seedOrders } from "../support/seed.js";
 import { APP_BASE_URL, callApi, createTestApp, type TestApp } from "../support/test-app.js";
-import { anyDateTime, anyUuid, DATE_TIME, listBody, objectBody } from "./helpers.js";
+import {
+  anyDateTime,
+  anyUuid,
+  DATE_TIME,
+  expectProblem,
+  idsOf,
+  listBody,
+  objectBody,
+  UUID,
+} from "./helpers.js";
+import { pathOf, type RouteFixtures, seedRouteFixtures } from "./route-fixtures.js";
+
+// One app for the whole file: each part seeds buyers of its own.
+let harness: TestApp;
+
+beforeAll(async () => {
+  harness = await createTestApp();
+});
+afterAll(async () => {
+  await harness?.close();
+});
 
 const MEASUREMENT_UNITS = ["EA", "L", "MT", "g", "kg", "mL"];
 const PRODUCT_TYPES = ["Dye", "Fragrance", "Other", "Packaging", "Raw Material"];
@@ -71,17 +98,12 @@ const DOCUMENT_TYPES = [
 ];
 
 describe("REST v1 success responses match the contract field by field", () => {
-  let harness: TestApp;
   let buyer: SeededBuyer;
   const api = (method: string, path: string, body?: unknown) =>
     callApi(harness.app, method, path, { key: buyer.apiKey, body });
 
   beforeAll(async () => {
-    harness = await createTestApp();
     buyer = await seedBuyer(harness.database, "Shapes");
-  });
-  afterAll(async () => {
-    await harness?.close();
   });
 
   it("POST /suppliers/{supplier_id}/users is 201 with a supplier user (2.1), names trimmed", async () => {
@@ -380,5 +402,233 @@ describe("REST v1 success responses match the contract field by field", () => {
         updated_at: stored.updatedAt.toISOString(),
       },
     ]);
+  });
+});
+
+// decisions.md §2 and §6: X-Request-Id on every response, RateLimit-* on
+// every response to a request with a valid key.
+describe("REST v1 response headers", () => {
+  let buyer: SeededBuyer;
+  let orderId: string;
+
+  beforeAll(async () => {
+    buyer = await seedBuyer(harness.database, "Headers");
+    [orderId = ""] = await seedOrders(harness.database, buyer, [{ createdAt: new Date("2025-01-01") }]);
+  });
+
+  const requests = (): [
+    string,
+    string,
+    string,
+    { key?: string | null; body?: unknown; rawBody?: string },
+  ][] => [
+    ["200 list", "GET", "/orders", { key: buyer.apiKey }],
+    [
+      "201 create",
+      "POST",
+      "/buyer_products",
+      {
+        key: buyer.apiKey,
+        body: { raw_material_name: "Header Product", measurement_unit: "kg", product_type: "Other" },
+      },
+    ],
+    ["200 update", "PATCH", `/orders/${orderId}`, { key: buyer.apiKey, body: {} }],
+    ["400", "POST", "/taggings", { key: buyer.apiKey, rawBody: "[" }],
+    ["401", "GET", "/orders", { key: null }],
+    ["404 path", "GET", "/nope", { key: buyer.apiKey }],
+    ["404 record", "PATCH", "/orders/c0ffee00-0000-4000-8000-000000000000", { key: buyer.apiKey, body: {} }],
+    ["405", "DELETE", "/orders", { key: buyer.apiKey }],
+    ["422", "GET", "/orders?limit=0", { key: buyer.apiKey }],
+    ["health", "GET", "http://localhost/healthz", {}],
+  ];
+
+  it("every response carries a new UUID X-Request-Id when none was sent, a different one each time", async () => {
+    const seen = new Set<string>();
+    for (const [name, method, path, options] of requests()) {
+      const response = await callApi(harness.app, method, path, options);
+      const requestId = response.headers.get("x-request-id");
+      expect(requestId, name).toMatch(UUID);
+      seen.add(requestId ?? "");
+      if (response.headers.get("content-type") === "application/problem+json") {
+        expect(response.body, name).toMatchObject({ request_id: requestId });
+      }
+    }
+    expect(seen.size).toBe(requests().length);
+  });
+
+  it.each(["abc-123", "req_01J9Z.x:y", "A".repeat(128)])(
+    "echoes the sane X-Request-Id %s",
+    async (incoming) => {
+      for (const [name, method, path, options] of requests()) {
+        const response = await callApi(harness.app, method, path, {
+          ...options,
+          headers: { "x-request-id": incoming },
+        });
+        expect(response.headers.get("x-request-id"), name).toBe(incoming);
+        if (response.status >= 400) expect(response.body, name).toMatchObject({ request_id: incoming });
+      }
+    },
+  );
+
+  it.each([
+    ["too long", "A".repeat(129)],
+    ["with spaces", "abc def"],
+    ["with a newline escape attempt", "abc%0d%0aSet-Cookie:x"],
+    ["with quotes and angle brackets", '<script>"x"</script>'],
+    ["with non-ASCII", "requête"],
+  ])("replaces an X-Request-Id %s by a new UUID", async (_name, incoming) => {
+    const response = await harness.app.fetch("http://localhost/api/public/buyer/v1/orders?limit=0", {
+      headers: { "x-api-key": buyer.apiKey, "x-request-id": incoming },
+    });
+    const requestId = response.headers.get("x-request-id");
+    expect(requestId).toMatch(UUID);
+    expect(((await response.json()) as { request_id: string }).request_id).toBe(requestId);
+  });
+
+  it("sends RateLimit-Limit, -Remaining and -Reset on every response to a valid key", async () => {
+    for (const [name, method, path, options] of requests()) {
+      if (!options.key) continue;
+      const response = await callApi(harness.app, method, path, options);
+      expect(response.headers.get("ratelimit-limit"), name).toBe("100000");
+      const remaining = Number(response.headers.get("ratelimit-remaining"));
+      expect(Number.isInteger(remaining), name).toBe(true);
+      expect(remaining, name).toBeGreaterThanOrEqual(0);
+      expect(remaining, name).toBeLessThan(100_000);
+      const reset = Number(response.headers.get("ratelimit-reset"));
+      expect(Number.isInteger(reset), name).toBe(true);
+      expect(reset, name).toBeGreaterThanOrEqual(1);
+      expect(reset, name).toBeLessThanOrEqual(60);
+    }
+  });
+
+  it("sends no RateLimit headers without a valid key", async () => {
+    const response = await callApi(harness.app, "GET", "/orders", { key: "bpk_wrong" });
+    expect(response.status).toBe(401);
+    expect(response.headers.get("ratelimit-limit")).toBeNull();
+    expect(response.headers.get("ratelimit-remaining")).toBeNull();
+  });
+});
+
+// docs/design/decisions.md §3 "Ids": every id the REST API takes, in a path, a query
+// or a body, is the record's UUID or, for a record with one, its global ID,
+// and the OpenAPI document says which.
+const ID_OR_GLOBAL_ID = "#/components/schemas/IdOrGlobalId";
+const routesWithIds = routes.filter((route) => route.path.includes("{"));
+
+describe("global IDs in the REST API", { timeout: 60_000 }, () => {
+  let fixtures: RouteFixtures;
+  let document: OpenApiDocument;
+
+  beforeAll(async () => {
+    fixtures = await seedRouteFixtures(harness);
+    document = (await (await harness.app.fetch(`http://localhost${OPENAPI_PATH}`)).json()) as OpenApiDocument;
+  });
+
+  const call = (method: string, path: string, body?: unknown, key = fixtures.buyer.apiKey) =>
+    callApi(harness.app, method, path, { key, body });
+
+  /** The same call with each path id written by `write` (given the UUID and its record's Node type). */
+  async function callWith(
+    route: (typeof routes)[number],
+    write: (uuid: string, nodeType: NodeTypeName | null, name: string) => string,
+    key?: string,
+  ) {
+    const path = await pathOf(route, async (name) => {
+      const record = fixtures.pathRecord(route, name);
+      return write(await record.id(), record.nodeType, name);
+    });
+    return call(route.method, path, fixtures.validBody(route), key);
+  }
+
+  const otherType = (nodeType: NodeTypeName | null): NodeTypeName =>
+    nodeType === "Order" ? "BuyerProduct" : "Order";
+
+  describe.each(routesWithIds.map((route) => [`${route.method} ${route.path}`, route] as const))(
+    "%s",
+    (_name, route) => {
+      const nodeTypes = () =>
+        Object.keys(route.pathParameters ?? {}).map((name) => fixtures.pathRecord(route, name).nodeType);
+
+      it("the document says whether the path id takes a global ID, as the service does", () => {
+        const operation = document.paths[`${API_PREFIX}${route.path}`]?.[route.method.toLowerCase() as "get"];
+        const pathParameters = (operation?.parameters ?? []).filter(
+          (parameter): parameter is Parameter => "in" in parameter && parameter.in === "path",
+        );
+        expect(pathParameters.length).toBeGreaterThan(0);
+        for (const parameter of pathParameters) {
+          const { nodeType } = fixtures.pathRecord(route, parameter.name);
+          expect(parameter.schema).toEqual(
+            nodeType ? { $ref: ID_OR_GLOBAL_ID } : { type: "string", format: "uuid" },
+          );
+          expect(/global ID/.test(parameter.description ?? "")).toBe(nodeType !== null);
+        }
+      });
+
+      it("a global ID of the record answers as its UUID does", async () => {
+        if (nodeTypes().every((type) => type === null)) return;
+        const byUuid = await callWith(route, (uuid) => uuid);
+        expect(byUuid.status).toBeLessThan(300);
+        const byGlobalId = await callWith(route, (uuid, type) => (type ? encodeGlobalId(type, uuid) : uuid));
+        expect(byGlobalId.status).toBe(byUuid.status);
+        if (route.method === "GET") expect(byGlobalId.body).toEqual(byUuid.body);
+      });
+
+      it("another organisation's record is 404 by its global ID as by its UUID", async () => {
+        if (nodeTypes().every((type) => type === null)) return;
+        const { other } = fixtures;
+        const response = await callWith(
+          route,
+          (uuid, type) => (type ? encodeGlobalId(type, uuid) : uuid),
+          other.apiKey,
+        );
+        expectProblem(response, 404, "not_found");
+      });
+
+      it("a global ID of another type, or text that is no id, is 404", async () => {
+        const wrongType = await callWith(route, (uuid, type) => encodeGlobalId(otherType(type), uuid));
+        expectProblem(wrongType, 404, "not_found");
+        expectProblem(await callWith(route, () => "not-an-id"), 404, "not_found");
+      });
+    },
+  );
+
+  it("ids in a query or a body take a global ID where the document says so", async () => {
+    const { buyer } = fixtures;
+    const productGlobalId = encodeGlobalId("BuyerProduct", buyer.buyerProductId);
+    const byUuid = await call("GET", `/buyer_product_approvals?buyer_product_id=${buyer.buyerProductId}`);
+    const byGlobalId = await call("GET", `/buyer_product_approvals?buyer_product_id=${productGlobalId}`);
+    expect(idsOf(byUuid)).toEqual([buyer.approvalId]);
+    expect(byGlobalId.body).toEqual(byUuid.body);
+    const tagged = await call("POST", "/taggings", {
+      taggable_id: productGlobalId,
+      tag_ids: [buyer.tagIds[1]],
+    });
+    expect(tagged.status).toBe(201);
+    expect(tagged.body).toMatchObject({ taggable_id: buyer.buyerProductId });
+    const wrongType = await call(
+      "GET",
+      `/buyer_product_approvals?buyer_product_id=${encodeGlobalId("Order", fixtures.orderId)}`,
+    );
+    expectProblem(wrongType, 422, "validation_failed", [["buyer_product_id", "invalid"]]);
+  });
+
+  it("every id the document describes as taking a global ID has the schema that says so, and no other does", () => {
+    const mismatches: string[] = [];
+    const check = (where: string, schema: JsonSchema | undefined, description: string | undefined) => {
+      if (!schema) return;
+      const items = schema.type === "array" ? schema.items : schema;
+      const takesGlobalIds = items?.$ref === ID_OR_GLOBAL_ID;
+      if (takesGlobalIds !== /global ID/.test(description ?? "")) mismatches.push(where);
+    };
+    for (const [path, item] of Object.entries(document.paths))
+      for (const [method, operation] of Object.entries(item))
+        for (const parameter of operation.parameters)
+          if ("in" in parameter)
+            check(`${method} ${path} ${parameter.name}`, parameter.schema, parameter.description);
+    for (const [name, schema] of Object.entries(document.components.schemas))
+      if (name.endsWith("Request") || name.endsWith("Input"))
+        for (const [property, value] of Object.entries(schema.properties ?? {}))
+          check(`${name}.${property}`, value, value.description);
+    expect(mismatches).toEqual([]);
   });
 });
