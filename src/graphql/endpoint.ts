@@ -13,7 +13,7 @@ export function graphqlRoute(yoga: ReturnType<typeof createGraphQLServer>): Rout
       versionedGet: false,
       // A failure the stages answer (the database unreachable while the key is looked up) as a GraphQL error.
       problemResponse: graphqlProblem,
-      async handle({ request, requestId, admission, whenSent }) {
+      async handle({ request, requestId, admission, whenSent, whenMade }) {
         // A wrong key is refused before the body is read; REST does the same after its 404/405 checks.
         if (!admission && request.headers.has("x-api-key")) return graphqlProblem(UNAUTHENTICATED);
         return yoga.fetch(request, {
@@ -22,6 +22,7 @@ export function graphqlRoute(yoga: ReturnType<typeof createGraphQLServer>): Rout
           rateLimit: admission?.limit,
           position: readPositionOf(admission),
           whenSent,
+          whenMade,
         });
       },
     },

@@ -1,8 +1,7 @@
 import { type ExecutionArgs, GraphQLError, getOperationAST, type OperationDefinitionNode } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import type { GraphQLWorkBounds } from "../config.js";
-import { EXPENSIVE_RETRY_AFTER_SECONDS, type ExpensiveWork } from "../http/expensive-work.js";
-import type { WhenSent } from "../http/response-cache.js";
+import { type AnswerEvents, EXPENSIVE_RETRY_AFTER_SECONDS, type ExpensiveWork } from "../http/expensive-work.js";
 import type { GraphQLContext } from "../schema/context.js";
 import { readOnReplicaOrPrimary, replicaFailure } from "../schema/read-on-replica.js";
 import { type PricedOperation, pricedOperationOf } from "./cost.js";
@@ -72,8 +71,9 @@ export function workBoundsPlugin(bounds: WorkBoundsOptions, expensiveWork: Expen
         setResultAndStopExecution({ errors: [concurrencyRefusal(bounds, expensiveWork, priced)] });
         return;
       }
-      // Held while the answer is sent: a slow reader keeps its answer's bytes as long.
-      const release = () => slot?.releaseWhenSent((context as { whenSent?: WhenSent }).whenSent);
+      // The turn is held while the answer is made, and the key's place while it is sent:
+      // a slow reader keeps its answer's bytes as long.
+      const release = () => slot?.release(context as AnswerEvents);
       setExecuteFn(async (executionArgs) => {
         const timer = setTimeout(() => deadline.abort(timedOut(bounds.timeoutMs)), bounds.timeoutMs);
         try {

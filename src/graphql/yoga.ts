@@ -24,6 +24,8 @@ export interface RequestScope {
   position: ReadPosition | null;
   /** How to learn that the answer has left the process, when the HTTP server can tell. */
   whenSent?: WhenSent;
+  /** How to learn that the answer has been made (coded and ready to go). */
+  whenMade?: WhenSent;
 }
 
 export interface GraphQLServerOptions {

@@ -42,11 +42,18 @@ export interface ExpensiveWork {
 
 export interface ExpensiveSlot {
   /**
-   * The work is done and its answer made, so that another request's may run;
-   * the key's place is given back once the answer has left the process, at
-   * once when that cannot be told.
+   * The work is done. Its turn ends once its answer has been made (coded,
+   * compressed, ready to go), so that another request's work may run: making
+   * a large answer is work too. The key's place is given back once the answer
+   * has left the process. Each at once when `answer` cannot tell.
    */
-  releaseWhenSent(whenSent: WhenSent | undefined): void;
+  release(answer: AnswerEvents): void;
+}
+
+/** How to learn where an answer is, when the server can tell. */
+export interface AnswerEvents {
+  whenMade?: WhenSent | undefined;
+  whenSent?: WhenSent | undefined;
 }
 
 interface KeyLoad {
@@ -110,8 +117,9 @@ export function createExpensiveWork(
         return null;
       }
       return {
-        releaseWhenSent(whenSent) {
-          turn.finish();
+        release({ whenMade, whenSent }) {
+          if (whenMade) whenMade(() => turn.finish());
+          else turn.finish();
           if (whenSent) whenSent(() => turn.release());
           else turn.release();
         },

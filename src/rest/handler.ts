@@ -159,7 +159,7 @@ async function serve(
     try {
       return await run();
     } finally {
-      slot?.releaseWhenSent(exchange.whenSent);
+      slot?.release(exchange);
     }
   }
   const { apiKeyId } = viewer;

@@ -53,6 +53,13 @@ export interface Exchange {
   readonly clientAddress: string | null;
   /** How to learn that the answer has left the process, when the HTTP server can tell. */
   readonly whenSent: WhenSent | undefined;
+  /**
+   * How to learn that the answer has been made: coded, compressed, its body
+   * ready to go (src/http/stages/sending.ts says so), or the request failed.
+   */
+  readonly whenMade: WhenSent;
+  /** Says the answer has been made; once. */
+  readonly made: () => void;
   /** The request's tracing span, when tracing is on. */
   readonly span: RequestSpan | undefined;
   /** The caller and its rate-limit standing, once admitted; null without a valid key. */

@@ -16,6 +16,7 @@ export function createRouting(router: Router<Endpoint>, origin: RequestOrigin) {
     const url = origin.publicUrl(request);
     const route = router.match(url.pathname);
     const reads = request.method === "GET" || request.method === "HEAD";
+    const made = onceEvent();
     return {
       request,
       requestId: pickRequestId(request.headers.get("x-request-id")),
@@ -27,6 +28,8 @@ export function createRouting(router: Router<Endpoint>, origin: RequestOrigin) {
         context.clientAddress ?? context.req?.socket?.remoteAddress,
       ),
       whenSent: whenSentOver(context),
+      whenMade: made.when,
+      made: made.happen,
       span,
       admission: null,
       recordedStatus: null,
@@ -42,5 +45,21 @@ function whenSentOver(context: ServerContext): WhenSent | undefined {
     // Asked once the answer is ready: the client may have gone meanwhile.
     if (res.closed) done();
     else res.once("close", done);
+  };
+}
+
+/** An event that happens once: a callback asked for after it runs at once. */
+function onceEvent(): { when: WhenSent; happen(): void } {
+  let waiting: (() => void)[] | null = [];
+  return {
+    when(done) {
+      if (waiting) waiting.push(done);
+      else done();
+    },
+    happen() {
+      const callbacks = waiting;
+      waiting = null;
+      for (const done of callbacks ?? []) done();
+    },
   };
 }

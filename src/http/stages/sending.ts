@@ -1,38 +1,84 @@
 import { Response as ServedResponse } from "@whatwg-node/server";
 import { EXPENSIVE_RETRY_AFTER_SECONDS, type ExpensiveWork } from "../expensive-work.js";
 import { problemResponse } from "../problem.js";
+import type { WhenSent } from "../response-cache.js";
 import type { Stage } from "./exchange.js";
 
-/** From this size up, an answer's text is turned into bytes before it is sent (see `countSending`). */
+/** From this size up, an answer in text is sent as a stream of parts (see `countSending`). */
 const LARGE_TEXT_BYTES = 64 * 1024;
+
+/** Characters of text turned into bytes at a time: one part on its way holds about as many bytes. */
+const PART_CHARACTERS = 64 * 1024;
 
 /**
  * Counts the bytes of every answer to an API key, as they go on the wire,
- * until it has been sent (src/http/expensive-work.ts). Outside compression,
- * so that the coded bytes are the ones counted. A large answer still in
- * text is sent as bytes: node:http copies a text it cannot write at once
- * into bytes of its own, and the fetch adapter keeps the text until the last
- * of them has gone, so a slow reader would hold the answer twice.
+ * until it has been sent (src/http/expensive-work.ts), and says when the
+ * answer has been made (`Exchange.made`). Outside compression, so that the
+ * coded bytes are the ones counted. A large answer still in text is sent as
+ * a stream of parts, each turned into bytes when the socket has taken the
+ * last: a slow reader holds the answer's text once and a part of its bytes,
+ * not its bytes whole as well (node:http would copy a text it cannot write
+ * at once, and keep the copy until the last byte has gone).
  */
 export function countSending(expensiveWork: ExpensiveWork): Stage {
   return async (exchange, next) => {
-    let response = await next(exchange);
-    const apiKeyId = exchange.admission?.viewer.apiKeyId;
-    const length = Number(response.headers.get("content-length"));
-    if (!apiKeyId || !exchange.whenSent || !(length > 0) || exchange.request.method === "HEAD")
+    try {
+      let response = await next(exchange);
+      const apiKeyId = exchange.admission?.viewer.apiKeyId;
+      const length = Number(response.headers.get("content-length"));
+      if (!(length > 0) || exchange.request.method === "HEAD") return response;
+      // Only node:http's own response reads a stream as the socket drains.
+      if (exchange.whenSent && length >= LARGE_TEXT_BYTES && inText(response)) {
+        const { status, statusText, headers } = response;
+        response = new ServedResponse(textInParts(await response.text(), exchange.whenSent), {
+          status,
+          statusText,
+          headers,
+        });
+      }
+      if (apiKeyId && exchange.whenSent) expensiveWork.sending(apiKeyId, length, exchange.whenSent);
       return response;
-    if (length >= LARGE_TEXT_BYTES && inText(response)) {
-      const { status, statusText, headers } = response;
-      // @whatwg-node's Response hands its bytes to node:http as they are, without a copy.
-      response = new ServedResponse(new Uint8Array(await response.arrayBuffer()), {
-        status,
-        statusText,
-        headers,
-      });
+    } finally {
+      exchange.made();
     }
-    expensiveWork.sending(apiKeyId, length, exchange.whenSent);
-    return response;
   };
+}
+
+/**
+ * The text as a stream of bytes made a part at a time, when the one before
+ * has been taken. Once the answer has gone (or its client has), the text is
+ * let go even if the stream is never read to its end.
+ */
+function textInParts(whole: string, whenSent: WhenSent | undefined): ReadableStream<Uint8Array> {
+  let text: string | null = whole;
+  let offset = 0;
+  whenSent?.(() => {
+    text = null;
+  });
+  return new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        if (text === null || offset >= text.length) {
+          text = null;
+          controller.close();
+          return;
+        }
+        let end = Math.min(offset + PART_CHARACTERS, text.length);
+        // A surrogate pair stays in one part, so that the parts' bytes are the whole text's.
+        if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end += 1;
+        controller.enqueue(Buffer.from(text.slice(offset, end), "utf8"));
+        offset = end;
+      },
+      cancel() {
+        text = null;
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }
 
 /**
