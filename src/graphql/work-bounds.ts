@@ -1,7 +1,11 @@
 import { type ExecutionArgs, GraphQLError, getOperationAST, type OperationDefinitionNode } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import type { GraphQLWorkBounds } from "../config.js";
-import { type AnswerEvents, EXPENSIVE_RETRY_AFTER_SECONDS, type ExpensiveWork } from "../http/expensive-work.js";
+import {
+  type AnswerEvents,
+  EXPENSIVE_RETRY_AFTER_SECONDS,
+  type ExpensiveWork,
+} from "../http/expensive-work.js";
 import type { GraphQLContext } from "../schema/context.js";
 import { readOnReplicaOrPrimary, replicaFailure } from "../schema/read-on-replica.js";
 import { type PricedOperation, pricedOperationOf } from "./cost.js";
