@@ -23,6 +23,8 @@ const LARGEST_ORDERS_QUERY = `{ orders(first: 500) { edges { node { id purchaseO
 
 interface Served {
   port: number;
+  /** The most bytes any of the server's own sockets holds unsent, in its buffer beyond the kernel's. */
+  unsentBytes(): number;
   metric(name: string): Promise<number>;
   /** A GET of the API with the key, read whole: its status and Retry-After. */
   get(path: string, apiKey: string): Promise<{ status: number; retryAfter: string | null }>;
@@ -34,6 +36,8 @@ interface SlowReader {
   socket: Socket;
   /** Starts reading; resolves with the bytes read when the connection ends, however it ends. */
   readToEnd(): Promise<number>;
+  /** Starts reading; resolves with the answer's head and body once the connection ends. */
+  readAnswer(): Promise<{ head: string; body: Buffer }>;
 }
 
 function slowReader(port: number, request: string): SlowReader {
@@ -52,11 +56,29 @@ function slowReader(port: number, request: string): SlowReader {
       socket.resume();
       return ended;
     },
+    readAnswer() {
+      const chunks: Buffer[] = [];
+      socket.on("data", (chunk: Buffer) => chunks.push(chunk));
+      const ended = new Promise<{ head: string; body: Buffer }>((resolve) =>
+        socket.once("close", () => {
+          const whole = Buffer.concat(chunks);
+          const split = whole.indexOf("\r\n\r\n");
+          resolve({ head: whole.subarray(0, split).toString("latin1"), body: whole.subarray(split + 4) });
+        }),
+      );
+      socket.resume();
+      return ended;
+    },
   };
 }
 
 function getRequest(path: string, apiKey: string): string {
   return `GET ${path} HTTP/1.1\r\nHost: localhost\r\nX-Api-Key: ${apiKey}\r\nConnection: close\r\n\r\n`;
+}
+
+/** The Content-Length of an answer's head. */
+function contentLength(head: string): number {
+  return Number(/^content-length: *(\d+)/im.exec(head)?.[1] ?? Number.NaN);
 }
 
 function graphqlRequest(query: string, apiKey: string): string {
@@ -80,6 +102,7 @@ function serve(
 ): Served {
   let http: HttpServer | undefined;
   let port = 0;
+  const sockets = new Set<Socket>();
   beforeAll(async () => {
     const logger = createLogger("silent");
     const metrics = createMetrics();
@@ -102,6 +125,10 @@ function serve(
       requestTimeoutMs: 30_000,
       writeTimeoutMs: settings.writeTimeoutMs,
     });
+    http.server.on("connection", (socket: Socket) => {
+      sockets.add(socket);
+      socket.once("close", () => sockets.delete(socket));
+    });
     await new Promise<void>((resolve) => http?.server.listen(0, "127.0.0.1", resolve));
     port = (http.server.address() as AddressInfo).port;
   });
@@ -117,6 +144,7 @@ function serve(
     get port() {
       return port;
     },
+    unsentBytes: () => Math.max(0, ...[...sockets].map((socket) => socket.writableLength)),
     async metric(name) {
       const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
       return Number(new RegExp(`^${name} (\\S+)`, "m").exec(text)?.[1] ?? Number.NaN);
@@ -134,10 +162,20 @@ function serve(
   };
 }
 
+/** Orders whose references are characters outside the BMP (two UTF-16 units each), of varying length. */
+const ASTRAL_ORDER_COUNT = 200;
+const astralReference = (index: number) => `PO-${index}-${"\u{1F600}".repeat(2_000 + index)}`;
+const astralOrders = () =>
+  Array.from({ length: ASTRAL_ORDER_COUNT }, (_, index) => ({
+    createdAt: new Date(Date.UTC(2025, 0, 1, 0, 0, index)),
+    purchaseOrderReference: astralReference(index),
+  }));
+
 describe("slow readers of large answers", { timeout: 120_000 }, () => {
   let database: TestDatabase;
   let buyer: SeededBuyer;
   let other: SeededBuyer;
+  let astral: SeededBuyer;
   beforeAll(async () => {
     database = await createTestDatabase();
     buyer = await seedBuyer(database, "Slow Reader");
@@ -148,6 +186,8 @@ describe("slow readers of large answers", { timeout: 120_000 }, () => {
     }));
     await seedOrders(database, buyer, orders);
     await seedOrders(database, other, orders.slice(0, 10));
+    astral = await seedBuyer(database, "Astral");
+    await seedOrders(database, astral, astralOrders());
   }, 120_000);
   afterAll(async () => {
     await database?.close();
@@ -193,6 +233,86 @@ describe("slow readers of large answers", { timeout: 120_000 }, () => {
         expect(await reader.readToEnd()).toBeLessThan(ORDER_COUNT * REFERENCE_LENGTH);
       },
     );
+  });
+
+  describe("answers sent in parts as the reader reads", () => {
+    const server = serve(() => database, { writeTimeoutMs: 60_000, maxConcurrentExpensivePerKey: 1 });
+
+    it.each([
+      [
+        "a REST page",
+        () => getRequest(`${ORDERS}?limit=500`, buyer.apiKey),
+        () => server.get(`${ORDERS}?limit=499`, buyer.apiKey),
+        (answer: unknown[]) => answer.length,
+      ],
+      [
+        "a GraphQL answer",
+        () => graphqlRequest(LARGEST_ORDERS_QUERY, buyer.apiKey),
+        () => server.graphql(`{ orders(first: 499) { edges { node { id } } } }`, buyer.apiKey),
+        (answer: { data?: { orders?: { edges?: unknown[] } } }) => answer.data?.orders?.edges?.length,
+      ],
+    ])(
+      "holds %s's turn and a part of its bytes while it is unread, sends it whole once read, then gives the turn back",
+      async (_name, request, expensive, items) => {
+        const reader = slowReader(server.port, request());
+        // The answer is made and waits for its reader.
+        await eventually(
+          async () => ((await server.metric("http_sending_bytes")) > 4_000_000 ? true : null),
+          60_000,
+        );
+        // Only the part being written waits in the server's socket, not the rest of the answer.
+        expect(server.unsentBytes()).toBeLessThan(1024 * 1024);
+        // The key's one turn is held until the answer has gone: its next expensive request is refused.
+        const refused = await expensive();
+        expect(refused.status).toBe(429);
+        expect(refused.retryAfter).toBe("1");
+
+        const { head, body } = await reader.readAnswer();
+        expect(head).toMatch(/^HTTP\/1\.1 200/);
+        expect(body.byteLength).toBe(contentLength(head));
+        expect(body.byteLength).toBeGreaterThan(ORDER_COUNT * REFERENCE_LENGTH);
+        expect(items(JSON.parse(body.toString("utf8")))).toBe(ORDER_COUNT);
+        await eventually(async () => ((await server.metric("http_sending_bytes")) === 0 ? true : null));
+        expect((await expensive()).status).toBe(200);
+      },
+    );
+
+    it.each([
+      [
+        "a REST page",
+        () =>
+          fetch(`http://127.0.0.1:${server.port}${ORDERS}?limit=${ASTRAL_ORDER_COUNT}`, {
+            headers: { "x-api-key": astral.apiKey, "accept-encoding": "identity" },
+          }),
+        (answer: { purchase_order_reference: string }[]) =>
+          answer.map((order) => order.purchase_order_reference),
+      ],
+      [
+        "a GraphQL answer",
+        () =>
+          fetch(`http://127.0.0.1:${server.port}/graphql`, {
+            method: "POST",
+            headers: {
+              "x-api-key": astral.apiKey,
+              "content-type": "application/json",
+              "accept-encoding": "identity",
+            },
+            body: JSON.stringify({
+              query: `{ orders(first: ${ASTRAL_ORDER_COUNT}) { edges { node { purchaseOrderReference } } } }`,
+            }),
+          }),
+        (answer: { data: { orders: { edges: { node: { purchaseOrderReference: string } }[] } } }) =>
+          answer.data.orders.edges.map((edge) => edge.node.purchaseOrderReference),
+      ],
+    ])("sends %s of characters outside the BMP intact across its parts", async (_name, ask, references) => {
+      const response = await ask();
+      const bytes = Buffer.from(await response.arrayBuffer());
+      expect(response.status).toBe(200);
+      expect(bytes.byteLength).toBe(Number(response.headers.get("content-length")));
+      expect(bytes.includes(Buffer.from("\uFFFD", "utf8"))).toBe(false);
+      const expected = Array.from({ length: ASTRAL_ORDER_COUNT }, (_, index) => astralReference(index));
+      expect(references(JSON.parse(bytes.toString("utf8"))).sort()).toEqual(expected.sort());
+    });
   });
 
   describe("with the default bounds on a key's expensive work", () => {
