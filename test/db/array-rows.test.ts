@@ -1,10 +1,12 @@
 // The planned reads' statements on PostgreSQL (src/db/array-rows.ts): rows
 // as arrays of PostgreSQL's texts, a named statement parsed once per
-// connection, and every failure a rejected read that leaves the pool usable.
+// connection, and every failure a rejected read that leaves the pool usable;
+// and the pools of row-text clients they read through (src/db/row-text-client.ts)
+// read what pg's own clients read.
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryArrayRows } from "../../src/db/array-rows.js";
-import { RowTextClient } from "../../src/db/row-text-client.js";
+import { RowTextClient, readsRowTexts } from "../../src/db/row-text-client.js";
 import { onPostgres } from "../support/test-database.js";
 
 // These statements read no table: the server DATABASE_URL names will do.
@@ -96,5 +98,65 @@ describe.runIf(onPostgres)("statements read as arrays of texts", () => {
     await admin.query("SELECT pg_terminate_backend($1::int)", [pid]);
     expect(String(await outcome)).toMatch(/terminating connection/);
     expect(await queryArrayRows(pool, "SELECT 'still here'", [], undefined)).toEqual([["still here"]]);
+  });
+});
+
+describe.runIf(onPostgres)("a pool of row-text clients, against PostgreSQL", () => {
+  let ours: pg.Pool;
+  let theirs: pg.Pool;
+
+  beforeAll(() => {
+    ours = new pg.Pool({ connectionString: url, max: 2, Client: RowTextClient });
+    theirs = new pg.Pool({ connectionString: url, max: 2 });
+  });
+
+  afterAll(async () => {
+    await ours?.end();
+    await theirs?.end();
+  });
+
+  // Rows of every kind of text, some longer than a socket's chunk, 2,000 in all.
+  const ROWS = `
+    SELECT n::text, (n * 1.5)::numeric(12,3), now() - n * interval '1 minute', n % 3 = 0,
+           CASE n % 7 WHEN 0 THEN NULL WHEN 1 THEN '' WHEN 2 THEN 'é ✓ 日本 😀' WHEN 3 THEN E'\\x01\\t"\\\\'
+                      WHEN 4 THEN repeat('long ', 40) || n ELSE 'plain ' || n END,
+           CASE WHEN n % 500 = 0 THEN repeat('é', 70000) END,
+           gen_random_uuid()::text IS NOT NULL
+    FROM generate_series(1, 2000) AS n`;
+
+  it("read what pg's own clients read, typed values and texts alike", async () => {
+    const [mine, reference] = await Promise.all([
+      ours.query({ text: ROWS, rowMode: "array" }),
+      theirs.query({ text: ROWS, rowMode: "array" }),
+    ]);
+    expect(mine.rows).toHaveLength(2000);
+    // The times differ between the two statements; everything else is the same.
+    const untimed = (rows: unknown[][]) => rows.map((row) => row.filter((_, index) => index !== 2));
+    expect(untimed(mine.rows)).toEqual(untimed(reference.rows));
+    expect(mine.rows[1]?.[2]).toBeInstanceOf(Date);
+    expect(mine.rows[1]?.[4]).toBe("é ✓ 日本 😀");
+  });
+
+  it("hands planned reads the same texts", async () => {
+    const text = "SELECT $1::text, NULL, $1::text || repeat('✓', 200) FROM generate_series(1, 300)";
+    const rows = await queryArrayRows(ours, text, ["é\u0080 😀"], undefined);
+    expect(rows).toHaveLength(300);
+    expect(rows[299]).toEqual(["é\u0080 😀", null, `é\u0080 😀${"✓".repeat(200)}`]);
+  });
+
+  it("take the place of the reader pg's connections use", async () => {
+    const client = new RowTextClient({ connectionString: url });
+    await client.connect();
+    try {
+      expect(readsRowTexts(client)).toBe(true);
+      expect((await client.query("SELECT 'à' AS word")).rows).toEqual([{ word: "à" }]);
+    } finally {
+      await client.end();
+    }
+  });
+
+  it("report PostgreSQL's errors as pg does, and go on", async () => {
+    await expect(ours.query("SELECT 1 / 0")).rejects.toThrow(/division by zero/);
+    expect((await ours.query("SELECT 'après' AS word")).rows).toEqual([{ word: "après" }]);
   });
 });

@@ -1,19 +1,12 @@
 // The PostgreSQL pools' message reader (src/db/row-text-client.ts): every
 // row value is the string node-postgres's own parser gives, whatever the
-// text, however the server's bytes are cut into chunks.
+// text, however the server's bytes are cut into chunks. The pools that read
+// through it, against PostgreSQL, are in array-rows.test.ts.
 import { EventEmitter } from "node:events";
 import fc from "fast-check";
-import pg from "pg";
 import { parse } from "pg-protocol";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { queryArrayRows } from "../../src/db/array-rows.js";
-import {
-  createMessageReader,
-  pgInternalsChanged,
-  RowTextClient,
-  readsRowTexts,
-} from "../../src/db/row-text-client.js";
-import { onPostgres } from "../support/test-database.js";
+import { describe, expect, it } from "vitest";
+import { createMessageReader, pgInternalsChanged } from "../../src/db/row-text-client.js";
 
 /** A backend message: its code, then its length (counting itself), then `body`. */
 function message(code: string, body: Buffer): Buffer {
@@ -105,66 +98,5 @@ describe("the pg installed", () => {
       pgInternalsChanged(),
       "pg's connection changed where src/db/row-text-client.ts replaces it: check the client against it, then update PG_ATTACH_LISTENERS",
     ).toEqual([]);
-  });
-});
-
-describe.runIf(onPostgres)("a pool of row-text clients, against PostgreSQL", () => {
-  const url = process.env.DATABASE_URL ?? "";
-  let ours: pg.Pool;
-  let theirs: pg.Pool;
-
-  beforeAll(() => {
-    ours = new pg.Pool({ connectionString: url, max: 2, Client: RowTextClient });
-    theirs = new pg.Pool({ connectionString: url, max: 2 });
-  });
-
-  afterAll(async () => {
-    await ours?.end();
-    await theirs?.end();
-  });
-
-  // Rows of every kind of text, some longer than a socket's chunk, 2,000 in all.
-  const ROWS = `
-    SELECT n::text, (n * 1.5)::numeric(12,3), now() - n * interval '1 minute', n % 3 = 0,
-           CASE n % 7 WHEN 0 THEN NULL WHEN 1 THEN '' WHEN 2 THEN 'é ✓ 日本 😀' WHEN 3 THEN E'\\x01\\t"\\\\'
-                      WHEN 4 THEN repeat('long ', 40) || n ELSE 'plain ' || n END,
-           CASE WHEN n % 500 = 0 THEN repeat('é', 70000) END,
-           gen_random_uuid()::text IS NOT NULL
-    FROM generate_series(1, 2000) AS n`;
-
-  it("read what pg's own clients read, typed values and texts alike", async () => {
-    const [mine, reference] = await Promise.all([
-      ours.query({ text: ROWS, rowMode: "array" }),
-      theirs.query({ text: ROWS, rowMode: "array" }),
-    ]);
-    expect(mine.rows).toHaveLength(2000);
-    // The times differ between the two statements; everything else is the same.
-    const untimed = (rows: unknown[][]) => rows.map((row) => row.filter((_, index) => index !== 2));
-    expect(untimed(mine.rows)).toEqual(untimed(reference.rows));
-    expect(mine.rows[1]?.[2]).toBeInstanceOf(Date);
-    expect(mine.rows[1]?.[4]).toBe("é ✓ 日本 😀");
-  });
-
-  it("hands planned reads the same texts", async () => {
-    const text = "SELECT $1::text, NULL, $1::text || repeat('✓', 200) FROM generate_series(1, 300)";
-    const rows = await queryArrayRows(ours, text, ["é\u0080 😀"], undefined);
-    expect(rows).toHaveLength(300);
-    expect(rows[299]).toEqual(["é\u0080 😀", null, `é\u0080 😀${"✓".repeat(200)}`]);
-  });
-
-  it("take the place of the reader pg's connections use", async () => {
-    const client = new RowTextClient({ connectionString: url });
-    await client.connect();
-    try {
-      expect(readsRowTexts(client)).toBe(true);
-      expect((await client.query("SELECT 'à' AS word")).rows).toEqual([{ word: "à" }]);
-    } finally {
-      await client.end();
-    }
-  });
-
-  it("report PostgreSQL's errors as pg does, and go on", async () => {
-    await expect(ours.query("SELECT 1 / 0")).rejects.toThrow(/division by zero/);
-    expect((await ours.query("SELECT 'après' AS word")).rows).toEqual([{ word: "après" }]);
   });
 });

@@ -1,6 +1,7 @@
 // An order update's rules (docs/design/decisions.md, "Update order" and "5. Order status
 // transitions") as plain inputs and outputs: what a change writes and records,
-// and what it refuses. The service that reads and writes is test/services/order-update.test.ts.
+// and what it refuses. The service that reads and writes is tested in
+// test/services/order-update-and-tagging.test.ts.
 import { describe, expect, it } from "vitest";
 import type { OrderStatus } from "../../src/db/generated/prisma/enums.js";
 import { DomainError } from "../../src/domain/errors.js";

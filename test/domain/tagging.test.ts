@@ -1,5 +1,6 @@
 // Which records a buyer can tag, and which tag ids a call names that are not
-// the buyer's, by their position. The statements are test/services/tagging.test.ts's.
+// the buyer's, by their position. The statements are tested in
+// test/services/order-update-and-tagging.test.ts.
 import { describe, expect, it } from "vitest";
 import {
   isTaggingRefusal,
