@@ -1,6 +1,6 @@
 // The OpenAPI document: valid OpenAPI 3.1, generated from the route table and
 // the GraphQL schema, with examples that fit it. How the app serves it is in
-// reference-page.test.ts.
+// served-document.test.ts.
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
 import { API_PREFIX, type RestRoute } from "../../src/contract/route.js";

@@ -1,25 +1,119 @@
-// The OpenAPI document and the server cannot drift apart: every constraint the
-// document states on a request (maxLength, minLength, minimum, maximum, enum,
-// format, required, maxItems, minItems), on every operation, becomes requests
-// at and past its bound, sent to the app as a client would. A value the
-// document admits must not be refused as invalid; a value it does not admit
-// must be refused with 422 naming the field (a path id: 404). Every response
-// is also checked against the document by callApi.
-//
-// The other way round, what the server refuses must be in the document: each
-// request also gets probes the document admits but a server rule could
-// refuse (null, a blank or empty text, a whole number past 32 bits, any text
-// for a parameter without an enum), and each operation an unknown query
-// parameter, which the document says is 400 `unknown_parameter`.
+// The OpenAPI document against the app that serves it: the reference page and
+// the document it renders; every constraint the document states, held on the
+// server both ways; and an integrator's client typed from it.
+
 import { randomUUID } from "node:crypto";
+import { runInNewContext } from "node:vm";
+import createClient from "openapi-fetch";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_PREFIX, type RestRoute } from "../../src/contract/route.js";
 import { routes } from "../../src/contract/routes.js";
-import { OPENAPI_PATH } from "../../src/openapi/document.js";
+import { withCodeSamples } from "../../src/http/code-samples.js";
+import { buildOpenApiDocument, OPENAPI_PATH } from "../../src/openapi/document.js";
 import type { JsonSchema, OpenApiDocument, Operation, Parameter } from "../../src/openapi/types.js";
+import { schema } from "../../src/schema/index.js";
+import type { paths } from "../generated/api-types.js";
 import type { ProblemBody } from "../rest/helpers.js";
 import { PUBLIC_WEBHOOK_URL, pathOf, type RouteFixtures, seedRouteFixtures } from "../rest/route-fixtures.js";
-import { callApi, createTestApp, type TestApp } from "../support/test-app.js";
+import { contractFetch } from "../support/contract.js";
+import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
+import { callApi, createTestApp, PUBLIC_BASE_URL, type TestApp } from "../support/test-app.js";
+
+// One app for the whole file: each part seeds buyers of its own.
+let harness: TestApp;
+
+beforeAll(async () => {
+  harness = await createTestApp();
+});
+afterAll(async () => {
+  await harness?.close();
+});
+
+// GET /docs: the Redoc reference, served from local packages only; and the
+// OpenAPI document it renders, served without a key.
+/** The bundle's URL carries a hash of its bytes. */
+const BUNDLE = /^\/docs\/redoc\.standalone\.[0-9a-f]{12}\.js$/;
+
+describe("the API reference page", () => {
+  const get = (path: string, init: RequestInit = {}) =>
+    harness.app.fetch(new Request(`http://localhost${path}`, init));
+
+  beforeAll(async () => {});
+
+  it("serves /docs without an API key, loading scripts only from this server", async () => {
+    const response = await get("/docs");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^text\/html/);
+    const html = await response.text();
+    expect([...html.matchAll(/<script src="([^"]+)"/g)].map((match) => match[1])).toEqual([
+      expect.stringMatching(BUNDLE),
+      "/docs/init.js",
+    ]);
+    expect(html).not.toMatch(/https?:\/\//);
+    const csp = response.headers.get("content-security-policy") ?? "";
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("connect-src 'self'");
+  });
+
+  it("serves Redoc from node_modules without the CDN logo it would fetch, at a URL naming its bytes", async () => {
+    const html = await (await get("/docs")).text();
+    const bundlePath = /<script src="([^"]+)"/.exec(html)?.[1] ?? "";
+    const response = await get(bundlePath);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect((await get("/docs/redoc.standalone.000000000000.js")).status).toBe(404);
+    expect(response.headers.get("content-type")).toMatch(/^text\/javascript/);
+    const bundle = await response.text();
+    expect(bundle.length).toBeGreaterThan(500_000);
+    expect(bundle).not.toContain("cdn.redoc.ly");
+  });
+
+  it("renders the document at the OpenAPI URL, whose server is the public origin", async () => {
+    const script = await (await get("/docs/init.js")).text();
+    // The page's script run as the browser would, with this server behind its fetch and Redoc stubbed.
+    const requested: string[] = [];
+    const rendered = new Promise<OpenApiDocument>((resolve) => {
+      runInNewContext(script, {
+        fetch: (path: string) => {
+          requested.push(path);
+          return get(path);
+        },
+        Redoc: { init: (spec: OpenApiDocument) => resolve(spec) },
+        document: { getElementById: () => null },
+      });
+    });
+    const spec = await rendered;
+    expect(requested).toEqual([OPENAPI_PATH]);
+    expect(spec.servers?.map((server) => server.url)).toEqual([PUBLIC_BASE_URL]);
+    expect(Object.keys(spec.paths)).toContain(`${API_PREFIX}/orders`);
+  });
+
+  it("answers other methods with 405 and Allow", async () => {
+    const response = await get("/docs", { method: "POST" });
+    expect(response.status).toBe(405);
+    expect(response.headers.get("allow")).toBe("GET, HEAD");
+    expect(await response.json()).toMatchObject({ code: "method_not_allowed" });
+  });
+
+  describe("the OpenAPI document it renders", () => {
+    it("is served at /api/public/buyer/v1/openapi.json without an API key, as JSON", async () => {
+      const response = await get(OPENAPI_PATH);
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+      expect(response.headers.get("x-request-id")).toBeTruthy();
+      const served = (await response.json()) as OpenApiDocument;
+      expect(served.openapi).toBe("3.1.0");
+      expect(served.info.version).toBe("v1");
+    });
+
+    it("is the document generated from the route table and the GraphQL schema, with request samples", async () => {
+      const served = (await (await get(OPENAPI_PATH)).json()) as OpenApiDocument;
+      expect(served).toEqual(
+        withCodeSamples(buildOpenApiDocument(schema, { origin: PUBLIC_BASE_URL }), OPENAPI_PATH),
+      );
+    });
+  });
+});
 
 type Json = unknown;
 
@@ -338,17 +432,12 @@ function casesFor(document: OpenApiDocument, operation: Operation, validBody: Js
 }
 
 describe("every constraint of the OpenAPI document holds on the server", { timeout: 120_000 }, () => {
-  let harness: TestApp;
   let fixtures: RouteFixtures;
   let document: OpenApiDocument;
 
   beforeAll(async () => {
-    harness = await createTestApp();
     fixtures = await seedRouteFixtures(harness);
     document = (await (await harness.app.fetch(`http://localhost${OPENAPI_PATH}`)).json()) as OpenApiDocument;
-  });
-  afterAll(async () => {
-    await harness?.close();
   });
 
   /** What went wrong with one case, or null when the server answered as the document says. */
@@ -425,4 +514,79 @@ describe("every constraint of the OpenAPI document holds on the server", { timeo
       expect(found).toEqual([]);
     },
   );
+});
+
+// An integrator's view: a client typed from the OpenAPI document (openapi-fetch
+// over the generated types) creates a supplier user and lists orders.
+describe("a client typed from the OpenAPI document", () => {
+  let buyer: SeededBuyer;
+  let placed: string[];
+  let client: ReturnType<typeof createClient<paths>>;
+
+  beforeAll(async () => {
+    buyer = await seedBuyer(harness.database, "Typed client");
+    placed = await seedOrders(harness.database, buyer, [
+      { createdAt: new Date("2025-02-01T10:00:00.000Z"), orderStatus: "order_placed" },
+      { createdAt: new Date("2025-02-03T10:00:00.000Z"), orderStatus: "order_placed" },
+    ]);
+    await seedOrders(harness.database, buyer, [
+      { createdAt: new Date("2025-02-02T10:00:00.000Z"), orderStatus: "delivered" },
+    ]);
+    client = createClient<paths>({
+      baseUrl: PUBLIC_BASE_URL,
+      fetch: contractFetch(async (request) => harness.app.fetch(request)),
+      headers: { "X-API-KEY": buyer.apiKey },
+    });
+  });
+
+  it("creates a supplier user and gets it back typed", async () => {
+    const { data, error, response } = await client.POST(
+      "/api/public/buyer/v1/suppliers/{supplier_id}/users",
+      {
+        params: { path: { supplier_id: buyer.supplierId } },
+        body: { first_name: "Grace", last_name: "Hopper", contact_email: "grace.hopper@example.com" },
+      },
+    );
+    expect(error).toBeUndefined();
+    expect(response.status).toBe(201);
+    const user: { id: string; supplier_profile_id: string; first_name: string | null } | undefined = data;
+    expect(user).toMatchObject({ first_name: "Grace", supplier_profile_id: buyer.supplierId });
+  });
+
+  it("gets a refusal as a typed problem", async () => {
+    const { data, error, response } = await client.POST(
+      "/api/public/buyer/v1/suppliers/{supplier_id}/users",
+      {
+        params: { path: { supplier_id: buyer.supplierId } },
+        body: { first_name: "Grace", last_name: "Hopper", contact_email: "GRACE.HOPPER@example.com" },
+      },
+    );
+    expect(data).toBeUndefined();
+    expect(response.status).toBe(409);
+    expect(error?.code).toBe("already_exists");
+    expect(error?.request_id).toBe(response.headers.get("x-request-id"));
+  });
+
+  it("lists orders filtered by order_status[], newest first", async () => {
+    const { data, error, response } = await client.GET("/api/public/buyer/v1/orders", {
+      params: { query: { "order_status[]": ["order_placed"], limit: 10 } },
+    });
+    expect(error).toBeUndefined();
+    expect(response.status).toBe(200);
+    expect(data?.map((order) => order.id)).toEqual([placed[1], placed[0]]);
+    expect(data?.every((order) => order.order_status === "order_placed")).toBe(true);
+  });
+
+  it("follows the Link header to the next page", async () => {
+    const first = await client.GET("/api/public/buyer/v1/orders", { params: { query: { limit: 2 } } });
+    expect(first.data).toHaveLength(2);
+    const next = /^<([^>]+)>; rel="next"$/.exec(first.response.headers.get("link") ?? "")?.[1];
+    const cursor = next ? new URL(next).searchParams.get("cursor") : null;
+    expect(cursor).toBeTruthy();
+    const second = await client.GET("/api/public/buyer/v1/orders", {
+      params: { query: { limit: 2, cursor: cursor ?? "" } },
+    });
+    expect(second.data?.map((order) => order.id)).toEqual([placed[0]]);
+    expect(second.response.headers.get("link")).toBeNull();
+  });
 });
