@@ -1,6 +1,8 @@
 // Every error /graphql answers carries an `extensions.code` from the list in
 // docs/reference/graphql.md; bad input from the client (HTTP parameters, document,
 // variables) is a 400 with a client code, never INTERNAL, and logs no error.
+// Stream answers (multipart, event streams) carry the same security and
+// no-caching headers as every JSON answer.
 import { readFileSync } from "node:fs";
 import { Writable } from "node:stream";
 import { pino } from "pino";
@@ -8,7 +10,17 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type App, createApp } from "../../src/app.js";
 import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
 import { createTestApp, type TestApp, testConfig } from "../support/test-app.js";
-import { GRAPHQL, type GraphQLErrorBody } from "./helpers.js";
+import { GRAPHQL, type GraphQLErrorBody, graphql } from "./helpers.js";
+
+// One app for the whole file: each part seeds buyers of its own.
+let harness: TestApp;
+
+beforeAll(async () => {
+  harness = await createTestApp();
+});
+afterAll(async () => {
+  await harness?.close();
+});
 
 /** The codes docs/reference/graphql.md lists: first column of its error tables. */
 function documentedCodes(): Set<string> {
@@ -25,13 +37,11 @@ function documentedCodes(): Set<string> {
 }
 
 describe("GraphQL error codes", () => {
-  let harness: TestApp;
   let buyer: SeededBuyer;
   let app: App;
   const logLines: { level: number; msg?: string }[] = [];
 
   beforeAll(async () => {
-    harness = await createTestApp();
     buyer = await seedBuyer(harness.database, "Coded");
     await seedOrders(harness.database, buyer, [{ createdAt: new Date(Date.UTC(2025, 3, 1)) }]);
     const sink = new Writable({
@@ -45,9 +55,6 @@ describe("GraphQL error codes", () => {
       database: harness.database,
       logger: pino({ level: "warn" }, sink),
     });
-  });
-  afterAll(async () => {
-    await harness?.close();
   });
   beforeEach(() => {
     logLines.length = 0;
@@ -167,5 +174,49 @@ describe("GraphQL error codes", () => {
       expect(typeof code === "string" && documented.has(code), String(code)).toBe(true);
     }
     expect(errorLogs()).toEqual([]);
+  });
+});
+
+// Subscriptions answered as multipart or event streams carry the same
+// security and no-caching headers as every JSON answer of /graphql.
+const API_HEADERS = {
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+  "x-frame-options": "DENY",
+  "content-security-policy": "default-src 'none'; frame-ancestors 'none'",
+  "cache-control": "no-store",
+};
+
+describe("/graphql stream responses", () => {
+  let buyer: SeededBuyer;
+
+  beforeAll(async () => {
+    buyer = await seedBuyer(harness.database, "Streams");
+  });
+
+  it("a JSON answer carries the API headers (the reference)", async () => {
+    const response = await graphql(harness.app, "{ viewer { buyer { name } } }", { key: buyer.apiKey });
+    expect(Object.fromEntries(response.headers)).toMatchObject(API_HEADERS);
+  });
+
+  it.each([
+    ["a query", "multipart/mixed", "{ viewer { buyer { name } } }", /^multipart\/mixed/],
+    [
+      "a subscription",
+      "text/event-stream",
+      "subscription { orderUpdated { order { orderStatus } } }",
+      /^text\/event-stream/,
+    ],
+  ])("%s answered as %s carries them too", async (_what, accept, query, contentType) => {
+    const response = await harness.app.fetch(GRAPHQL, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept, "x-api-key": buyer.apiKey },
+      body: JSON.stringify({ query }),
+    });
+    const reader = response.body?.getReader();
+    await reader?.cancel().catch(() => {});
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(contentType);
+    expect(Object.fromEntries(response.headers)).toMatchObject(API_HEADERS);
   });
 });
