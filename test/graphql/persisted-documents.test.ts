@@ -1,6 +1,7 @@
 // Persisted documents as front-end clients send them: Apollo Client's
 // persisted-query link (automatic persisted queries), trusted documents from a
 // manifest by `documentId`, and a production server that accepts only those.
+// The settings themselves are in persisted-document-settings.test.ts.
 import { createHash, randomUUID } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,7 +11,7 @@ import { PersistedQueryLink } from "@apollo/client/link/persisted-queries";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../src/app.js";
 import { generateApiKey, hashApiKey, visibleKeyPrefix } from "../../src/auth/api-key-format.js";
-import { ConfigError, DEFAULT_GRAPHQL_CONFIG, loadConfig } from "../../src/config.js";
+import { loadConfig } from "../../src/config.js";
 import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
 import { createTestApp, type TestApp } from "../support/test-app.js";
 import { GRAPHQL, graphql } from "./helpers.js";
@@ -217,39 +218,5 @@ describe("trusted documents from a manifest, and a server that accepts only thos
       extensions: { persistedQuery: { version: 1, sha256Hash: sha256(other) } },
     });
     expect(byHash.body.errors?.[0]?.extensions?.code).toBe("PERSISTED_QUERY_NOT_FOUND");
-  });
-});
-
-describe("the persisted documents settings", () => {
-  const directory = mkdtempSync(join(tmpdir(), "bpa-persisted-config-"));
-  const write = (name: string, text: string) => {
-    const path = join(directory, name);
-    writeFileSync(path, text);
-    return path;
-  };
-  const problemsOf = (env: Record<string, string>) => {
-    try {
-      loadConfig(env);
-      return [];
-    } catch (error) {
-      if (error instanceof ConfigError) return error.problems;
-      throw error;
-    }
-  };
-
-  it("stop the process at start, one line each, when the manifest is missing, not JSON or stale", () => {
-    expect(problemsOf({ GRAPHQL_PERSISTED_ONLY: "true" })).toEqual([
-      "GRAPHQL_PERSISTED_ONLY: needs GRAPHQL_PERSISTED_DOCUMENTS, the manifest of accepted documents",
-    ]);
-    expect(problemsOf({ GRAPHQL_PERSISTED_DOCUMENTS: join(directory, "absent.json") })[0]).toMatch(
-      /cannot be read$/,
-    );
-    expect(problemsOf({ GRAPHQL_PERSISTED_DOCUMENTS: write("bad.json", "{") })[0]).toMatch(/is not JSON$/);
-    const stale = write("stale.json", JSON.stringify({ [sha256("query { a }")]: "query { b }" }));
-    expect(problemsOf({ GRAPHQL_PERSISTED_DOCUMENTS: stale })[0]).toMatch(/whose sha256 is not its key/);
-  });
-
-  it("accept every document by default", () => {
-    expect(DEFAULT_GRAPHQL_CONFIG.persistedDocuments.only).toBe(false);
   });
 });
