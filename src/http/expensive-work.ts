@@ -60,6 +60,9 @@ interface KeyLoad {
   sendingBytes: number;
 }
 
+/** For an answer whose progress the server cannot tell: at once. */
+const now: WhenSent = (done) => done();
+
 /** Seconds a refused request is told to wait: a slow answer is sent or cut off by then, or soon after. */
 export const EXPENSIVE_RETRY_AFTER_SECONDS = 1;
 
@@ -117,11 +120,12 @@ export function createExpensiveWork(
         return null;
       }
       return {
-        release({ whenMade, whenSent }) {
-          if (whenMade) whenMade(() => turn.finish());
-          else turn.finish();
-          if (whenSent) whenSent(() => turn.release());
-          else turn.release();
+        release({ whenMade = now, whenSent = now }) {
+          // The place after the turn: an answer is sent only once made.
+          whenMade(() => {
+            turn.finish();
+            whenSent(() => turn.release());
+          });
         },
       };
     },
