@@ -29,7 +29,7 @@ describe("the console around the API", () => {
     target.fetch(`http://localhost${path}`, { headers: { accept: "text/html" } });
 
   describe("GET /", () => {
-    // The page itself is test/console/home-page.test.ts's; here, that the app serves it with its headers.
+    // The page itself is test/http/home-page.test.ts's; here, that the app serves it with its headers.
     it("is the home page, for GET and HEAD, with the usual security headers", async () => {
       expect((await app.fetch("http://localhost/", { method: "HEAD" })).status).toBe(200);
       expect((await app.fetch("http://localhost/", { method: "POST" })).status).toBe(405);
