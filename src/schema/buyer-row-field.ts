@@ -1,10 +1,14 @@
 // A root field reading one of the buyer's rows by its UUID, for the records
-// that are not Nodes (webhook endpoints and events): no global IDs, and no
-// planned read (src/schema/record-field.ts is the field of the Node records).
+// that are not Nodes (webhook endpoints and events): no global IDs
+// (src/schema/record-field.ts is the field of the Node records). Its
+// condition is declared once, for its resolver and its planned read.
+import type { Viewer } from "../auth/viewer.js";
 import type PrismaTypes from "../db/generated/pothos-types.js";
 import type { PrismaClient } from "../db/generated/prisma/client.js";
 import type { SchemaTypes } from "./builder.js";
+import { allOf, hasId, isValue, type RecordIds } from "./conditions.js";
 import type { RecordQuery } from "./mutation-pair.js";
+import { recordByIdExtension } from "./read-metadata.js";
 import { requireViewer } from "./require-viewer.js";
 
 /** The models whose rows carry the buyer's id in `buyerId` and are read by UUID only. */
@@ -18,9 +22,11 @@ export interface BuyerRowFieldOptions<Model extends BuyerRowModel> {
   /** Prisma's `findFirst` of the model, with the field's selection and the buyer's `where`. */
   findFirst: (
     prisma: PrismaClient,
-    query: RecordQuery<Model> & { where: { id: string; buyerId: string } },
+    query: RecordQuery<Model> & { where: object },
   ) => Promise<PrismaTypes[Model]["Shape"] | null>;
 }
+
+const ofViewer = (ids: RecordIds, viewer: Viewer) => allOf([hasId(ids), isValue("buyerId", viewer.buyerId)]);
 
 /** A root field answering one of the buyer's rows of `model` by its UUID; null for any other id. */
 export function buyerRowField<Model extends BuyerRowModel>(
@@ -32,11 +38,9 @@ export function buyerRowField<Model extends BuyerRowModel>(
     nullable: true,
     description,
     args: { id: t.arg({ type: "UUID", required: true, description: idDescription }) },
+    extensions: recordByIdExtension(model, ofViewer),
     // `findFirst` is typed at the call, for its model: Pothos cannot name the shape of a model given as a type parameter.
     resolve: (query, _root, { id }, context) =>
-      findFirst(context.prisma, {
-        ...query,
-        where: { id, buyerId: requireViewer(context).buyerId },
-      }) as never,
+      findFirst(context.prisma, { ...query, where: ofViewer(id, requireViewer(context)) }) as never,
   });
 }

@@ -21,7 +21,12 @@ import {
   relationPageQuery,
   throwIfProblems,
 } from "./page-window.js";
-import { type RootListRead, relationPageExtension, rootListExtension } from "./read-metadata.js";
+import {
+  executedReadExtension,
+  type RootListRead,
+  relationPageExtension,
+  rootListExtension,
+} from "./read-metadata.js";
 import { requireViewer } from "./require-viewer.js";
 import { CREATED_AT, type PagePosition, type SortKey } from "./sort-keys.js";
 
@@ -194,32 +199,61 @@ export function rootConnection<Node, Extra extends InputFieldMap = Record<string
   });
 }
 
+/**
+ * The rows a newest-first list pages through: a condition of
+ * src/schema/conditions.ts for the arguments (the planned reads plan it as
+ * SQL too), or rows found only once a look-up has checked the arguments (it
+ * may refuse them, NOT_FOUND), which keeps the list on normal execution.
+ */
+export type NewestFirstRows<Extra extends InputFieldMap> =
+  | { where: (args: InputShapeFromFields<Extra>, viewer: Viewer) => object }
+  | {
+      lookUp: (args: InputShapeFromFields<Extra>, viewer: Viewer, context: GraphQLContext) => Promise<object>;
+      /** Why the list is executed, for the planned reads' refusal. */
+      executed: string;
+    };
+
 export interface NewestFirstConnectionOptions<Node, Extra extends InputFieldMap> {
   type: ObjectRef<SchemaTypes, Connection<Node>>;
   description: string;
-  /** The model's rows: `(prisma) => prisma.webhookEvent`. */
+  /** The Prisma model listed, whose rows `rows` pages through: `WebhookEvent` and `prisma.webhookEvent`. */
+  model: string;
   rows: (prisma: PrismaClient) => PagedDelegate;
   /** Arguments beside `first` and `after`. */
   args?: Extra;
-  /** Prisma `where` for those arguments; bad values go into `problems`, named by argument path. */
+  /** The condition of those arguments (src/schema/conditions.ts); bad values go into `problems`, named by argument path. */
   narrow?: (args: InputShapeFromFields<Extra>, problems: FieldProblem[]) => object;
-  /** The rows of the calling buyer, once the arguments are checked; it may refuse (NOT_FOUND). */
-  where: (
-    args: InputShapeFromFields<Extra>,
-    viewer: Viewer,
-    context: GraphQLContext,
-  ) => object | Promise<object>;
+  /** The rows of the calling buyer, once the arguments are checked. */
+  listed: NewestFirstRows<Extra>;
 }
 
 /**
  * A root list field paged forward only, newest first (creation time, then
  * id), without sort keys; its `first`/`after` have their own descriptions.
- * Not a planned read.
  */
 export function newestFirstConnection<Node, Extra extends InputFieldMap = Record<string, never>>(
   t: PothosSchemaTypes.QueryFieldBuilder<SchemaTypes, Record<string, never>>,
-  { type, description, rows, args, narrow, where }: NewestFirstConnectionOptions<Node, Extra>,
+  { type, description, model, rows, args, narrow, listed }: NewestFirstConnectionOptions<Node, Extra>,
 ) {
+  /** The page and the condition of the arguments, beside the buyer's rows; throws their problems. */
+  const pageOf = (fieldArgs: Record<string, unknown>) => {
+    const problems: FieldProblem[] = [];
+    const page = readPageArgs(fieldArgs, problems);
+    const narrowed = narrow?.(fieldArgs as unknown as InputShapeFromFields<Extra>, problems);
+    throwIfProblems(problems);
+    return { page, narrowed: narrowed ? [narrowed] : [] };
+  };
+  const read: RootListRead | undefined =
+    "where" in listed
+      ? {
+          model,
+          request: (fieldArgs, viewer) => {
+            const { page, narrowed } = pageOf(fieldArgs);
+            const where = listed.where(fieldArgs as unknown as InputShapeFromFields<Extra>, viewer);
+            return { where: allOf([where, ...narrowed]), page };
+          },
+        }
+      : undefined;
   return t.field({
     // The rows are the nodes, as in `rootConnection`.
     type: type as unknown as ObjectRef<SchemaTypes, Connection<PagePosition>>,
@@ -231,19 +265,27 @@ export function newestFirstConnection<Node, Extra extends InputFieldMap = Record
       after: t.arg.string({ description: "Cursor of the last item of the previous page." }),
       ...((args ?? {}) as Extra),
     },
+    // The planned reads build the same rows' SQL from `request` (src/schema/planner/).
+    extensions:
+      "executed" in listed ? executedReadExtension(listed.executed) : read && rootListExtension(read),
     resolve: async (_root, fieldArgs, context, info) => {
       // Without a key, UNAUTHENTICATED comes first, as on every root list.
       const viewer = requireViewer(context);
-      const listArgs = fieldArgs as unknown as InputShapeFromFields<Extra>;
-      const problems: FieldProblem[] = [];
-      const page = readPageArgs(fieldArgs, problems);
-      const narrowed = narrow?.(listArgs, problems) ?? {};
-      throwIfProblems(problems);
-      const filter = { AND: [await where(listArgs, viewer, context), narrowed] };
+      const { where: filter, page } = read
+        ? read.request(fieldArgs, viewer)
+        : await lookedUp(fieldArgs, viewer, context);
       const delegate = rows(context.prisma);
       return toConnection(await delegate.findMany(rootPageQuery(context, info, filter, page)), page, () =>
         delegate.count({ where: filter }),
       );
     },
   });
+
+  /** The rows of a list whose look-up checks its arguments, after the page's own checks. */
+  async function lookedUp(fieldArgs: Record<string, unknown>, viewer: Viewer, context: GraphQLContext) {
+    const { page, narrowed } = pageOf(fieldArgs);
+    if ("where" in listed) throw new Error("a list with a condition is read by its request");
+    const found = await listed.lookUp(fieldArgs as unknown as InputShapeFromFields<Extra>, viewer, context);
+    return { where: allOf([found, ...narrowed]), page };
+  }
 }

@@ -6,6 +6,7 @@
 // spreads `...readsPath(…)` (or another `reads…`) into its options and writes
 // no `select`, `resolve` or `extensions` of its own; test/graphql/field-reads.test.ts
 // holds every field to that.
+import { parseExactJson } from "../domain/webhook-events.js";
 import type { GraphQLContext } from "./context.js";
 import { encodeGlobalId, type NodeTypeName } from "./global-ids.js";
 import {
@@ -64,6 +65,32 @@ export function readsPath(...path: ReadStep[]): ReadOptions {
 }
 
 /**
+ * The field's value is the row its parent's to-one relations `relations`
+ * lead to, loaded with the field's own selection (plugin-prisma's
+ * `nestedSelection`), so that its type's fields load with the parent's row.
+ */
+export function readsRow(...relations: [string, ...string[]]): ReadOptions {
+  const read: RowRead = { kind: "path", path: relations };
+  // plugin-prisma calls a function `select` with the field's arguments, the context and its `nestedSelection`.
+  const select = (_args: unknown, _context: unknown, fieldSelection: (selection: true) => unknown) => {
+    const selection: Selection = {};
+    let place = selection;
+    relations.forEach((relation, index) => {
+      if (index === relations.length - 1) place[relation] = fieldSelection(true);
+      else place = nestedSelection(place, relation);
+    });
+    return selection;
+  };
+  const options: ReadOptions = {
+    select: select as never,
+    resolve: (row) => valueAt(row, relations) as never,
+    extensions: rowReadExtension(read),
+  };
+  optionsOfRead.set(read, options);
+  return options;
+}
+
+/**
  * The field's value is an object of these properties of its parent's row, or
  * null when the value at one of `presentWhen` is null.
  */
@@ -100,6 +127,14 @@ export function readsText(...parts: TextPart[]): ReadOptions {
       }
     }
     return text;
+  });
+}
+
+/** The field's value is the JSON value the text at `path` holds, written back with every digit of its numbers. */
+export function readsJson(...path: string[]): ReadOptions {
+  return declare({ kind: "json", path }, [path], (row) => {
+    const text = valueAt(row, path);
+    return typeof text === "string" ? parseExactJson(text) : null;
   });
 }
 

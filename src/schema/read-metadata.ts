@@ -74,7 +74,9 @@ export type RowRead =
   /** The parts' texts joined. */
   | { kind: "text"; parts: readonly TextPart[] }
   /** The global ID of the row, a record of `type` (`encodeGlobalId`). */
-  | { kind: "globalId"; type: NodeTypeName };
+  | { kind: "globalId"; type: NodeTypeName }
+  /** The JSON value a text column at the path holds, its numbers kept as their digits (`parseExactJson`). */
+  | { kind: "json"; path: RowPath };
 
 // Declarations are kept by identity: a field's extensions hold the declaration
 // object, and only objects made here are read back as declarations.
@@ -84,6 +86,19 @@ const rowReads = new WeakMap<object, RowRead>();
 const nodeReads = new WeakMap<object, NodeRead>();
 const nodesReads = new WeakMap<object, NodesRead>();
 const relationPages = new WeakMap<object, RelationPageRead>();
+const executedReads = new WeakMap<object, ExecutedRead>();
+
+/** A root field that is not a read of rows (it computes its answer): why it is executed. */
+export interface ExecutedRead {
+  because: string;
+}
+
+/** Extensions of a root field that normal execution answers, saying why: the planner's refusal names it. */
+export function executedReadExtension(because: string): { executedRead: ExecutedRead } {
+  const read = { because };
+  executedReads.set(read, read);
+  return { executedRead: read };
+}
 
 /** Extensions of a connection below the root over a relation's rows (`relationConnection`). */
 export function relationPageExtension(read: RelationPageRead): { relationPage: RelationPageRead } {
@@ -149,6 +164,10 @@ export function nodeReadOf(extensions: Extensions): NodeRead | undefined {
 
 export function nodesReadOf(extensions: Extensions): NodesRead | undefined {
   return declared(nodesReads, extensions?.nodesRead);
+}
+
+export function executedReadOf(extensions: Extensions): ExecutedRead | undefined {
+  return declared(executedReads, extensions?.executedRead);
 }
 
 export function relationPageOf(extensions: Extensions): RelationPageRead | undefined {

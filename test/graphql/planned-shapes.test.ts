@@ -160,6 +160,26 @@ const SHAPES: readonly (readonly [shape: string, document: string, outcome: stri
     "{ orders { totalCount } viewer { buyer { id } } }",
     "root_field",
   ],
+  [
+    "the buyer's events and webhook endpoints, newest first, and one of each by id",
+    "query ($id: UUID!) { events(first: 2) { nodes { id type data createdAt } pageInfo { endCursor } } webhookEndpoints { totalCount edges { cursor node { url enabledEvents status } } } event(id: $id) { data } webhookEndpoint(id: $id) { id } }",
+    "planned",
+  ],
+  [
+    "an order's buyer product, a supplier's relationship",
+    "{ orders { nodes { buyerProduct { rawMaterialName resourceValues { value } } supplier { relationship } } } }",
+    "planned",
+  ],
+  [
+    "an endpoint's deliveries, which look the endpoint up first",
+    "query ($id: UUID!) { webhookDeliveries(endpointId: $id) { totalCount } }",
+    "root_field",
+  ],
+  [
+    "matchProduct, which computes its candidates",
+    '{ matchProduct(rawMaterialName: "Glycerin") { score } }',
+    "root_field",
+  ],
   ["introspection", "{ __schema { queryType { name } } }", "introspection"],
   ["the connection's nodes", "{ orders(first: 2) { nodes { id } pageInfo { hasNextPage } } }", "planned"],
   [

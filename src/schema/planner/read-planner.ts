@@ -22,7 +22,7 @@ import {
 import type { DataModel } from "../../db/data-model.js";
 import { DomainError } from "../../domain/errors.js";
 import { resolverArguments } from "../global-ids.js";
-import { nodeReadOf, nodesReadOf, recordReadOf, rootListOf } from "../read-metadata.js";
+import { executedReadOf, nodeReadOf, nodesReadOf, recordReadOf, rootListOf } from "../read-metadata.js";
 import { planNodeRead, planNodesRead } from "./node-read.js";
 import {
   namedQuery,
@@ -90,7 +90,13 @@ export function createReadPlanner(options: {
           );
         if (list) return planRootList(plan, list, field, fieldNode, argumentsOf, query);
         if (record) return planRecordRead(plan, record, field, fieldNode, argumentsOf, query);
-        throw new PlanError(`Query.${field.name} declares no planned read`, "root_field");
+        const executed = executedReadOf(field.extensions);
+        throw new PlanError(
+          executed
+            ? `Query.${field.name} is executed: ${executed.because}`
+            : `Query.${field.name} declares no planned read`,
+          "root_field",
+        );
       });
     },
     planRecordBatch(operation, spelling) {

@@ -18,6 +18,7 @@ import type { Viewer } from "../../auth/viewer.js";
 import { RECORD_TYPE_OF_TABLE } from "../../db/change-log.js";
 import type { DataModel } from "../../db/data-model.js";
 import { contractSpelling } from "../../domain/contract-vocabulary.js";
+import { parseExactJson } from "../../domain/webhook-events.js";
 import { encodeGlobalId, type NodeTypeName } from "../global-ids.js";
 import type { PageRequest } from "../page-window.js";
 import {
@@ -46,6 +47,7 @@ import {
   objectWriter,
   PlanError,
   presentWriter,
+  RowValueError,
   rowListWriter,
   scalarWriter,
   type TextSource,
@@ -68,6 +70,7 @@ type FieldValue =
   | { kind: "object"; source: Source; presence: readonly number[] }
   | { kind: "text"; parts: TextSource[] }
   | { kind: "globalId"; type: NodeTypeName; key: number }
+  | { kind: "json"; key: number }
   | { kind: "differs"; key: number; from: string };
 
 /** A place of a selection: a row of the statement, or an object a field made of a row's values. */
@@ -253,6 +256,12 @@ export class PlanContext {
         if (id.kind !== "column") throw new PlanError("its row has no id column");
         return { kind: "globalId", type: read.type, key: id.key };
       }
+      case "json": {
+        const text = follow(read.path);
+        if (text.kind !== "column" || text.column.type !== "String" || text.column.isList)
+          throw new PlanError("its JSON is not held by a text column");
+        return { kind: "json", key: text.key };
+      }
       case "text":
         return {
           kind: "text",
@@ -317,6 +326,9 @@ export class PlanContext {
         const write = this.objectOf(named, selectionSet, value.source);
         return value.presence.length > 0 ? presentWriter(value.presence, write, nullable) : write;
       }
+      case "json":
+        if (named.name !== "JSON" || list) return fail("a JSON text read as something else than JSON");
+        return scalarWriter(value.key, exactJsonText, { list, nullable, itemsNullable });
       case "differs":
         if (named.name !== "Boolean" || list)
           return fail("a comparison read as something else than a Boolean");
@@ -332,6 +344,17 @@ export class PlanContext {
       }
     }
   }
+}
+
+/** The JSON text execution writes of a stored JSON text: its value as `parseExactJson` reads it, written again. */
+function exactJsonText(text: string): string {
+  let value: unknown;
+  try {
+    value = parseExactJson(text);
+  } catch {
+    throw new RowValueError("a column holds no JSON text");
+  }
+  return JSON.stringify(value) ?? "null";
 }
 
 const isPath = (property: ObjectProperty): property is RowPath => Array.isArray(property);
@@ -362,14 +385,14 @@ function isSelectFunction(value: unknown): value is SelectFunction {
 /**
  * The Prisma selection a field declares (plugin-prisma's `select`), relation
  * by relation; a select written as a function is planned with a stand-in for
- * the viewer, and plugin-prisma hands its result back as a query (`{ select }`).
+ * the viewer and for the field's own selection, and plugin-prisma hands its
+ * result back as a query (`{ select }`).
  */
 function prismaSelectOf(field: GraphQLField<unknown, unknown>): unknown {
   const select = field.extensions.pothosPrismaSelect;
   if (!isSelectFunction(select)) return select;
-  const query = select({}, PLANNING_CONTEXT, () => {
-    throw new PlanError("its select nests the selection of another type");
-  });
+  // A relation loaded with the field's own selection (`readsRow`): the statement joins it, and reads what its type's fields read.
+  const query = select({}, PLANNING_CONTEXT, () => ({}));
   if (typeof query !== "object" || query === null) return query;
   const selected: unknown = "select" in query ? query.select : "include" in query ? query.include : undefined;
   return selected ?? query;

@@ -5,6 +5,7 @@ import { batchCount } from "../batch.js";
 import { builder } from "../builder.js";
 import { relationConnection } from "../connection-fields.js";
 import { pageArgs, toConnection } from "../connection-types.js";
+import { readsRow } from "../field-reads.js";
 import { nodeSelection, withPositionFields } from "../page-query.js";
 import { compareNewestFirst, readPage, relationPageQuery } from "../page-window.js";
 import { relationPageExtension } from "../read-metadata.js";
@@ -16,10 +17,7 @@ builder.prismaObjectFields("Order", (t) => ({
   buyerProduct: t.field({
     type: BuyerProductRef,
     description: "The buyer product ordered (the approval's buyer product).",
-    select: (_args, _context, nestedSelection) => ({
-      approval: { select: { buyerProduct: nestedSelection(true) } },
-    }),
-    resolve: (order) => order.approval.buyerProduct,
+    ...readsRow("approval", "buyerProduct"),
   }),
 }));
 

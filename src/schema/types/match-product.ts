@@ -7,6 +7,7 @@ import { type MatchCandidate, matchKeys } from "../../domain/match-rules.js";
 import { findCandidates } from "../../services/match-rules.js";
 import { builder } from "../builder.js";
 import { ProductTypeEnum } from "../enums.js";
+import { executedReadExtension } from "../read-metadata.js";
 import { requireViewer } from "../require-viewer.js";
 import { ProductRef, withOwnName } from "./product.js";
 
@@ -41,6 +42,7 @@ builder.queryField("matchProduct", (t) =>
       "Auto-match without side effects: the catalogue products a buyer product with this description would match, " +
       `best first (at most ${MAX_CANDIDATES}). createBuyerProduct links to the first one; when the list is empty ` +
       "it creates a new catalogue product.",
+    extensions: executedReadExtension("it computes its candidates by the matching rules, not a read of rows"),
     args: {
       rawMaterialName: t.arg.string({
         required: true,

@@ -2,6 +2,7 @@ import { builder } from "../builder.js";
 import { isValue, related } from "../conditions.js";
 import { relationConnection } from "../connection-fields.js";
 import { connectionType } from "../connection-types.js";
+import { readsPath, rows } from "../field-reads.js";
 import { namedRootConnection } from "../named-list.js";
 import { NodeRef, nodeIdFields } from "./node.js";
 import { SupplierUserConnectionRef } from "./supplier-user.js";
@@ -17,14 +18,14 @@ export const SupplierRef = builder.prismaObject("Supplier", {
     relationship: t.string({
       nullable: true,
       description: "How the buyer is connected to the supplier, e.g. `approved_supplier`.",
-      select: (_args, context) => ({
-        connections: {
-          where: { buyerId: context.viewer?.buyerId ?? NO_BUYER },
-          select: { relationship: true },
+      ...readsPath(
+        rows("connections", {
+          where: ({ viewer }) => isValue("buyerId", viewer?.buyerId ?? NO_BUYER),
           take: 1,
-        },
-      }),
-      resolve: (supplier) => supplier.connections[0]?.relationship ?? null,
+        }),
+        0,
+        "relationship",
+      ),
     }),
     users: relationConnection(t, {
       type: SupplierUserConnectionRef,

@@ -18,6 +18,7 @@ import type { GraphQLContext } from "../context.js";
 import { NODE_TYPES, type NodeTypeName, takesIdsOf } from "../global-ids.js";
 import { mutationPair, payloadType, valueOrNull } from "../mutation-pair.js";
 import { namedRootConnection } from "../named-list.js";
+import { executedReadExtension } from "../read-metadata.js";
 import { requireViewer } from "../require-viewer.js";
 import { taggingsOf, tagsOf } from "../tag-loader.js";
 
@@ -91,6 +92,9 @@ builder.queryField("taggedRecord", (t) =>
       "The buyer's tags on one of its records, as attachTags answers; `addedTagIds` lists the tags attached " +
       "at `attachedAt` (the time of one attachTags call), empty without it. Null when the record has none " +
       "of the buyer's tags. Events (tagging.created) show taggings this way.",
+    extensions: executedReadExtension(
+      "it is made of the record's taggings, which no relation joins, and picks those of one attachTags call",
+    ),
     args: {
       taggableId: t.arg({ type: "UUID", required: true, description: "The tagged record." }),
       attachedAt: t.arg({ type: "DateTime", description: "When the tags to list as added were attached." }),

@@ -1,6 +1,7 @@
 // Deliveries of events to the buyer's endpoints, with their attempts (docs/reference/webhooks.md).
 import { notFound } from "../../domain/errors.js";
 import { builder } from "../builder.js";
+import { isValue } from "../conditions.js";
 import { newestFirstConnection } from "../connection-fields.js";
 import { connectionType } from "../connection-types.js";
 import { contractEnum } from "../enums.js";
@@ -78,16 +79,20 @@ builder.queryField("webhookDeliveries", (t) =>
     description:
       "The deliveries to one of the buyer's endpoints, newest first, each with its attempts. NOT_FOUND when " +
       "the endpoint is not the buyer's.",
+    model: "WebhookDelivery",
     rows: (prisma) => prisma.webhookDelivery,
     args: { endpointId: t.arg({ type: "UUID", required: true, description: "The endpoint." }) },
-    where: async ({ endpointId }, viewer, context) => {
-      // Another buyer's endpoint does not exist for this one.
-      const endpoint = await context.prisma.webhookEndpoint.findFirst({
-        where: { id: endpointId, buyerId: viewer.buyerId },
-        select: { id: true },
-      });
-      if (!endpoint) throw notFound("Webhook endpoint");
-      return { endpointId: endpoint.id };
+    listed: {
+      lookUp: async ({ endpointId }, viewer, context) => {
+        // Another buyer's endpoint does not exist for this one.
+        const endpoint = await context.prisma.webhookEndpoint.findFirst({
+          where: { id: endpointId, buyerId: viewer.buyerId },
+          select: { id: true },
+        });
+        if (!endpoint) throw notFound("Webhook endpoint");
+        return isValue("endpointId", endpoint.id);
+      },
+      executed: "it looks its endpoint up first, refusing another buyer's (NOT_FOUND)",
     },
   }),
 );

@@ -3,6 +3,7 @@
 import { WEBHOOK_EVENT_TYPES } from "../../domain/webhook-events.js";
 import { builder } from "../builder.js";
 import { buyerRowField } from "../buyer-row-field.js";
+import { isValue } from "../conditions.js";
 import { newestFirstConnection } from "../connection-fields.js";
 import { connectionType } from "../connection-types.js";
 import { contractEnum } from "../enums.js";
@@ -60,8 +61,9 @@ builder.queryField("webhookEndpoints", (t) =>
   newestFirstConnection(t, {
     type: WebhookEndpointConnectionRef,
     description: "The buyer's webhook endpoints, newest first.",
+    model: "WebhookEndpoint",
     rows: (prisma) => prisma.webhookEndpoint,
-    where: (_args, viewer) => ({ buyerId: viewer.buyerId }),
+    listed: { where: (_args, viewer) => isValue("buyerId", viewer.buyerId) },
   }),
 );
 

@@ -1,12 +1,13 @@
 // The buyer's events feed: each change to a record, as the REST API shows the
 // record (docs/reference/webhooks.md).
 
-import { parseExactJson, WEBHOOK_EVENT_TYPES } from "../../domain/webhook-events.js";
+import { WEBHOOK_EVENT_TYPES } from "../../domain/webhook-events.js";
 import { builder } from "../builder.js";
 import { buyerRowField } from "../buyer-row-field.js";
-import { allOf } from "../conditions.js";
+import { allOf, isValue } from "../conditions.js";
 import { newestFirstConnection } from "../connection-fields.js";
 import { connectionType } from "../connection-types.js";
+import { readsJson } from "../field-reads.js";
 import { dayFilter, listFilters, textValueFilter } from "../list-filters.js";
 
 export const EVENT_TYPES_SCHEMA = { enum: [...WEBHOOK_EVENT_TYPES] };
@@ -28,7 +29,7 @@ export const WebhookEventRef = builder.prismaObject("WebhookEvent", {
         "values of the fields that changed. Written as it was delivered: `object` is the REST read's body " +
         "when the event was rendered, keys in the same order, amounts as JSON numbers with every digit.",
       // Stored as JSON text; its numbers stay their text, so the response writes the stored bytes back.
-      resolve: (event) => parseExactJson(event.data),
+      ...readsJson("data"),
     }),
   }),
 });
@@ -81,10 +82,11 @@ builder.queryField("events", (t) =>
   newestFirstConnection(t, {
     type: WebhookEventConnectionRef,
     description: "The buyer's events, newest first (creation time, then id); kept for 30 days by default.",
+    model: "WebhookEvent",
     rows: (prisma) => prisma.webhookEvent,
     args: { filter: t.arg({ type: EVENT_FILTERS.input, description: "Filters." }) },
     narrow: ({ filter }, problems) => allOf(EVENT_FILTERS.filterWhere(filter, problems)),
-    where: (_args, viewer) => ({ buyerId: viewer.buyerId }),
+    listed: { where: (_args, viewer) => isValue("buyerId", viewer.buyerId) },
   }),
 );
 
