@@ -77,11 +77,14 @@ export class RowValueError extends Error {
  * counts refusals by it, so it must never carry a document's own text.
  */
 export const PLAN_REFUSALS = [
-  /** A root field with no planned read (declared in read-metadata.ts). */
+  /**
+   * A root field with no planned read (declared in read-metadata.ts): one
+   * that computes its answer says why (`executedReadExtension`).
+   */
   "root_field",
   /** `__schema` or `__type`: introspection is executed. */
   "introspection",
-  /** A connection's items selected twice (`nodes` beside `edges`, an edge's `node` twice). */
+  /** A field of a connection or of its edge that is none of `nodes`, `edges { node cursor }`, `pageInfo`, `totalCount`. */
   "connection_field",
   /** A field whose resolver declares nothing it reads, or arguments its read does not declare. */
   "undeclared_field",
