@@ -1,5 +1,6 @@
 import type { Viewer } from "../../auth/viewer.js";
 import { builder } from "../builder.js";
+import { executedReadExtension } from "../read-metadata.js";
 import { requireViewer } from "../require-viewer.js";
 import "./api-key.js";
 import "./buyer.js";
@@ -26,6 +27,9 @@ builder.queryField("viewer", (t) =>
   t.field({
     type: ViewerRef,
     description: "The buyer and API key of this request.",
+    extensions: executedReadExtension(
+      "it answers the request's own key and buyer, not a list or a record by id",
+    ),
     resolve: (_root, _args, context) => requireViewer(context),
   }),
 );
