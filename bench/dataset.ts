@@ -246,7 +246,8 @@ async function insertOrders(client: pg.Client, from: number, to: number, buyerOf
   }
 }
 
-async function insertApiKey(client: pg.Client, buyerId: string, name: string): Promise<string> {
+/** A new API key of `buyerId`, returned in full. */
+export async function insertApiKey(client: pg.Client, buyerId: string, name: string): Promise<string> {
   const key = generateApiKey();
   await client.query("INSERT INTO api_keys (id, buyer_id, name, prefix, hash) VALUES ($1, $2, $3, $4, $5)", [
     randomUUID(),

@@ -13,7 +13,7 @@ type LoggerModule = typeof import("../src/logger.js");
 type PrismaPeerModule = typeof import("./peers/prisma-handler.js");
 type SofaPeerModule = typeof import("./peers/sofa.js");
 
-/** A statement sent, with its parameters as Prisma logs them (a JSON array; "[]" for PostGraphile's). */
+/** A statement sent, with its parameters as a JSON array (as Prisma logs them). */
 export type QueryListener = (sql: string, params: string) => void;
 
 export interface InProcessServer {

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
-import { SCENARIOS, TARGETS } from "./scenarios.js";
+import { DASHBOARD_DOCUMENT_SCENARIOS, NAMED_SCENARIOS, SCENARIOS, TARGETS } from "./scenarios.js";
 
 export interface BenchOptions {
   seconds: number;
@@ -83,8 +83,8 @@ export function parseOptions(argv: string[], root: string): BenchOptions {
     )
     .option(
       "--scenarios <list>",
-      `scenarios (${SCENARIOS.map((scenario) => scenario.id).join(", ")})`,
-      list(SCENARIOS.map((scenario) => scenario.id)),
+      `scenarios (${SCENARIOS.map((scenario) => scenario.id).join(", ")}; run only when named: ${DASHBOARD_DOCUMENT_SCENARIOS.map((scenario) => scenario.id).join(", ")})`,
+      list(NAMED_SCENARIOS.map((scenario) => scenario.id)),
       SCENARIOS.map((scenario) => scenario.id),
     )
     .option("--candidate <dir>", "another checkout whose build runs beside the gateway as 'candidate'")

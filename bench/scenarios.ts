@@ -21,7 +21,8 @@ export type ScenarioId =
   | "orders-sorted-price-last"
   | "orders-search-supplier"
   | "orders-search-reference"
-  | "dashboard";
+  | "dashboard"
+  | `dashboard-${string}`;
 
 export type Method = "GET" | "POST" | "PATCH";
 
@@ -138,6 +139,7 @@ function persistedGraphql(
 
 /** A mix of GraphQL documents sent in full, one after the other; the n-th reads the n-th order of the buyer. */
 function graphqlMix(context: ScenarioContext, requests: DashboardRequest[]): RequestPlan {
+  if (requests.length === 0) throw new Error("a mix of no documents");
   return {
     method: "POST",
     headers: headers(context, true),
@@ -379,6 +381,29 @@ export const SCENARIOS: Scenario[] = [
   },
 ];
 
+/** The dashboard's mix without the documents not named, by name. */
+const onlyDocuments = (requests: DashboardRequest[], names: string[]) =>
+  requests.filter((request) => names.includes(request.name));
+
+/**
+ * One scenario per document of the dashboard's mix, sent alone (the same
+ * variables as in the mix): where the mix's time goes. Run only when named
+ * in --scenarios, e.g. `--scenarios dashboard,dashboard-OrderDetail`.
+ */
+export const DASHBOARD_DOCUMENT_SCENARIOS: Scenario[] = DASHBOARD_REQUESTS.map((request) => ({
+  id: `dashboard-${request.name}`,
+  label: `GraphQL dashboard document ${request.name} alone`,
+  read: true,
+  only: ["graphql", "graphql-executed", "postgraphile"],
+  plan: (_protocol, context) => graphqlMix(context, onlyDocuments(DASHBOARD_REQUESTS, [request.name])),
+}));
+
+const isDashboardScenario = (scenario: Scenario) =>
+  scenario.id === "dashboard" || scenario.id.startsWith("dashboard-");
+
+/** Every scenario --scenarios accepts: SCENARIOS, which a run measures by default, and those run only when named. */
+export const NAMED_SCENARIOS: Scenario[] = [...SCENARIOS, ...DASHBOARD_DOCUMENT_SCENARIOS];
+
 /** The server processes a run can start. */
 export type ProcessId =
   | "gateway"
@@ -471,7 +496,7 @@ export const TARGETS: Target[] = [
     label: "gateway GraphQL, no response cache, every query executed",
     process: "gateway-executed",
     protocol: "graphql",
-    supports: (scenario) => scenario.id === "dashboard",
+    supports: isDashboardScenario,
   },
   // Every request traced and its spans exported over OTLP/HTTP to a local sink (opt-in: --targets rest,rest-traced).
   {
@@ -495,18 +520,23 @@ export const TARGETS: Target[] = [
     label: "(d) PostGraphile v5",
     process: "postgraphile",
     protocol: "graphql",
-    supports: (scenario) => scenario.id === "list-orders" || scenario.id === "dashboard",
+    supports: (scenario) => scenario.id === "list-orders" || isDashboardScenario(scenario),
     plan: (scenario, context) =>
       scenario.id === "dashboard"
         ? graphqlMix(context, POSTGRAPHILE_DASHBOARD_REQUESTS)
-        : {
-            method: "POST",
-            headers: headers(context, true),
-            build: () => ({
-              path: "/graphql",
-              body: json({ query: POSTGRAPHILE_ORDERS_DOCUMENT, variables: { first: PAGE } }),
-            }),
-          },
+        : isDashboardScenario(scenario)
+          ? graphqlMix(
+              context,
+              onlyDocuments(POSTGRAPHILE_DASHBOARD_REQUESTS, [scenario.id.slice("dashboard-".length)]),
+            )
+          : {
+              method: "POST",
+              headers: headers(context, true),
+              build: () => ({
+                path: "/graphql",
+                body: json({ query: POSTGRAPHILE_ORDERS_DOCUMENT, variables: { first: PAGE } }),
+              }),
+            },
   },
   {
     id: "candidate",

@@ -24,10 +24,10 @@ import { type Job, runRounds, warmUp } from "../bench/run.js";
 import { captureCannedResponses, checkJobs } from "../bench/samples.js";
 import { runScaleStep, type ScaleResult } from "../bench/scale-step.js";
 import {
+  NAMED_SCENARIOS,
   type ProcessId,
   planOf,
   runsOn,
-  SCENARIOS,
   type ScenarioContext,
   TARGETS,
 } from "../bench/scenarios.js";
@@ -69,7 +69,7 @@ log(`dataset generated in ${elapsed(phase)}: ${JSON.stringify(dataset.counts)}`)
 const machine = await describeMachine(url, root);
 const runTag = randomBytes(4).toString("hex");
 const context: ScenarioContext = { apiKey: dataset.apiKey, orderIds: dataset.orderIds, runTag };
-const scenarios = SCENARIOS.filter((scenario) => options.scenarios.includes(scenario.id));
+const scenarios = NAMED_SCENARIOS.filter((scenario) => options.scenarios.includes(scenario.id));
 const targets = TARGETS.filter((target) => options.targets.includes(target.id));
 const settings: ServerSettings = {
   root,

@@ -42,8 +42,8 @@ function narrowToBuyer(plan: () => Step): Step {
 }
 
 /**
- * Tells `onQuery` of every statement any connection of `pool` sends, Prisma's
- * and PostGraphile's alike: PostGraphile reports none of its own.
+ * Tells `onQuery` of every statement any connection of `pool` sends, with its
+ * parameters, Prisma's and PostGraphile's alike: PostGraphile reports none of its own.
  */
 function observeStatements(pool: pg.Pool, onQuery: QueryObserver): void {
   pool.on("connect", (client) => {
@@ -57,7 +57,13 @@ function observeStatements(pool: pg.Pool, onQuery: QueryObserver): void {
             : typeof first === "object" && first !== null && "text" in first && typeof first.text === "string"
               ? first.text
               : "";
-        onQuery(text, "[]");
+        const second = args[1];
+        const values = Array.isArray(second)
+          ? second
+          : typeof first === "object" && first !== null && "values" in first && Array.isArray(first.values)
+            ? first.values
+            : [];
+        onQuery(text, JSON.stringify(values));
         return Reflect.apply(query, client, args);
       },
     });
