@@ -74,8 +74,22 @@ export function anyOf(conditions: readonly object[]): object {
   );
 }
 
-/** `field` holds one of `values`. */
+/**
+ * `field` holds one of `values`. One value is written as an equality: a
+ * generic plan of `= ANY(array)` cannot read an index on the column and then
+ * the sort key in order, which a list filtered by one value (a status) wants.
+ */
 export function isOneOf(field: string, values: readonly unknown[]): object {
+  const [only] = values;
+  return onColumn(field, { in: values }, (target, column, sql) =>
+    values.length === 1
+      ? `${target} = ${sql.bind(sql.valueText(column, only))}`
+      : `${target} = ANY(${sql.bind(sql.arrayText(column, values))})`,
+  );
+}
+
+/** `field` holds one of `values`, as one array whatever their number: one statement's text for any batch. */
+function isInArray(field: string, values: readonly unknown[]): object {
   return onColumn(
     field,
     { in: values },
@@ -100,7 +114,7 @@ export type RecordIds = string | readonly string[];
 
 /** The record `ids` names, or those among a list of ids. */
 export function hasId(ids: RecordIds): object {
-  return typeof ids === "string" ? isValue("id", ids) : isOneOf("id", ids);
+  return typeof ids === "string" ? isValue("id", ids) : isInArray("id", ids);
 }
 
 /** `field` lies beyond `value`: above it (`gt`) or below it (`lt`). */

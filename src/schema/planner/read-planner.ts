@@ -18,6 +18,7 @@ import {
   getVariableValues,
   Kind,
   type OperationDefinitionNode,
+  type VariableDefinitionNode,
 } from "graphql";
 import type { DataModel } from "../../db/data-model.js";
 import { DomainError } from "../../domain/errors.js";
@@ -62,6 +63,7 @@ export function createReadPlanner(options: {
 }): ReadPlanner {
   const { schema, dataModel } = options;
   const query = namedQuery(options.query);
+  const coercions: Coercions = new WeakMap();
   return {
     plan(operation, spelling) {
       return planned(() => {
@@ -121,7 +123,7 @@ export function createReadPlanner(options: {
     const field = root.getFields()[fieldNode.name.value];
     if (!field) throw new PlanError(`Query.${fieldNode.name.value} is not planned`, "introspection");
     const fieldArguments: FieldArguments = (parent, nested, node, variables) =>
-      readArguments(schema, operation, parent, nested, node, variables);
+      readArguments(coercedVariables(schema, coercions, operation, variables), parent, nested, node);
     const argumentsOf = (variables: Readonly<Record<string, unknown>>) =>
       fieldArguments("Query", field, fieldNode, variables);
     return {
@@ -144,19 +146,54 @@ function planned<Read>(make: () => Read): { planned: Read } | PlanRefused {
   }
 }
 
+const NO_DEFINITIONS: readonly VariableDefinitionNode[] = [];
+
+/**
+ * Variables coerced by an operation's definitions, by those definitions
+ * (shared by the operations planned for each of a document's root fields)
+ * and a request's variables object: kept exactly as long as both are.
+ */
+type Coercions = WeakMap<
+  readonly VariableDefinitionNode[],
+  WeakMap<Readonly<Record<string, unknown>>, Record<string, unknown> | null>
+>;
+
+/**
+ * A request's variables coerced by the operation's definitions, once per
+ * request: its root fields and every connection below them read their
+ * arguments from them (null when execution refuses them).
+ */
+function coercedVariables(
+  schema: GraphQLSchema,
+  coercions: Coercions,
+  operation: OperationDefinitionNode,
+  variables: Readonly<Record<string, unknown>>,
+): Record<string, unknown> | null {
+  const definitions = operation.variableDefinitions ?? NO_DEFINITIONS;
+  let byVariables = coercions.get(definitions);
+  if (!byVariables) {
+    byVariables = new WeakMap();
+    coercions.set(definitions, byVariables);
+  }
+  let coerced = byVariables.get(variables);
+  if (coerced === undefined) {
+    const outcome = getVariableValues(schema, definitions, variables);
+    coerced = outcome.errors ? null : outcome.coerced;
+    byVariables.set(variables, coerced);
+  }
+  return coerced;
+}
+
 /** A field's arguments (of the type `parent`) as its resolver receives them; null when execution would refuse them. */
 function readArguments(
-  schema: GraphQLSchema,
-  operation: OperationDefinitionNode,
+  coerced: Record<string, unknown> | null,
   parent: string,
   field: GraphQLField<unknown, unknown>,
   node: FieldNode,
-  variables: Readonly<Record<string, unknown>>,
 ): Record<string, unknown> | null {
-  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables);
-  if (coerced.errors) return null;
+  if (coerced === null) return null;
   try {
-    return resolverArguments(parent, field.name, getArgumentValues(field, node, coerced.coerced));
+    return resolverArguments(parent, field.name, getArgumentValues(field, node, coerced));
   } catch (error) {
     if (error instanceof GraphQLError || error instanceof DomainError) return null;
     throw error;
