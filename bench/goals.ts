@@ -116,6 +116,17 @@ export function goalRatios(cells: Cell[], counts: QueryCount[], scenarios: Scena
     compare(`${scenario.label} vs (d) PostGraphile`, scenario.id, "graphql", "postgraphile", {}, true);
     compare(`${scenario.label}, planned vs executed`, scenario.id, "graphql", "graphql-executed", {}, true);
   }
+  // Another checkout's build on the dashboard's documents, in the same rounds (--candidate).
+  for (const scenario of scenarios.filter((candidate) => candidate.id.startsWith("dashboard"))) {
+    compare(
+      `gateway vs candidate GraphQL, ${scenario.label}`,
+      scenario.id,
+      "graphql",
+      "candidate-graphql",
+      {},
+      true,
+    );
+  }
   // Memory under the same load: the gateway's peak against the hand-written handler's, judged only
   // when the gateway's process served nothing else (a turn's peak starts from the heap others left).
   const pageWithoutCache = cell("list-orders", "rest-uncached");

@@ -303,7 +303,7 @@ export const SCENARIOS: Scenario[] = [
     label: "GraphQL dashboard, 5 ad-hoc documents in turn",
     read: true,
     // The gateway as deployed: its response cache keeps answers of GET only, never of POST /graphql.
-    only: ["graphql", "graphql-executed", "postgraphile"],
+    only: ["graphql", "graphql-executed", "postgraphile", "candidate-graphql"],
     plan: (_protocol, context) => graphqlMix(context, DASHBOARD_REQUESTS),
   },
   {
@@ -394,7 +394,7 @@ export const DASHBOARD_DOCUMENT_SCENARIOS: Scenario[] = DASHBOARD_REQUESTS.map((
   id: `dashboard-${request.name}`,
   label: `GraphQL dashboard document ${request.name} alone`,
   read: true,
-  only: ["graphql", "graphql-executed", "postgraphile"],
+  only: ["graphql", "graphql-executed", "postgraphile", "candidate-graphql"],
   plan: (_protocol, context) => graphqlMix(context, onlyDocuments(DASHBOARD_REQUESTS, [request.name])),
 }));
 
