@@ -38,8 +38,6 @@ describe("the API reference page", () => {
   const get = (path: string, init: RequestInit = {}) =>
     harness.app.fetch(new Request(`http://localhost${path}`, init));
 
-  beforeAll(async () => {});
-
   it("serves /docs without an API key, loading scripts only from this server", async () => {
     const response = await get("/docs");
     expect(response.status).toBe(200);
