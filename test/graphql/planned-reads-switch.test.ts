@@ -1,10 +1,11 @@
 // GRAPHQL_PLANNED_READS=false: every query is executed, none answered by its
 // planned read, with the same answer; an operator (or the bench) can compare
-// the two, or rule the planner out.
+// the two, or rule the planner out. The same two apps show that decimals keep
+// every digit, planned and executed.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
-import { createTestApp, type TestApp } from "../support/test-app.js";
-import { GRAPHQL } from "./helpers.js";
+import { API, createTestApp, type TestApp } from "../support/test-app.js";
+import { GRAPHQL, graphql } from "./helpers.js";
 
 const ORDERS = `query Orders($first: Int) {
   orders(first: $first) { edges { node { id orderStatus priceTotal supplier { name } } } }
@@ -78,5 +79,99 @@ describe("GRAPHQL_PLANNED_READS", () => {
     expect(byExecution.orderReads).not.toContain(byPlan.orderReads[0]);
     // The planner is not consulted, so no query is counted as refused by it.
     expect(await executedCount(executed)).toBe(0);
+  });
+});
+
+// Money and quantities are numeric(20,6) in the database: GraphQL carries
+// them as strings of digits and REST writes the same digits as JSON numbers,
+// so no value is rounded on its way out (a float keeps about 15 digits).
+// 20 significant digits: a float would print 12345678901234.123.
+const TOTAL = "12345678901234.123456";
+const SMALL = "0.000001";
+// numeric(20,6)'s extremes, read where Prisma joins the row in as JSON (relationJoins).
+const MOST = "99999999999999.999999";
+const LEAST = "-99999999999999.999999";
+
+const globalId = (type: string, uuid: string) => Buffer.from(`${type}:${uuid}`).toString("base64");
+
+describe("exact decimals", () => {
+  let buyer: SeededBuyer;
+  let orderId: string;
+
+  beforeAll(async () => {
+    buyer = await seedBuyer(planned.database, "Exact");
+    [orderId = ""] = await seedOrders(planned.database, buyer, [
+      { createdAt: new Date(Date.UTC(2026, 0, 1)) },
+    ]);
+    await planned.database.prisma.order.update({
+      where: { id: orderId },
+      data: { priceTotal: TOTAL, taxAmount: SMALL, quantity: "1000000" },
+    });
+  });
+
+  it("GraphQL returns every stored digit as a string", async () => {
+    const { data } = await graphql<{ order: { priceTotal: string; taxAmount: string; quantity: string } }>(
+      planned.app,
+      "query ($id: UUID!) { order(id: $id) { priceTotal taxAmount quantity } }",
+      { key: buyer.apiKey, variables: { id: orderId } },
+    );
+    expect(data?.order).toEqual({ priceTotal: TOTAL, taxAmount: SMALL, quantity: "1000000" });
+  });
+
+  it("REST writes the same digits as JSON numbers, as the contract types them", async () => {
+    const response = await planned.app.fetch(`${API}/orders?limit=1`, {
+      headers: { "x-api-key": buyer.apiKey },
+    });
+    const text = await response.text();
+    expect(text).toContain(`"price_total":${TOTAL}`);
+    expect(text).toContain(`"tax_amount":${SMALL}`);
+    expect(text).toContain(`"quantity":1000000,`);
+    expect(typeof (JSON.parse(text) as { price_total: unknown }[])[0]?.price_total).toBe("number");
+  });
+});
+
+describe("exact decimals of records reached through node and nodes, executed", () => {
+  let buyer: SeededBuyer;
+  let orderId: string;
+  const amounts = { priceTotal: MOST, taxAmount: LEAST, quantity: SMALL };
+
+  beforeAll(async () => {
+    // Executed by graphql-js over Prisma, not answered by a planned read: the app with planned reads off.
+    buyer = await seedBuyer(executed.database, "Exact nodes");
+    [orderId = ""] = await seedOrders(executed.database, buyer, [
+      { createdAt: new Date(Date.UTC(2026, 0, 1)) },
+    ]);
+    await executed.database.prisma.order.update({ where: { id: orderId }, data: amounts });
+  });
+
+  const read = async (query: string) => {
+    const { data, errors } = await graphql<Record<string, unknown>>(executed.app, query, {
+      key: buyer.apiKey,
+    });
+    expect(errors).toBeUndefined();
+    return data;
+  };
+  const ORDER = "... on Order { priceTotal taxAmount quantity }";
+  const ORDERS = "orders(first: 5) { nodes { priceTotal taxAmount quantity } }";
+
+  it("an order through node(id:) and nodes(ids:) keeps every digit", async () => {
+    const id = globalId("Order", orderId);
+    expect(await read(`{ node(id: "${id}") { ${ORDER} } }`)).toEqual({ node: amounts });
+    expect(await read(`{ nodes(ids: ["${id}"]) { ${ORDER} } }`)).toEqual({ nodes: [amounts] });
+  });
+
+  it("an order in a connection below node and nodes keeps every digit", async () => {
+    const product = globalId("BuyerProduct", buyer.buyerProductId);
+    const approval = globalId("BuyerProductApproval", buyer.approvalId);
+    const page = { orders: { nodes: [amounts] } };
+    expect(await read(`{ nodes(ids: ["${product}"]) { ... on BuyerProduct { ${ORDERS} } } }`)).toEqual({
+      nodes: [page],
+    });
+    expect(await read(`{ node(id: "${approval}") { ... on BuyerProductApproval { ${ORDERS} } } }`)).toEqual({
+      node: page,
+    });
+    expect(await read(`{ buyerProducts(first: 5) { nodes { ${ORDERS} } } }`)).toEqual({
+      buyerProducts: { nodes: [page] },
+    });
   });
 });
