@@ -12,13 +12,11 @@ import { createLogger } from "../../src/logger.js";
 import { createHttpServer, type HttpServer } from "../../src/server/http-server.js";
 import { eventually } from "../support/eventually.js";
 import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
+import { ORDER_COUNT, REFERENCE_LENGTH, seedSlowReaders } from "../support/slow-reader-data.js";
 import { testConfig } from "../support/test-app.js";
 import { createTestDatabase, type TestDatabase } from "../support/test-database.js";
 
 const ORDERS = "/api/public/buyer/v1/orders";
-/** 500 orders of about 25 KB: a page of them is far more than the sockets' buffers take unread. */
-const ORDER_COUNT = 500;
-const REFERENCE_LENGTH = 25_000;
 const LARGEST_ORDERS_QUERY = `{ orders(first: 500) { edges { node { id purchaseOrderReference } } } }`;
 
 interface Served {
@@ -178,14 +176,7 @@ describe("slow readers of large answers", { timeout: 120_000 }, () => {
   let astral: SeededBuyer;
   beforeAll(async () => {
     database = await createTestDatabase();
-    buyer = await seedBuyer(database, "Slow Reader");
-    other = await seedBuyer(database, "Neighbour");
-    const orders = Array.from({ length: ORDER_COUNT }, (_, index) => ({
-      createdAt: new Date(Date.UTC(2025, 0, 1, 0, 0, index)),
-      purchaseOrderReference: `PO-${"x".repeat(REFERENCE_LENGTH)}-${index}`,
-    }));
-    await seedOrders(database, buyer, orders);
-    await seedOrders(database, other, orders.slice(0, 10));
+    ({ buyer, other } = await seedSlowReaders(database));
     astral = await seedBuyer(database, "Astral");
     await seedOrders(database, astral, astralOrders());
   }, 120_000);
