@@ -9,6 +9,7 @@ import {
   isObjectType,
   TypeInfo,
   ValidationContext,
+  type VariableDefinitionNode,
   visit,
   visitWithTypeInfo,
 } from "graphql";
@@ -98,6 +99,88 @@ export function pricedOperationOf(context: object): PricedOperation | undefined 
   return pricedOperations.get(context);
 }
 
+/** Prices kept per operation of a document: one per combination of its variables' values a client sends. */
+const MAX_PRICES_PER_OPERATION = 16;
+/** Longest key of variables' values whose price is kept; larger values are priced on every request. */
+const MAX_PRICE_KEY_LENGTH = 512;
+
+/**
+ * The values of an operation's declared variables as a key, or null when they
+ * are not all plain JSON (or make too long a key): with the schema, document
+ * and operation they decide the price, and nothing else does.
+ */
+function variablesKey(
+  definitions: readonly VariableDefinitionNode[],
+  variables: Readonly<Record<string, unknown>> | null | undefined,
+): string | null {
+  let key = "";
+  for (const definition of definitions) {
+    const name = definition.variable.name.value;
+    // Absent and null differ: an absent variable takes its default.
+    const part = variables && Object.hasOwn(variables, name) ? jsonText(variables[name]) : "-";
+    if (part === null) return null;
+    key += `${part},`;
+    if (key.length > MAX_PRICE_KEY_LENGTH) return null;
+  }
+  return key;
+}
+
+/** JSON text of a value parsed from JSON, or null for anything else (a file of a multipart request). */
+function jsonText(value: unknown): string | null {
+  return isPlainJson(value) ? JSON.stringify(value) : null;
+}
+
+function isPlainJson(value: unknown, depth = 0): boolean {
+  if (value === null || typeof value === "boolean" || typeof value === "string") return true;
+  if (typeof value === "number") return Number.isFinite(value);
+  if (depth > 8 || typeof value !== "object") return false;
+  if (Array.isArray(value)) return value.every((item) => isPlainJson(item, depth + 1));
+  if (Object.getPrototypeOf(value) !== Object.prototype) return false;
+  return Object.values(value).every((item) => isPlainJson(item, depth + 1));
+}
+
+/**
+ * `operationCost` remembered per parsed document: a document sent again is
+ * the same DocumentNode from Yoga's parse cache (document-cache.ts), so its
+ * prices live exactly as long as it, a few per operation.
+ */
+function pricesByDocument() {
+  const bySchema = new WeakMap<
+    GraphQLSchema,
+    WeakMap<DocumentNode, Map<string, Map<string, OperationCost>>>
+  >();
+  return (args: ExecutionArgs): OperationCost => {
+    const { schema, document, operationName, variableValues } = args;
+    const operation = getOperationAST(document, operationName);
+    const key = operation ? variablesKey(operation.variableDefinitions ?? [], variableValues) : null;
+    if (key === null) return operationCost(schema, document, operationName, variableValues);
+    let byDocument = bySchema.get(schema);
+    if (!byDocument) {
+      byDocument = new WeakMap();
+      bySchema.set(schema, byDocument);
+    }
+    let byOperation = byDocument.get(document);
+    if (!byOperation) {
+      byOperation = new Map();
+      byDocument.set(document, byOperation);
+    }
+    const operationKey = operationName ?? "";
+    let prices = byOperation.get(operationKey);
+    if (!prices) {
+      prices = new Map();
+      byOperation.set(operationKey, prices);
+    }
+    let priced = prices.get(key);
+    if (!priced) {
+      priced = operationCost(schema, document, operationName, variableValues);
+      // The oldest goes first.
+      if (prices.size >= MAX_PRICES_PER_OPERATION) prices.delete(prices.keys().next().value ?? "");
+      prices.set(key, priced);
+    }
+    return priced;
+  };
+}
+
 /**
  * Prices the operation about to run from the page sizes it will really get
  * (literal, variable or default `first`) and refuses it unexecuted when it
@@ -105,8 +188,9 @@ export function pricedOperationOf(context: object): PricedOperation | undefined 
  * are known, before any resolver.
  */
 export function costLimitPlugin(limits: GraphQLLimits): Plugin {
+  const priceOf = pricesByDocument();
   const check = (args: ExecutionArgs): GraphQLError | null => {
-    const priced = operationCost(args.schema, args.document, args.operationName, args.variableValues);
+    const priced = priceOf(args);
     if (priced.kind === "invalid-variables") return null;
     if (priced.kind === "unpriceable") {
       return refusal("COST_LIMIT_EXCEEDED", `Query cost cannot be computed: ${priced.reason}`);

@@ -4,13 +4,16 @@
 // timeout (its SQL cancelled on PostgreSQL); a key runs few expensive
 // operations at once. How an operation is priced is in cost-pricing.test.ts.
 
+import { parse } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type App, createApp } from "../../src/app.js";
 import { type AppConfig, DEFAULT_GRAPHQL_WORK_BOUNDS, type GraphQLWorkBounds } from "../../src/config.js";
 import { type Database, openDatabase } from "../../src/db/database.js";
 import { parseDatabaseUrl } from "../../src/db/database-url.js";
 import type { SqlConnection } from "../../src/db/sql-connection.js";
+import { operationCost } from "../../src/graphql/cost.js";
 import { createLogger } from "../../src/logger.js";
+import { schema } from "../../src/schema/index.js";
 import { CONFIGURED_POOL } from "../support/database-pool.js";
 import { withinOneWindow } from "../support/rate-limit-window.js";
 import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
@@ -111,6 +114,34 @@ describe("GraphQL operation cost", () => {
          orders(first: $n) @include(if: $deep) { totalCount edges { node { id } } } } } } } } }`,
       { deep: true },
     );
+  });
+
+  it("prices one document sent again by the variables of each request", async () => {
+    const document = `query ($n: Int = 3, $deep: Boolean = false) {
+      orders(first: $n) { edges { node { id buyerProduct @include(if: $deep) { orders(first: $n) { edges { node { id } } } } } } }
+    }`;
+    const priceWith = async (variables?: Record<string, unknown>) => {
+      const response = await harness.app.fetch("http://localhost/graphql", {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-api-key": buyer.apiKey },
+        body: JSON.stringify({ query: document, variables }),
+      });
+      const body = (await response.json()) as { extensions?: { cost?: { requested: number } } };
+      return body.extensions?.cost?.requested;
+    };
+    const sent = [undefined, { n: 3 }, { n: null }, { n: 40 }, { n: 40, deep: true }, { n: 3 }, {}];
+    const prices: (number | undefined)[] = [];
+    for (const variables of sent) prices.push(await priceWith(variables));
+    // Each as the document alone would be priced with those values, whichever was sent before it.
+    const alone = sent.map((variables) => operationCost(schema, parse(document), undefined, variables));
+    expect(prices).toEqual(alone.map((priced) => (priced.kind === "priced" ? priced.cost : undefined)));
+    const [absent, three, explicitNull, forty, deep] = prices;
+    expect(three).toBe(absent);
+    expect(forty).toBeGreaterThan(three ?? 0);
+    expect(deep).toBeGreaterThan(forty ?? 0);
+    // null is not absent: the default page size (100) rather than the variable's default.
+    expect(explicitNull).toBeGreaterThan(three ?? 0);
+    expect(await refusedForCost(document, { n: 100, deep: true })).toBeDefined();
   });
 
   it("refuses whatever the client accepts with HTTP 400", async () => {
