@@ -6,6 +6,7 @@ import type { ExpensiveWork } from "../http/expensive-work.js";
 import type { WhenSent } from "../http/response-cache.js";
 import type { Logger } from "../logger.js";
 import type { GraphQLContext, ReadPosition } from "../schema/context.js";
+import { bodyLimitPlugin } from "./body-limit.js";
 import type { RateLimitStanding } from "./cost.js";
 import { boundedDocumentCache } from "./document-cache.js";
 import { graphiqlOptions } from "./graphiql.js";
@@ -67,7 +68,8 @@ export function createGraphQLServer({
   return createYoga<RequestScope, GraphQLContext>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
-    maxRequestBodySize,
+    // Enforced by bodyLimitPlugin, last of the plugins below.
+    maxRequestBodySize: false,
     parserAndValidationCache: boundedDocumentCache(config.memory.documentCacheMaxBytes),
     context: ({ viewer, requestId, position, request }) =>
       contextFor(viewer, requestId, position, request.signal),
@@ -108,6 +110,7 @@ export function createGraphQLServer({
       }),
       ...protectionPlugins(config, expensiveWork),
       ...plugins,
+      bodyLimitPlugin(maxRequestBodySize),
     ],
   });
 }
