@@ -1,5 +1,5 @@
-import type { DocumentNode } from "graphql";
-import type { YogaServerOptions } from "graphql-yoga";
+import type { DocumentNode, GraphQLSchema, ValidationRule } from "graphql";
+import type { Plugin, YogaServerOptions } from "graphql-yoga";
 import { LRUCache } from "lru-cache";
 
 /**
@@ -62,9 +62,67 @@ export function boundedDocumentCache(maxBytes: number): ParseCacheOptions & {
         if (error instanceof Error) cache.set(text, error);
       },
     },
-    validationCache: true,
+    // Kept by validationCachePlugin instead.
+    validationCache: false,
     get bytes() {
       return cache.calculatedSize;
+    },
+  };
+}
+
+/** Rule sets whose results are kept per document: the plugins add the same rules to every request. */
+const MAX_RULE_SETS_PER_DOCUMENT = 4;
+
+type ValidatePayload = Parameters<NonNullable<Plugin["onValidate"]>>[0];
+/** What validation gave: its errors, none when the document is valid. */
+type ValidationResult = Parameters<ValidatePayload["setResult"]>[0];
+
+interface KeptValidation {
+  ruleNames: readonly string[];
+  result: ValidationResult;
+}
+
+function sameNames(kept: readonly string[], rules: readonly ValidationRule[]): boolean {
+  if (kept.length !== rules.length) return false;
+  for (let index = 0; index < kept.length; index += 1) if (kept[index] !== rules[index]?.name) return false;
+  return true;
+}
+
+/**
+ * Validation results kept with each parsed document, as Yoga's own validation
+ * cache keeps them (by the schema and the names of the rules run, which
+ * graphql-armor makes anew for every request), without building a text of
+ * the rules' names and reading an expiring cache on every request. A document
+ * sent again is the same DocumentNode from the parse cache, so its results
+ * live as long as it. Last of the plugins, so that it sees every rule the
+ * others add.
+ */
+export function validationCachePlugin(): Plugin {
+  const bySchema = new WeakMap<GraphQLSchema, WeakMap<DocumentNode, KeptValidation[]>>();
+  return {
+    onValidate({ params: { schema, documentAST, rules }, setResult }) {
+      const run: readonly ValidationRule[] = rules ?? [];
+      let byDocument = bySchema.get(schema);
+      if (!byDocument) {
+        byDocument = new WeakMap();
+        bySchema.set(schema, byDocument);
+      }
+      let kept = byDocument.get(documentAST);
+      if (!kept) {
+        kept = [];
+        byDocument.set(documentAST, kept);
+      }
+      const found = kept.find((entry) => sameNames(entry.ruleNames, run));
+      if (found) {
+        setResult(found.result);
+        return;
+      }
+      const ruleNames = run.map((rule) => rule.name);
+      const results = kept;
+      return ({ result }) => {
+        if (results.length >= MAX_RULE_SETS_PER_DOCUMENT) results.shift();
+        results.push({ ruleNames, result });
+      };
     },
   };
 }

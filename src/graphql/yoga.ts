@@ -8,7 +8,7 @@ import type { Logger } from "../logger.js";
 import type { GraphQLContext, ReadPosition } from "../schema/context.js";
 import { bodyLimitPlugin } from "./body-limit.js";
 import type { RateLimitStanding } from "./cost.js";
-import { boundedDocumentCache } from "./document-cache.js";
+import { boundedDocumentCache, validationCachePlugin } from "./document-cache.js";
 import { graphiqlOptions } from "./graphiql.js";
 import { persistedDocumentsPlugins } from "./persisted-documents.js";
 import { protectionPlugins } from "./protection.js";
@@ -110,6 +110,7 @@ export function createGraphQLServer({
       }),
       ...protectionPlugins(config, expensiveWork),
       ...plugins,
+      validationCachePlugin(),
       bodyLimitPlugin(maxRequestBodySize),
     ],
   });

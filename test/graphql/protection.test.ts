@@ -98,6 +98,31 @@ describe("GraphQL access and limits", () => {
       expect(harness.queries.filter((sql) => /\b(orders|buyer_products)\b/.test(sql))).toEqual([]);
     });
 
+    it("answers a document sent again as it answered it the first time, refused or run", async () => {
+      const strict = appWith({ limits: { ...DEFAULT_GRAPHQL_LIMITS, maxDepth: 4 } });
+      const documents = {
+        deep: "{ orders { edges { node { buyerProduct { id } } } } }",
+        invalid: "{ orders { edges { node { nope } } } }",
+        shallow: "{ orders { totalCount } }",
+      };
+      for (const round of [1, 2, 3]) {
+        for (const app of [strict, harness.app]) {
+          const deep = await graphql(app, documents.deep, { key: buyer.apiKey });
+          if (app === strict)
+            expect(deep.errors?.[0]?.extensions?.code, `round ${round}`).toBe("DEPTH_LIMIT_EXCEEDED");
+          else expect(deep.errors, `round ${round}`).toBeUndefined();
+          const invalid = await graphql(app, documents.invalid, { key: buyer.apiKey });
+          expect(invalid.status).toBe(400);
+          expect(invalid.errors?.map((error) => error.extensions?.code)).toEqual([
+            "GRAPHQL_VALIDATION_FAILED",
+          ]);
+          expect(await graphqlData(app, documents.shallow, { key: buyer.apiKey })).toEqual({
+            orders: { totalCount: 1 },
+          });
+        }
+      }
+    });
+
     it("refuses more aliases than the limit", async () => {
       const aliases = Array.from(
         { length: DEFAULT_GRAPHQL_LIMITS.maxAliases + 1 },
