@@ -156,9 +156,9 @@ describe("tracing with OpenTelemetry, exported over OTLP/HTTP", () => {
         traceparent: upstream.header,
         "content-type": "application/json",
       },
-      // Both spellings of a connection's items: the planner refuses it, so the document is executed.
+      // A value computed from a column, which declares no read: the planner refuses it, so the document is executed.
       body: JSON.stringify({
-        query: "query RecentOrders { orders(first: 2) { nodes { id } edges { node { id } } } }",
+        query: "query RecentOrders { orders(first: 2) { nodes { id allowedNextStatuses } } }",
       }),
     });
     expect(response.status).toBe(200);
