@@ -1,5 +1,6 @@
 import { GraphQLError } from "graphql";
 import type { Plugin } from "graphql-yoga";
+import { readLimitedBytes } from "../http/limited-body.js";
 
 function tooLarge(): GraphQLError {
   return new GraphQLError("Request body too large", {
@@ -15,33 +16,6 @@ function invalidContentLength(): GraphQLError {
 
 /** Only a single non-negative integer is a Content-Length; anything else (a smuggling attempt's list) is refused. */
 const CONTENT_LENGTH = /^\d+$/;
-
-/** The body's bytes, refused once they pass `maxBytes`, whatever Content-Length said. */
-async function readLimited(
-  body: ReadableStream<Uint8Array>,
-  maxBytes: number,
-): Promise<Uint8Array<ArrayBuffer>> {
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
-}
 
 /**
  * Yoga's `maxRequestBodySize`, with the same answers: a declared length over
@@ -64,16 +38,14 @@ export function bodyLimitPlugin(maxBytes: number): Plugin {
       setRequestParser(async (sent) => {
         let body: BodyInit | null = null;
         if (sent.body) {
-          try {
-            body = await readLimited(sent.body, maxBytes);
-          } catch (error) {
-            if (error instanceof GraphQLError) throw error;
+          const read = await readLimitedBytes(sent.body, maxBytes).catch(
             // The body broke off (a bad chunk, the client gone): the parser meets that failure
             // as if it read the body itself, and answers it as it answers any unreadable body.
-            body = new fetchAPI.ReadableStream<Uint8Array>({
-              start: (controller) => controller.error(error),
-            });
-          }
+            (error: unknown) =>
+              new fetchAPI.ReadableStream<Uint8Array>({ start: (controller) => controller.error(error) }),
+          );
+          if (read === null) throw tooLarge();
+          body = read;
         }
         const init: RequestInit & { duplex: "half" } = {
           method: sent.method,

@@ -1,3 +1,4 @@
+import { readLimitedBytes } from "./limited-body.js";
 import type { Problem } from "./problem.js";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -24,8 +25,10 @@ export async function readJsonObject(
   const declaredLength = Number(request.headers.get("content-length") ?? "0");
   if (declaredLength > MAX_BODY_BYTES) return { problem: tooLarge };
 
-  const text = await readLimitedText(request);
-  if (text === null) return { problem: tooLarge };
+  const bytes = request.body ? await readLimitedBytes(request.body, MAX_BODY_BYTES) : new Uint8Array();
+  if (bytes === null) return { problem: tooLarge };
+  // Buffer rather than TextDecoder: a leading byte-order mark stays, and JSON.parse refuses it.
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
   if (text.trim() === "") return { value: {} };
 
   const coding = contentCoding(request);
@@ -97,23 +100,4 @@ function nestsDeeperThan(root: object, maxDepth: number): boolean {
     for (const child of Object.values(value)) pending.push([child, depth + 1]);
   }
   return false;
-}
-
-/** The body as text, or null once it passes the limit. */
-async function readLimitedText(request: Request): Promise<string | null> {
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
 }
