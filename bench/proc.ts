@@ -20,11 +20,12 @@ export function cpuMs(pid: number): number {
 }
 
 /** The process's children, from each process's parent pid in /proc. */
-function childrenOf(pid: number): number[] {
+export function childrenOf(pid: number): number[] {
   const children: number[] = [];
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
+      // The command name in parentheses may hold spaces; the parent pid is the second field after it.
       const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
       if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === pid) children.push(Number(entry));
     } catch {

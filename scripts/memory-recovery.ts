@@ -7,13 +7,12 @@
 // each worker's peak, and the resident set 60 s after the load, against the
 // goals. Exits 1 when a goal is missed.
 import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Dataset, dropDatabase, migrate, recreateDatabase, seedDataset } from "../bench/dataset.js";
-import { resetPeak, settle, statusKb } from "../bench/proc.js";
+import { childrenOf, resetPeak, settle, statusKb } from "../bench/proc.js";
 import { startServer } from "../bench/processes.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -44,20 +43,6 @@ const LARGEST_QUERY = `{ orders(first: 500) { edges { node {
 
 const log = (line: string) => console.log(`[memory ${new Date().toISOString().slice(11, 19)}] ${line}`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function childrenOf(pid: number): number[] {
-  const children: number[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === pid) children.push(Number(entry));
-    } catch {
-      // Gone since the listing.
-    }
-  }
-  return children;
-}
 
 const mb = (kb: number | null) => ((kb ?? 0) * 1024) / MB;
 const fixed = (value: number) => value.toFixed(0);

@@ -3,8 +3,9 @@
 // service: every scrape counts the requests both workers served.
 import { Agent } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { childrenOf } from "../../bench/proc.js";
 import { eventually } from "../support/eventually.js";
-import { childrenOf, connectionsHeldBy, establishedOn } from "../support/proc.js";
+import { connectionsHeldBy, establishedOn } from "../support/proc.js";
 import {
   httpGet,
   type ServerProcess,

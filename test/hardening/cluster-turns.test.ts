@@ -5,8 +5,9 @@
 // place, for as long as the test needs; nothing here waits on a clock.
 import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { childrenOf } from "../../bench/proc.js";
 import { eventually } from "../support/eventually.js";
-import { childrenOf, connectionsHeldBy, establishedOn } from "../support/proc.js";
+import { connectionsHeldBy, establishedOn } from "../support/proc.js";
 import type { SeededBuyer } from "../support/seed.js";
 import {
   httpGet,

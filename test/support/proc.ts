@@ -1,22 +1,6 @@
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 
-// What Linux's /proc tells of a cluster's workers: which processes they are, and which connections each holds.
-
-/** The processes whose parent is `pid`. */
-export function childrenOf(pid: number): number[] {
-  return readdirSync("/proc")
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((entry) => {
-      try {
-        // The command name in parentheses may hold spaces; the parent pid is the second field after it.
-        const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-        return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === pid;
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
+// What Linux's /proc tells of the connections a cluster's workers hold (the workers themselves: childrenOf in bench/proc.ts).
 
 /** Socket inodes of established TCP connections whose local end is `port`. */
 export function establishedOn(port: number): Set<string> {
