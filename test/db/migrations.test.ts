@@ -5,18 +5,40 @@
 // whether the names `prisma generate` writes still come through,
 // docs/design/contributing.md). Migrations that rewrite stored data keep what
 // it meant: each is applied to a database holding data written before it.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { readDataModel } from "../../src/db/data-model.js";
 import type { Database } from "../../src/db/database.js";
-import { applyMigrations, type MigrationFile, readMigrations } from "../../src/db/migrations.js";
+import { applyMigrations, readMigrations } from "../../src/db/migrations.js";
 import { parseExactJson } from "../../src/domain/webhook-events.js";
 import { diffMigrationsToSchema } from "../../tools/schema-engine.js";
 import { emptyDataFolder } from "../support/pglite-snapshot.js";
 import { createTestDatabase, type TestDatabase } from "../support/test-database.js";
 
-/** The position of the migration named `…_name`. */
-function migrationIndex(migrations: readonly MigrationFile[], name: string): number {
-  return migrations.findIndex((migration) => migration.name.endsWith(`_${name}`));
+/**
+ * Applies the migrations before the one named `…_name` to an empty database,
+ * writes `data` into the tables they made, applies the rest, and reads what
+ * that migration made of the data with `read`.
+ */
+async function migrateAcross<Row>(
+  database: Database,
+  name: string,
+  data: string,
+  read: string,
+): Promise<Row[]> {
+  const migrations = readMigrations();
+  const index = migrations.findIndex((migration) => migration.name.endsWith(`_${name}`));
+  expect(index).toBeGreaterThan(0);
+  const connection = await database.connect();
+  try {
+    await applyMigrations(connection, migrations.slice(0, index));
+    await connection.exec(data);
+    expect(await applyMigrations(connection, migrations)).toMatchObject({
+      applied: migrations.slice(index).map((migration) => migration.name),
+    });
+    return await connection.query<Row>(read);
+  } finally {
+    await connection.release();
+  }
 }
 
 describe("the migrated database", () => {
@@ -132,24 +154,21 @@ describe("the migrated database", () => {
 });
 
 describe("migrations that rewrite stored data", () => {
+  // Each test migrates an empty database of its own, up to its migration and past it.
+  let database: Database;
+  beforeEach(async () => {
+    database = await createTestDatabase({}, { migrated: false });
+  }, 60_000);
+  afterEach(async () => {
+    await database?.close();
+  });
+
   describe("the catalogue_privacy migration", () => {
-    let database: Database;
-
-    beforeAll(async () => {
-      database = await createTestDatabase({}, { migrated: false });
-    }, 60_000);
-    afterAll(async () => {
-      await database?.close();
-    });
-
     it("takes the copied text out of auto-created products and leaves curated ones alone", async () => {
-      const migrations = readMigrations();
-      const index = migrationIndex(migrations, "catalogue_privacy");
-      expect(index).toBeGreaterThan(0);
-      const connection = await database.connect();
-      try {
-        await applyMigrations(connection, migrations.slice(0, index));
-        await connection.exec(`
+      const rows = await migrateAcross<Record<string, unknown>>(
+        database,
+        "catalogue_privacy",
+        `
           INSERT INTO buyers (id, name) VALUES ('00000000-0000-4000-8000-0000000000b1', 'Legacy buyer');
           INSERT INTO products (id, name, normalized_name, code, normalized_code, synonyms, normalized_synonyms, product_type, created_at)
           VALUES
@@ -161,90 +180,64 @@ describe("migrations that rewrite stored data", () => {
             ('00000000-0000-4000-8000-0000000000c1', '00000000-0000-4000-8000-0000000000b1', '00000000-0000-4000-8000-0000000000a1', 'Project Falcon Blend', 'ACME-1', 'kg', 'Raw Material', '2025-01-01T00:00:00.004Z'),
             ('00000000-0000-4000-8000-0000000000c2', '00000000-0000-4000-8000-0000000000b1', '00000000-0000-4000-8000-0000000000a2', 'Glycerin', 'GLY', 'kg', 'Raw Material', '2025-01-01T00:00:00.004Z'),
             ('00000000-0000-4000-8000-0000000000c3', '00000000-0000-4000-8000-0000000000b1', '00000000-0000-4000-8000-0000000000a3', 'Aqua', NULL, 'L', 'Other', '2025-01-01T00:00:00.004Z');
-        `);
-        expect(await applyMigrations(connection, migrations)).toMatchObject({
-          applied: migrations.slice(index).map((migration) => migration.name),
-        });
-        const rows = await connection.query<Record<string, unknown>>(
-          `SELECT id::text, name, code, normalized_code, normalized_name, origin_buyer_product_id::text AS origin
-           FROM products ORDER BY id`,
-        );
-        expect(rows).toEqual([
-          {
-            id: "00000000-0000-4000-8000-0000000000a1",
-            name: null,
-            code: null,
-            normalized_code: null,
-            normalized_name: "project falcon blend",
-            origin: "00000000-0000-4000-8000-0000000000c1",
-          },
-          {
-            id: "00000000-0000-4000-8000-0000000000a2",
-            name: "Glycerin",
-            code: "GLY",
-            normalized_code: "gly",
-            normalized_name: "glycerin",
-            origin: null,
-          },
-          {
-            id: "00000000-0000-4000-8000-0000000000a3",
-            name: "Purified Water",
-            code: null,
-            normalized_code: null,
-            normalized_name: "purified water",
-            origin: null,
-          },
-        ]);
-      } finally {
-        await connection.release();
-      }
+        `,
+        `SELECT id::text, name, code, normalized_code, normalized_name, origin_buyer_product_id::text AS origin
+         FROM products ORDER BY id`,
+      );
+      expect(rows).toEqual([
+        {
+          id: "00000000-0000-4000-8000-0000000000a1",
+          name: null,
+          code: null,
+          normalized_code: null,
+          normalized_name: "project falcon blend",
+          origin: "00000000-0000-4000-8000-0000000000c1",
+        },
+        {
+          id: "00000000-0000-4000-8000-0000000000a2",
+          name: "Glycerin",
+          code: "GLY",
+          normalized_code: "gly",
+          normalized_name: "glycerin",
+          origin: null,
+        },
+        {
+          id: "00000000-0000-4000-8000-0000000000a3",
+          name: "Purified Water",
+          code: null,
+          normalized_code: null,
+          normalized_name: "purified water",
+          origin: null,
+        },
+      ]);
     }, 120_000);
   });
 
   describe("the webhook_event_data_as_text migration", () => {
-    let database: Database;
-
-    beforeAll(async () => {
-      database = await createTestDatabase({}, { migrated: false });
-    }, 60_000);
-    afterAll(async () => {
-      await database?.close();
-    });
-
     it("keeps every stored event's data, digits and characters included", async () => {
-      const migrations = readMigrations();
-      const index = migrationIndex(migrations, "webhook_event_data_as_text");
-      expect(index).toBeGreaterThan(0);
-      const connection = await database.connect();
-      try {
-        await applyMigrations(connection, migrations.slice(0, index));
-        await connection.exec(`
+      const [row] = await migrateAcross<{ data: string; type: string }>(
+        database,
+        "webhook_event_data_as_text",
+        `
           INSERT INTO buyers (id, name) VALUES ('00000000-0000-4000-8000-0000000000b1', 'Legacy buyer');
           INSERT INTO webhook_events (id, buyer_id, type, data, created_at) VALUES (
             '00000000-0000-4000-8000-0000000000e1', '00000000-0000-4000-8000-0000000000b1', 'order.updated',
             '{"object": {"id": "o-1", "quantity": 12345678901234.567891, "note": "Müller \\"A\\"\\n\\u00e9"},
               "previous_attributes": {"price_total": 10340.500000}}'::jsonb,
             '2025-03-01T00:00:00.000Z');
-        `);
-        expect(await applyMigrations(connection, migrations)).toMatchObject({
-          applied: migrations.slice(index).map((migration) => migration.name),
-        });
-        const [row] = await connection.query<{ data: string; type: string }>(
-          "SELECT data, pg_typeof(data)::text AS type FROM webhook_events",
-        );
-        expect(row?.type).toBe("text");
-        // As jsonb wrote it: its key order and spacing, every digit and the trailing zeros it kept.
-        expect(row?.data).toBe(
-          '{"object": {"id": "o-1", "note": "Müller \\"A\\"\\né", "quantity": 12345678901234.567891}, ' +
-            '"previous_attributes": {"price_total": 10340.500000}}',
-        );
-        expect(JSON.stringify(parseExactJson(row?.data ?? ""))).toBe(
-          '{"object":{"id":"o-1","note":"Müller \\"A\\"\\né","quantity":12345678901234.567891},' +
-            '"previous_attributes":{"price_total":10340.500000}}',
-        );
-      } finally {
-        await connection.release();
-      }
+        `,
+        "SELECT data, pg_typeof(data)::text AS type FROM webhook_events",
+      );
+      expect(row?.type).toBe("text");
+      // As jsonb wrote it: its key order and spacing, every digit and the trailing zeros it kept.
+      expect(row?.data).toBe(
+        '{"object": {"id": "o-1", "note": "Müller \\"A\\"\\né", "quantity": 12345678901234.567891}, ' +
+          '"previous_attributes": {"price_total": 10340.500000}}',
+      );
+      expect(JSON.stringify(parseExactJson(row?.data ?? ""))).toBe(
+        '{"object":{"id":"o-1","note":"Müller \\"A\\"\\né","quantity":12345678901234.567891},' +
+          '"previous_attributes":{"price_total":10340.500000}}',
+      );
     });
   });
 });

@@ -17,6 +17,8 @@ afterAll(async () => {
 
 const CREATED_AT = new Date("2025-04-01T08:00:00.000Z");
 const TAG = /^"\d+-[0-9a-f]{16}"$/;
+/** What the rate limit leaves the key after this response. */
+const remaining = (response: { headers: Headers }) => Number(response.headers.get("ratelimit-remaining"));
 
 describe("conditional requests", () => {
   let buyer: SeededBuyer;
@@ -26,7 +28,6 @@ describe("conditional requests", () => {
     callApi(harness.app, "GET", path, { key, headers });
   const patch = (id: string, body: unknown, headers: Record<string, string> = {}) =>
     callApi(harness.app, "PATCH", `/orders/${id}`, { key: buyer.apiKey, body, headers });
-  const remaining = (response: { headers: Headers }) => Number(response.headers.get("ratelimit-remaining"));
   /** SQL statements a request sent, beside the rate limiter's occasional sweep and the last-used stamp. */
   async function statementsOf(request: () => Promise<unknown>): Promise<string[]> {
     harness.resetQueries();
@@ -144,7 +145,6 @@ describe("tags per record type", () => {
   let orderId: string;
   const get = (path: string, headers: Record<string, string> = {}) =>
     callApi(harness.app, "GET", path, { key: buyer.apiKey, headers });
-  const remaining = (response: { headers: Headers }) => Number(response.headers.get("ratelimit-remaining"));
   const readPaths = () => [
     "/orders",
     "/orders?limit=1",
@@ -198,10 +198,7 @@ describe("tags per record type", () => {
 
   // One write of each record type the change log versions, as any path may write it (plain SQL).
   const writes: { recordType: string; write: () => Promise<unknown> }[] = [
-    {
-      recordType: "order",
-      write: () => sql`UPDATE orders SET tracking_type = gen_random_uuid()::text WHERE id = ${orderId}::uuid`,
-    },
+    { recordType: "order", write: () => newText("orders", "tracking_type", orderId) },
     {
       recordType: "order (resource values)",
       write: () =>
@@ -209,8 +206,7 @@ describe("tags per record type", () => {
     },
     {
       recordType: "buyer_product",
-      write: () =>
-        sql`UPDATE buyer_products SET raw_material_name = gen_random_uuid()::text WHERE id = ${buyer.buyerProductId}::uuid`,
+      write: () => newText("buyer_products", "raw_material_name", buyer.buyerProductId),
     },
     {
       recordType: "buyer_product (resource values)",
@@ -221,39 +217,17 @@ describe("tags per record type", () => {
     },
     {
       recordType: "buyer_product_approval",
-      write: () =>
-        sql`UPDATE buyer_product_approvals SET reference = gen_random_uuid()::text WHERE id = ${buyer.approvalId}::uuid`,
+      write: () => newText("buyer_product_approvals", "reference", buyer.approvalId),
     },
-    {
-      recordType: "supplier",
-      write: () =>
-        sql`UPDATE suppliers SET name = gen_random_uuid()::text WHERE id = ${buyer.supplierId}::uuid`,
-    },
-    {
-      recordType: "product",
-      write: () =>
-        sql`UPDATE products SET name = gen_random_uuid()::text WHERE id = ${buyer.productId}::uuid`,
-    },
-    {
-      recordType: "order_type",
-      write: () =>
-        sql`UPDATE order_types SET type_of = gen_random_uuid()::text WHERE id = ${buyer.orderTypeId}::uuid`,
-    },
+    { recordType: "supplier", write: () => newText("suppliers", "name", buyer.supplierId) },
+    { recordType: "product", write: () => newText("products", "name", buyer.productId) },
+    { recordType: "order_type", write: () => newText("order_types", "type_of", buyer.orderTypeId) },
     {
       recordType: "delivery_site",
-      write: () =>
-        sql`UPDATE delivery_sites SET site_name = gen_random_uuid()::text WHERE id = ${buyer.deliverySiteId}::uuid`,
+      write: () => newText("delivery_sites", "site_name", buyer.deliverySiteId),
     },
-    {
-      recordType: "tag",
-      write: () =>
-        sql`UPDATE tags SET name = gen_random_uuid()::text WHERE id = ${buyer.tagIds[0] ?? ""}::uuid`,
-    },
-    {
-      recordType: "tag_group",
-      write: () =>
-        sql`UPDATE tag_groups SET name = gen_random_uuid()::text WHERE id = ${buyer.tagGroupId}::uuid`,
-    },
+    { recordType: "tag", write: () => newText("tags", "name", buyer.tagIds[0] ?? "") },
+    { recordType: "tag_group", write: () => newText("tag_groups", "name", buyer.tagGroupId) },
     {
       recordType: "tagging",
       write: () =>
@@ -271,13 +245,17 @@ describe("tags per record type", () => {
       write: () =>
         sql`UPDATE supplier_connections SET relationship = 'preferred_supplier' WHERE buyer_id = ${buyer.buyerId}::uuid`,
     },
-    {
-      recordType: "buyer",
-      write: () => sql`UPDATE buyers SET name = gen_random_uuid()::text WHERE id = ${buyer.buyerId}::uuid`,
-    },
+    { recordType: "buyer", write: () => newText("buyers", "name", buyer.buyerId) },
   ];
   function sql(strings: TemplateStringsArray, ...values: string[]) {
     return harness.database.prisma.$executeRaw(strings, ...values);
+  }
+  /** Gives `table.column` of the row `id` a new text. */
+  function newText(table: string, column: string, id: string) {
+    return harness.database.prisma.$executeRawUnsafe(
+      `UPDATE ${table} SET ${column} = gen_random_uuid()::text WHERE id = $1::uuid`,
+      id,
+    );
   }
 
   it("moves a read's tag whenever a write changes its answer, whatever record type it wrote, and only then for records it cannot show", async () => {

@@ -50,6 +50,39 @@ afterAll(async () => {
   await test?.close();
 });
 
+type Receiver = Awaited<ReturnType<typeof startWebhookReceiver>>;
+
+/** A receiver of its own, subscribed to `enabledEvents` by an endpoint of the buyer's, that verifies with its secret. */
+async function subscribedReceiver(buyer: SeededBuyer, enabledEvents: string[]): Promise<Receiver> {
+  const receiver = await startWebhookReceiver();
+  const created = await graphqlData<{ createWebhookEndpoint: { secret: string } }>(
+    test.app,
+    "mutation($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { secret } }",
+    { key: buyer.apiKey, variables: { input: { url: receiver.url, enabledEvents } } },
+  );
+  receiver.setSecret(created.createWebhookEndpoint.secret);
+  return receiver;
+}
+
+/** Wakes the worker and waits until the receiver holds exactly `count` messages that match; returns them. */
+async function deliveredTo(
+  receiver: Receiver,
+  count: number,
+  matches: (message: ReceivedWebhook) => boolean,
+  timeout = 10_000,
+): Promise<ReceivedWebhook[]> {
+  worker.wake();
+  let found: ReceivedWebhook[] = [];
+  await vi.waitFor(
+    () => {
+      found = receiver.received.filter(matches);
+      expect(found).toHaveLength(count);
+    },
+    { timeout, interval: 50 },
+  );
+  return found;
+}
+
 interface Event {
   id: string;
   type: string;
@@ -60,18 +93,9 @@ interface Event {
 describe("events from the change log", { timeout: 60_000 }, () => {
   let buyer: SeededBuyer;
   let other: SeededBuyer;
-  let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
-  let otherReceiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+  let receiver: Receiver;
+  let otherReceiver: Receiver;
   let orderId: string;
-
-  const createEndpoint = async (key: string, url: string, enabledEvents: string[]) =>
-    (
-      await graphqlData<{ createWebhookEndpoint: { secret: string; endpoint: { id: string } } }>(
-        test.app,
-        "mutation($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { secret endpoint { id } } }",
-        { key, variables: { input: { url, enabledEvents } } },
-      )
-    ).createWebhookEndpoint;
 
   beforeAll(async () => {
     buyer = await seedBuyer(test.database, "Evented");
@@ -79,10 +103,8 @@ describe("events from the change log", { timeout: 60_000 }, () => {
     [orderId = ""] = await seedOrders(test.database, buyer, [
       { createdAt: new Date("2025-01-01T00:00:00Z") },
     ]);
-    receiver = await startWebhookReceiver();
-    otherReceiver = await startWebhookReceiver();
-    receiver.setSecret((await createEndpoint(buyer.apiKey, receiver.url, ["*"])).secret);
-    otherReceiver.setSecret((await createEndpoint(other.apiKey, otherReceiver.url, ["*"])).secret);
+    receiver = await subscribedReceiver(buyer, ["*"]);
+    otherReceiver = await subscribedReceiver(other, ["*"]);
   });
   afterAll(async () => {
     await receiver?.close();
@@ -91,22 +113,12 @@ describe("events from the change log", { timeout: 60_000 }, () => {
 
   /** The one delivered event of `type` about `id` (its `object.id`, or the tagged record's). */
   async function deliveredEvent(type: string, id: string): Promise<Event> {
-    worker.wake();
-    let found: Event | undefined;
-    await vi.waitFor(
-      () => {
-        const matching = receiver.received
-          .map((message) => message.body as Event)
-          .filter(
-            (event) => event.type === type && (event.data.object.id ?? event.data.object.taggable_id) === id,
-          );
-        expect(matching).toHaveLength(1);
-        found = matching[0];
-      },
-      { timeout: 10_000, interval: 50 },
-    );
+    const [message] = await deliveredTo(receiver, 1, (message) => {
+      const event = message.body as Event;
+      return event.type === type && (event.data.object.id ?? event.data.object.taggable_id) === id;
+    });
     expect(receiver.received.every((message) => message.verified)).toBe(true);
-    return found as Event;
+    return message?.body as Event;
   }
 
   it("order.updated: the object is GET /orders/{id}, previous_attributes the changed fields' earlier values", async () => {
@@ -262,7 +274,7 @@ interface DeliveredEvent {
 
 describe("event data is the record's GET body, byte for byte", { timeout: 60_000 }, () => {
   let buyer: SeededBuyer;
-  let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+  let receiver: Receiver;
   let orderId: string;
 
   beforeAll(async () => {
@@ -270,13 +282,7 @@ describe("event data is the record's GET body, byte for byte", { timeout: 60_000
     [orderId = ""] = await seedOrders(test.database, buyer, [
       { createdAt: new Date("2025-01-01T00:00:00Z") },
     ]);
-    receiver = await startWebhookReceiver();
-    const created = await graphqlData<{ createWebhookEndpoint: { secret: string } }>(
-      test.app,
-      "mutation($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { secret } }",
-      { key: buyer.apiKey, variables: { input: { url: receiver.url, enabledEvents: ["order.updated"] } } },
-    );
-    receiver.setSecret(created.createWebhookEndpoint.secret);
+    receiver = await subscribedReceiver(buyer, ["order.updated"]);
   });
   afterAll(async () => {
     await receiver?.close();
@@ -284,18 +290,12 @@ describe("event data is the record's GET body, byte for byte", { timeout: 60_000
 
   /** The delivery of the order's `order.updated` event that follows the first `seen` ones. */
   async function nextDelivery(seen: number): Promise<ReceivedWebhook> {
-    worker.wake();
-    let found: ReceivedWebhook | undefined;
-    await vi.waitFor(
-      () => {
-        const deliveries = receiver.received.filter(
-          (message) => (message.body as DeliveredEvent).data.object.id === orderId,
-        );
-        expect(deliveries).toHaveLength(seen + 1);
-        found = deliveries[seen];
-      },
-      { timeout: 10_000, interval: 50 },
+    const deliveries = await deliveredTo(
+      receiver,
+      seen + 1,
+      (message) => (message.body as DeliveredEvent).data.object.id === orderId,
     );
+    const found = deliveries[seen];
     expect(found?.verified).toBe(true);
     return found as ReceivedWebhook;
   }
@@ -366,7 +366,7 @@ interface SizedEvent {
 
 describe("events over the size limit", { timeout: 120_000 }, () => {
   let buyer: SeededBuyer;
-  let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+  let receiver: Receiver;
   let bigOrderId: string;
   let smallOrderId: string;
 
@@ -376,13 +376,7 @@ describe("events over the size limit", { timeout: 120_000 }, () => {
       { createdAt: new Date("2025-01-01T00:00:00Z") },
       { createdAt: new Date("2025-01-02T00:00:00Z") },
     ]);
-    receiver = await startWebhookReceiver();
-    const created = await graphqlData<{ createWebhookEndpoint: { secret: string } }>(
-      test.app,
-      "mutation($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { secret } }",
-      { key: buyer.apiKey, variables: { input: { url: receiver.url, enabledEvents: ["order.updated"] } } },
-    );
-    receiver.setSecret(created.createWebhookEndpoint.secret);
+    receiver = await subscribedReceiver(buyer, ["order.updated"]);
   });
   afterAll(async () => {
     await receiver?.close();
@@ -392,19 +386,12 @@ describe("events over the size limit", { timeout: 120_000 }, () => {
   async function deliveredAbout(
     orderId: string,
   ): Promise<{ event: SizedEvent; text: string; verified: boolean }> {
-    worker.wake();
-    let found: { event: SizedEvent; text: string; verified: boolean } | undefined;
-    await vi.waitFor(
-      () => {
-        const matching = receiver.received.filter((message) => message.text.includes(orderId));
-        expect(matching).toHaveLength(1);
-        const [message] = matching;
-        if (message)
-          found = { event: message.body as SizedEvent, text: message.text, verified: message.verified };
-      },
-      { timeout: 30_000, interval: 50 },
-    );
-    return found as { event: SizedEvent; text: string; verified: boolean };
+    const [message] = await deliveredTo(receiver, 1, (message) => message.text.includes(orderId), 30_000);
+    return {
+      event: message?.body as SizedEvent,
+      text: message?.text ?? "",
+      verified: message?.verified ?? false,
+    };
   }
 
   it("a text of 4 MiB written by SQL is delivered without the object, naming the record and where to read it", async () => {
