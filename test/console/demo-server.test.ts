@@ -2,31 +2,13 @@
 // the requests it prints work when pasted into a shell, and the status lines
 // on the wire read like HTTP's (`HTTP/1.1 200 OK`).
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { connect } from "node:net";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { projectRoot } from "../../src/project-root.js";
 import { CLI_ENTRY } from "../support/compiled.js";
+import { rawStatusLine } from "../support/raw-http.js";
 
 const run = promisify(execFile);
-
-/** The status line a server sends for one request, read from the socket as is. */
-function statusLine(port: number, request: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, "127.0.0.1", () => socket.end(request));
-    let received = "";
-    socket.setEncoding("latin1");
-    socket.on("data", (chunk: string) => {
-      received += chunk;
-      const end = received.indexOf("\r\n");
-      if (end >= 0) {
-        socket.destroy();
-        resolve(received.slice(0, end));
-      }
-    });
-    socket.on("error", reject);
-  });
-}
 
 describe("the demo server", { timeout: 180_000 }, () => {
   let child: ChildProcess;
@@ -88,7 +70,7 @@ describe("the demo server", { timeout: 180_000 }, () => {
     ["a REST request without a key", "GET /api/public/buyer/v1/orders HTTP/1.1", "HTTP/1.1 401 Unauthorized"],
     ["an unknown path", "GET /nowhere HTTP/1.1", "HTTP/1.1 404 Not Found"],
   ])("%s has a reason phrase on its status line", async (_name, requestLine, expected) => {
-    expect(await statusLine(port, `${requestLine}\r\nHost: localhost\r\nConnection: close\r\n\r\n`)).toBe(
+    expect(await rawStatusLine(port, `${requestLine}\r\nHost: localhost\r\nConnection: close\r\n\r\n`)).toBe(
       expected,
     );
   });

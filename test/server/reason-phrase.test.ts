@@ -3,28 +3,13 @@
 // most responses, and an empty one would put "HTTP/1.1 200 " on the wire.
 
 import { createServer, type ServerResponse } from "node:http";
-import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ResponseWithReasonPhrase } from "../../src/server/reason-phrase.js";
+import { rawStatusLine } from "../support/raw-http.js";
 
 /** The status line a raw client reads for a request to `path`. */
-function statusLine(port: number, path: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, "127.0.0.1");
-    let received = "";
-    socket.setEncoding("latin1");
-    socket.on("data", (chunk: string) => {
-      received += chunk;
-      const end = received.indexOf("\r\n");
-      if (end >= 0) {
-        socket.destroy();
-        resolve(received.slice(0, end));
-      }
-    });
-    socket.on("error", reject);
-    socket.write(`GET ${path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
-  });
-}
+const statusLine = (port: number, path: string) =>
+  rawStatusLine(port, `GET ${path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
 
 describe("the status line", () => {
   const server = createServer({ ServerResponse: ResponseWithReasonPhrase }, (request, response) => {
