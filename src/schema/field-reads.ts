@@ -9,7 +9,9 @@
 import { parseExactJson } from "../domain/webhook-events.js";
 import type { GraphQLContext } from "./context.js";
 import { encodeGlobalId, type NodeTypeName } from "./global-ids.js";
+import { keyColumns, keyedRowsLoader } from "./keyed-rows.js";
 import {
+  type KeyedRows,
   type ObjectProperty,
   type RowPath,
   type RowRead,
@@ -144,6 +146,58 @@ export function readsGlobalId(type: NodeTypeName): ReadOptions {
     const id = valueAt(row, ["id"]);
     return typeof id === "string" ? encodeGlobalId(type, id) : null;
   });
+}
+
+/**
+ * The field's value is the rows the keyed rows reach by their to-one relation
+ * `through` (a tagging's tag), in `orderBy`: an order of
+ * src/schema/conditions.ts (`ordered`) on `through`'s model.
+ */
+export function readsKeyedRows(rows: KeyedRows, through: string, orderBy: readonly object[]): ReadOptions {
+  const load = keyedRowsLoader(rows, (delegate, where) =>
+    delegate.findMany({
+      where,
+      select: { ...keyColumns(rows), [through]: true },
+      orderBy: orderBy.map((order) => ({ [through]: order })),
+    }),
+  );
+  return declare({ kind: "keyedRows", rows, through, orderBy }, keyPaths(rows), async (row, context) =>
+    (await load(row, context)).map((keyed) => keyed[through]),
+  );
+}
+
+/**
+ * The field's value is an object of counts of the keyed rows: each property
+ * of `counted` counts the rows whose column `by` holds its value (zero for
+ * none), and `total` counts them all.
+ */
+export function readsCounts(
+  rows: KeyedRows,
+  by: string,
+  counted: Readonly<Record<string, string>>,
+  total: string,
+): ReadOptions {
+  const load = keyedRowsLoader(rows, (delegate, where) =>
+    delegate.groupBy({ by: [...Object.keys(keyColumns(rows)), by], where, _count: { _all: true } }),
+  );
+  const propertyOf = new Map(Object.entries(counted).map(([property, value]) => [value, property]));
+  return declare({ kind: "counts", rows, by, counted, total }, keyPaths(rows), async (row, context) => {
+    const counts: Record<string, number> = { [total]: 0 };
+    for (const property of Object.keys(counted)) counts[property] = 0;
+    for (const group of await load(row, context)) {
+      const count = valueAt(group, ["_count", "_all"]);
+      const property = propertyOf.get(String(group[by]));
+      if (typeof count !== "number") continue;
+      if (property !== undefined) counts[property] = (counts[property] ?? 0) + count;
+      counts[total] = (counts[total] ?? 0) + count;
+    }
+    return counts;
+  });
+}
+
+/** The parent's properties the keyed rows name it by, as the paths its `select` loads. */
+function keyPaths(rows: KeyedRows): ReadStep[][] {
+  return Object.values(rows.key).map((property) => [property]);
 }
 
 function declare(

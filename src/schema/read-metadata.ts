@@ -61,6 +61,18 @@ export type TextPart = string | { context: "appBaseUrl" } | { path: RowPath };
 /** A property of an object made of a row: the value at a path, or whether that value differs from a text. */
 export type ObjectProperty = RowPath | { differs: RowPath; from: string };
 
+/**
+ * Rows of `model` that name their parent by columns no relation joins (a
+ * tagging names its record by id and type): each column of `key` equals the
+ * parent's property it names, and `where` (a condition of
+ * src/schema/conditions.ts) narrows them for the viewer.
+ */
+export interface KeyedRows {
+  model: string;
+  key: Readonly<Record<string, string>>;
+  where: (viewer: Viewer) => object;
+}
+
 /** How a field with its own resolver reads its value from its parent's row. */
 export type RowRead =
   /** The value at the path; null when a list relation on the way has no row at the index. */
@@ -76,7 +88,20 @@ export type RowRead =
   /** The global ID of the row, a record of `type` (`encodeGlobalId`). */
   | { kind: "globalId"; type: NodeTypeName }
   /** The JSON value a text column at the path holds, its numbers kept as their digits (`parseExactJson`). */
-  | { kind: "json"; path: RowPath };
+  | { kind: "json"; path: RowPath }
+  /** The row each of the keyed rows reaches by its to-one relation `through`, in `orderBy` (of `through`'s model). */
+  | { kind: "keyedRows"; rows: KeyedRows; through: string; orderBy: object }
+  /**
+   * An object of counts of the keyed rows: each property counts the rows whose
+   * column `by` holds its value, zero for none; `total` counts them all.
+   */
+  | {
+      kind: "counts";
+      rows: KeyedRows;
+      by: string;
+      counted: Readonly<Record<string, string>>;
+      total: string;
+    };
 
 // Declarations are kept by identity: a field's extensions hold the declaration
 // object, and only objects made here are read back as declarations.

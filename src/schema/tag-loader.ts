@@ -5,6 +5,7 @@ import { requireViewer } from "./require-viewer.js";
 // Taggings point at records by id and type only, with no foreign key Prisma
 // could join through, so what the records of a list (or of a batch of events)
 // need of their taggings is loaded for all of them together, in one query.
+// A record's tags are declared as keyed rows (src/schema/types/tag.ts).
 
 /** Each tagged record's values, in the rows' order. */
 function byRecord<Row extends { taggableId: string }, Value>(
@@ -18,25 +19,6 @@ function byRecord<Row extends { taggableId: string }, Value>(
     else grouped.set(row.taggableId, [value(row)]);
   }
   return grouped;
-}
-
-function loadTags(context: GraphQLContext, ids: string[]) {
-  return context.prisma.tagging.findMany({
-    where: { buyerId: requireViewer(context).buyerId, taggableId: { in: ids } },
-    // A tag's group is loaded by plugin-prisma, for the tags of all the rows together, when it is selected.
-    select: { taggableId: true, tag: true },
-    orderBy: [{ tag: { name: "asc" } }, { tagId: "asc" }],
-  });
-}
-
-type TagRow = Awaited<ReturnType<typeof loadTags>>[number]["tag"];
-
-/** The buyer's tags on one of its records, by name. */
-export async function tagsOf(context: GraphQLContext, taggableId: string): Promise<TagRow[]> {
-  const tags = await batchLoad(context, "tags", taggableId, async (ids) =>
-    byRecord(await loadTags(context, ids), (row) => row.tag),
-  );
-  return tags ?? [];
 }
 
 function loadTaggings(context: GraphQLContext, ids: string[]) {

@@ -3,7 +3,7 @@
 // resolver from that declaration and from nothing else, and every path it
 // declares exists in the Prisma model and is loaded by that select. Normal
 // execution and the planned reads then cannot disagree about the field.
-import { type GraphQLField, isObjectType } from "graphql";
+import { type GraphQLField, type GraphQLObjectType, isObjectType } from "graphql";
 import { describe, expect, it } from "vitest";
 import { getDatamodel } from "../../src/db/generated/pothos-types.js";
 import { readOptionsOf } from "../../src/schema/field-reads.js";
@@ -14,6 +14,7 @@ const { models } = getDatamodel().datamodel;
 
 interface DeclaredField {
   where: string;
+  parent: GraphQLObjectType;
   field: GraphQLField<unknown, unknown>;
   read: RowRead;
   model: string | undefined;
@@ -29,6 +30,7 @@ function declaredFields(): DeclaredField[] {
         ? [
             {
               where: `${type.name}.${field.name}`,
+              parent: type,
               field,
               read,
               model: typeof model === "string" ? model : undefined,
@@ -56,7 +58,29 @@ function pathsOf(read: RowRead): RowPath[] {
       return [["id"]];
     case "json":
       return [read.path];
+    case "keyedRows":
+    case "counts":
+      return Object.values(read.rows.key).map((property) => [property]);
   }
+}
+
+/** Why what a keyed read reads of its rows' model is not in that model; null when it is. */
+function keyedProblem(read: RowRead): string | null {
+  if (read.kind !== "keyedRows" && read.kind !== "counts") return null;
+  const model = models[read.rows.model];
+  if (!model) return `no model ${read.rows.model}`;
+  const fieldOf = (name: string) => model.fields.find((field) => field.name === name);
+  const columns = [...Object.keys(read.rows.key), ...(read.kind === "counts" ? [read.by] : [])];
+  const notColumn = columns.find(
+    (name) => fieldOf(name)?.kind !== "scalar" && fieldOf(name)?.kind !== "enum",
+  );
+  if (notColumn) return `${read.rows.model} has no column ${notColumn}`;
+  if (read.kind === "keyedRows") {
+    const through = fieldOf(read.through);
+    if (through?.kind !== "object" || through.isList)
+      return `${read.rows.model} has no to-one ${read.through}`;
+  }
+  return null;
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -113,6 +137,13 @@ describe("fields declared once", () => {
         "BuyerProduct.autoMatch",
         "Order.id",
         "BuyerProduct.id",
+        "Order.tags",
+        "BuyerProduct.tags",
+        "BuyerProductApproval.tags",
+        "SupplierUser.tags",
+        "TaggingResult.tags",
+        "DetachTagsResult.tags",
+        "BuyerProduct.approvalCounts",
       ]),
     );
   });
@@ -132,14 +163,30 @@ describe("fields declared once", () => {
   });
 
   it("declares only paths its model has and its select loads", () => {
-    const problems = fields.flatMap(({ where, field, read, model }) =>
+    const problems = fields.flatMap(({ where, parent, field, read, model }) =>
       pathsOf(read).flatMap((path) => {
-        // A field of an object made of a row hands that object on: it reads no path of its own.
-        if (model === undefined) return path.length === 0 ? [] : [`${where}: a path on a type with no model`];
+        if (model === undefined) {
+          // Keyed rows name an object a resolver made by its own fields.
+          if (read.kind === "keyedRows" || read.kind === "counts") {
+            const [property] = path;
+            const own = typeof property === "string" && path.length === 1 && property in parent.getFields();
+            return own ? [] : [`${where}: ${String(property)} is no field of ${parent.name}`];
+          }
+          // A field of an object made of a row hands that object on: it reads no path of its own.
+          return path.length === 0 ? [] : [`${where}: a path on a type with no model`];
+        }
         const problem = pathProblem(model, path, selectOf(field));
         return problem ? [`${where} ${JSON.stringify(path)}: ${problem}`] : [];
       }),
     );
+    expect(problems).toEqual([]);
+  });
+
+  it("declares keyed rows by columns their model has, and a to-one relation or a column of it", () => {
+    const problems = fields.flatMap(({ where, read }) => {
+      const problem = keyedProblem(read);
+      return problem ? [`${where}: ${problem}`] : [];
+    });
     expect(problems).toEqual([]);
   });
 });

@@ -3,13 +3,15 @@
 // from GraphiQL. The answer is the one graphql-js execution gives, byte for
 // byte, from one statement; /metrics says how each manifest document runs,
 // and counts by reason each query executed rather than planned.
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execute, parse } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
+import type { TaggableType } from "../../src/domain/tagging.js";
+import { encodeGlobalId } from "../../src/schema/global-ids.js";
 import { schema } from "../../src/schema/index.js";
 import { contextOf } from "../support/planned-reads.js";
 import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
@@ -449,6 +451,102 @@ describe("queries answered by planned reads", () => {
     );
     expect(reasons).toContain("undeclared_field");
     expect(reasons.every((reason) => /^[a-z_]+$/.test(reason ?? ""))).toBe(true);
+  });
+
+  it("plans every record's tags and a product's approval counts, with the bytes execution gives", async () => {
+    const { prisma } = harness.database;
+    const { buyerId, tagGroupId, productId } = buyer;
+    const [first, second, third] = buyer.tagIds;
+    const [tagged, once] = await prisma.order.findMany({
+      where: { buyerId },
+      select: { id: true },
+      orderBy: { createdAt: "desc" },
+    });
+    if (!first || !second || !third || !tagged || !once) throw new Error("no seeded tags or orders");
+    // Two more tags of a name a seeded one has: the id breaks the tie.
+    const twins = [randomUUID(), randomUUID()];
+    await prisma.tag.createMany({
+      data: twins.map((id) => ({ id, buyerId, tagGroupId, name: "Tag 1", category: "twin" })),
+    });
+    // A supplier user with an order's id: a record of another type, with a tag the order does not have.
+    await prisma.supplierUser.create({
+      data: {
+        id: tagged.id,
+        supplierId: buyer.supplierId,
+        contactEmail: "same-id@example.com",
+        contactEmailKey: "same-id@example.com",
+        createdByBuyerId: buyerId,
+      },
+    });
+    // A product without approvals, and another status twice for the seeded one.
+    await prisma.buyerProduct.create({
+      data: {
+        id: randomUUID(),
+        buyerId,
+        productId,
+        rawMaterialName: "Unapproved",
+        measurementUnit: "kg",
+        productType: "RawMaterial",
+      },
+    });
+    await prisma.buyerProductApproval.createMany({
+      data: (["pending", "pending"] as const).map((approvalStatus) => ({
+        id: randomUUID(),
+        buyerId,
+        buyerProductId: buyer.buyerProductId,
+        approvalStatus,
+      })),
+    });
+    const tagging = (taggableType: TaggableType, taggableId: string, tagIds: string[]) =>
+      tagIds.map((tagId) => ({ tagId, taggableType, taggableId, buyerId }));
+    await prisma.tagging.createMany({
+      data: [
+        ...tagging("Order", tagged.id, [third, ...twins, second]),
+        ...tagging("SupplierUser", tagged.id, [first]),
+        ...tagging("Order", once.id, [first]),
+        ...tagging("BuyerProduct", buyer.buyerProductId, [second, first]),
+        ...tagging("BuyerProductApproval", buyer.approvalId, twins),
+      ],
+    });
+    const query = `query Tagged($id: ID!) {
+      orders(first: 10) { nodes { databaseId tags { id name category tagGroup { name } }
+        buyerProduct { approvalCounts { total approved pending preferred sampleRequested } } } }
+      buyerProducts(first: 10) { nodes { rawMaterialName tags { name }
+        approvalCounts { __typename total pending approved unapproved inactive } } }
+      buyerProductApprovals(first: 10) { nodes { tags { id } } }
+      node(id: $id) { ... on SupplierUser { tags { name category } } }
+    }`;
+    const variables = { id: encodeGlobalId("SupplierUser", tagged.id) };
+    const before = await executedTotal();
+    harness.resetQueries();
+    const planned = await post({ query, variables });
+    expect(readStatements(), "one statement for each root field").toHaveLength(4);
+    expect(planned.data).toBe(await executed(query, variables));
+    expect(await executedTotal(), "none executed").toBe(before);
+    type Tags = { tags: { id: string; name: string }[] };
+    const { data } = JSON.parse(planned.text) as {
+      data: {
+        orders: { nodes: (Tags & { databaseId: string })[] };
+        buyerProducts: { nodes: { rawMaterialName: string; approvalCounts: Record<string, unknown> }[] };
+        node: { tags: { name: string }[] };
+      };
+    };
+    const tagsOf = (id: string) => data.orders.nodes.find((node) => node.databaseId === id)?.tags;
+    // The twins and the second seeded tag are all "Tag 1".
+    expect(
+      tagsOf(tagged.id)?.map((tag) => tag.id),
+      "by name, the id breaking the tie",
+    ).toEqual([...[...twins, second].sort(), third]);
+    expect(data.orders.nodes.filter((node) => node.tags.length === 0)).toHaveLength(3);
+    expect(data.node.tags, "the supplier user's own tag, not the order's").toEqual([
+      { name: "Tag 0", category: "compliance" },
+    ]);
+    expect(data.buyerProducts.nodes.map((node) => node.approvalCounts)).toEqual(
+      expect.arrayContaining([
+        { __typename: "ApprovalCounts", total: 3, pending: 2, approved: 1, unapproved: 0, inactive: 0 },
+        { __typename: "ApprovalCounts", total: 0, pending: 0, approved: 0, unapproved: 0, inactive: 0 },
+      ]),
+    );
   });
 
   it("counts no mutation or subscription, and no query it answers", async () => {

@@ -180,6 +180,16 @@ const SHAPES: readonly (readonly [shape: string, document: string, outcome: stri
     '{ matchProduct(rawMaterialName: "Glycerin") { score } }',
     "root_field",
   ],
+  [
+    "every taggable record's tags, which name their records by id and type, and their groups",
+    "query ($id: ID!) { orders { nodes { tags { id name tagGroup { name } } } } buyerProducts { nodes { tags { name } } } buyerProductApprovals { nodes { tags { __typename id } } } node(id: $id) { ... on SupplierUser { tags { category } } } }",
+    "planned",
+  ],
+  [
+    "a buyer product's approval counts, in a page and below another",
+    "{ buyerProducts { nodes { approvalCounts { total approved sampleRequested unapproved __typename } } } orders { nodes { buyerProduct { approvalCounts { pending } } } } }",
+    "planned",
+  ],
   ["introspection", "{ __schema { queryType { name } } }", "introspection"],
   ["the connection's nodes", "{ orders(first: 2) { nodes { id } pageInfo { hasNextPage } } }", "planned"],
   [

@@ -12,6 +12,8 @@ import { graphqlData, type Page } from "./helpers.js";
 const ORDER_FIELDS = `id orderReference orderStatus quantity priceTotal
   supplier { id name } product { id } buyerProduct { id } deliverySite { id } orderType { id }`;
 
+const TAGGED_FIELDS = "id tags { name tagGroup { name } } buyerProduct { approvalCounts { total approved } }";
+
 describe("SQL statements per GraphQL query", () => {
   let harness: TestApp;
   let buyer: SeededBuyer;
@@ -24,6 +26,18 @@ describe("SQL statements per GraphQL query", () => {
       buyer,
       Array.from({ length: 100 }, (_, index) => ({ createdAt: new Date(Date.UTC(2025, 0, 1, 0, index)) })),
     );
+    // Two tags on every order.
+    const orders = await harness.database.prisma.order.findMany({ select: { id: true } });
+    await harness.database.prisma.tagging.createMany({
+      data: orders.flatMap(({ id }) =>
+        buyer.tagIds.slice(0, 2).map((tagId) => ({
+          tagId,
+          taggableType: "Order" as const,
+          taggableId: id,
+          buyerId: buyer.buyerId,
+        })),
+      ),
+    });
     // The first request of a key also stamps last_used_at beside the response.
     await graphqlData(harness.app, "{ viewer { buyer { id } } }", { key: buyer.apiKey });
     await eventually(
@@ -56,6 +70,24 @@ describe("SQL statements per GraphQL query", () => {
     expect(page.all.filter(transactionOrSetting)).toEqual([]);
     expect(page.all.filter((sql) => !admission(sql))).toHaveLength(1);
     expect(page.all).toHaveLength(2);
+  });
+
+  it("reads every order's tags and its product's approval counts in the page's statement", async () => {
+    const page = await statementsOf(`{ orders(first: 100) { edges { node { ${TAGGED_FIELDS} } } } }`);
+    expect(page.edges).toBe(100);
+    expect(page.all.filter((sql) => !admission(sql))).toHaveLength(1);
+  });
+
+  it("executes tags and approval counts in as many statements for 100 orders as for 10", async () => {
+    // The viewer is a root field the planner leaves to execution, and the whole query with it.
+    const executed = (first: number) =>
+      statementsOf(
+        `{ viewer { buyer { id } } orders(first: ${first}) { edges { node { ${TAGGED_FIELDS} } } } }`,
+      );
+    const few = await executed(10);
+    const many = await executed(100);
+    expect(many.edges).toBe(100);
+    expect(many.all.length).toBe(few.all.length);
   });
 
   it("counts the list in one statement more when totalCount is asked for", async () => {

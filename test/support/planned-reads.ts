@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import type { Database } from "../../src/db/database.js";
+import type { TaggableType } from "../../src/domain/tagging.js";
 import type { GraphQLContext } from "../../src/schema/context.js";
 import { webhookEndpointsWith } from "../../src/services/webhook-endpoints.js";
 import { connectSupplier, type SeededBuyer, seedBuyer } from "./seed.js";
@@ -249,7 +250,8 @@ export async function generateBuyer(database: Database, name: string, seed: numb
     8,
   ).map((user, index) => ({
     ...user,
-    id: randomUUID(),
+    // The first has a buyer product's id: a record of another type in the same id space, tagged otherwise.
+    id: index === 0 ? (products[0]?.id ?? randomUUID()) : randomUUID(),
     supplierId: index % 2 === 0 ? buyer.supplierId : buyer.unconnectedSupplierId,
     // Unique per supplier, whatever the generated address.
     contactEmailKey: `user-${index}@${name}`,
@@ -312,6 +314,12 @@ export async function generateBuyer(database: Database, name: string, seed: numb
     ),
   });
   const orderIds = orders.map(({ order }) => order.id);
+  await tagRecords(database, buyer, seed, {
+    BuyerProduct: buyerProductIds,
+    BuyerProductApproval: approvalIds,
+    SupplierUser: supplierUserIds,
+    Order: orderIds,
+  });
   return {
     ...buyer,
     orderIds,
@@ -328,6 +336,44 @@ export async function generateBuyer(database: Database, name: string, seed: numb
       buyer.orderTypeId,
     ],
   };
+}
+
+/**
+ * Tags of generated names beside the seeded ones (one of a seeded tag's name,
+ * the id breaking the tie), and taggings of the records of each type: one
+ * record in four has none, the others one to three; the first of each type has one.
+ */
+async function tagRecords(
+  database: Database,
+  buyer: SeededBuyer,
+  seed: number,
+  records: Record<TaggableType, readonly string[]>,
+): Promise<void> {
+  const { prisma } = database;
+  const names = [...sample(text, seed + 5, 3), "Tag 1"];
+  const tags = names.map((name) => ({
+    id: randomUUID(),
+    buyerId: buyer.buyerId,
+    tagGroupId: buyer.tagGroupId,
+    name,
+    category: name,
+  }));
+  await prisma.tag.createMany({ data: tags });
+  const tagIds = [...buyer.tagIds, ...tags.map((tag) => tag.id)];
+  const taggings = new Map<
+    string,
+    { tagId: string; taggableType: TaggableType; taggableId: string; buyerId: string }
+  >();
+  for (const [taggableType, ids] of Object.entries(records) as [TaggableType, readonly string[]][]) {
+    ids.forEach((taggableId, index) => {
+      for (let count = 0; count < (index + 1) % 4; count += 1) {
+        const tagId = tagIds[(index * 5 + count * 3 + taggableType.length) % tagIds.length] ?? "";
+        // One tag once on an id, whatever the record's type (the taggings' key).
+        taggings.set(`${taggableId} ${tagId}`, { tagId, taggableType, taggableId, buyerId: buyer.buyerId });
+      }
+    });
+  }
+  await prisma.tagging.createMany({ data: [...taggings.values()] });
 }
 
 /**

@@ -28,6 +28,7 @@ import {
   relationPageOf,
   rowReadOf,
 } from "../read-metadata.js";
+import { type KeyedCounts, type KeyedList, keyedCounts, keyedList } from "./keyed-reads.js";
 import { planRelationPage } from "./relation-page.js";
 import {
   type BoundRequest,
@@ -50,6 +51,7 @@ import {
   RowValueError,
   rowListWriter,
   scalarWriter,
+  subRowWriter,
   type TextSource,
   textWriter,
   type Writer,
@@ -71,7 +73,9 @@ type FieldValue =
   | { kind: "text"; parts: TextSource[] }
   | { kind: "globalId"; type: NodeTypeName; key: number }
   | { kind: "json"; key: number }
-  | { kind: "differs"; key: number; from: string };
+  | { kind: "differs"; key: number; from: string }
+  | { kind: "keyedRows"; rows: KeyedList }
+  | { kind: "counts"; counts: KeyedCounts };
 
 /** A place of a selection: a row of the statement, or an object a field made of a row's values. */
 type Source =
@@ -82,7 +86,9 @@ type Source =
       table: TableRef;
       properties: Readonly<Record<string, ObjectProperty>>;
       select: unknown;
-    };
+    }
+  /** The counts of keyed rows, one row of their own: each property one of them. */
+  | { kind: "counts"; scope: Scope; counts: KeyedCounts };
 
 /** One planning of a planned read: its statement as planned so far, and the writers of its selection. */
 export class PlanContext {
@@ -219,6 +225,11 @@ export class PlanContext {
   /** The value of a property of `source`: a field of its row, or one of the properties its object was made of. */
   private property(source: Source, name: string): FieldValue {
     if (source.kind === "row") return followPath(source.scope, source.table, [name], undefined);
+    if (source.kind === "counts") {
+      const count = source.counts.count(name);
+      if (!count) throw new PlanError(`its counts have no ${name}`);
+      return { kind: "column", ...count };
+    }
     const property = source.properties[name];
     if (!property) throw new PlanError(`its object has no property ${name}`);
     const follow = (path: RowPath) => followPath(source.scope, source.table, path, source.select);
@@ -231,8 +242,9 @@ export class PlanContext {
 
   private readRow(read: RowRead, field: GraphQLField<unknown, unknown>, source: Source): FieldValue {
     // On an object a field made of a row, a field can only hand that object on.
-    if (source.kind === "object") {
-      if (read.kind === "path" && read.path.length === 0) return { kind: "object", source, presence: [] };
+    if (source.kind !== "row") {
+      if (source.kind === "object" && read.kind === "path" && read.path.length === 0)
+        return { kind: "object", source, presence: [] };
       throw new PlanError("it reads a path of an object that is not a row");
     }
     const select = prismaSelectOf(field);
@@ -262,6 +274,10 @@ export class PlanContext {
           throw new PlanError("its JSON is not held by a text column");
         return { kind: "json", key: text.key };
       }
+      case "keyedRows":
+        return { kind: "keyedRows", rows: keyedList(scope, table, read) };
+      case "counts":
+        return { kind: "counts", counts: keyedCounts(scope, table, read) };
       case "text":
         return {
           kind: "text",
@@ -341,6 +357,21 @@ export class PlanContext {
           table: value.scope.table,
         });
         return rowListWriter(listColumn(scope, value), item);
+      }
+      case "keyedRows": {
+        if (!list || itemsNullable) return fail("keyed rows read as something else than a list of rows");
+        const { rows } = value;
+        const item = this.objectOf(named, selectionSet, { kind: "row", scope: rows.list, table: rows.item });
+        return rowListWriter(scope.column(rows.column()), item);
+      }
+      case "counts": {
+        if (list) return fail("counts read as a list");
+        const write = this.objectOf(named, selectionSet, {
+          kind: "counts",
+          scope: value.counts.scope,
+          counts: value.counts,
+        });
+        return subRowWriter(scope.column(value.counts.column()), write);
       }
     }
   }

@@ -345,6 +345,16 @@ export function rowListWriter(key: number, write: Writer): Writer {
   });
 }
 
+/** A value written by `write` from the one row built in SQL as a JSON array at `key` (an aggregate subquery's). */
+export function subRowWriter(key: number, write: Writer): Writer {
+  return writerOf((row, request, out) => {
+    const text = row[key];
+    const rows: unknown = typeof text === "string" ? [JSON.parse(text)] : null;
+    if (!isRowList(rows) || rows[0] === undefined) throw new RowValueError(`column ${key} is no row`);
+    write.into(rows[0], request, out);
+  });
+}
+
 /** One part of a text value: literal, the request's base URL, or a column's text. */
 export type TextSource = { literal: string } | { context: "appBaseUrl" } | { key: number };
 

@@ -1,68 +1,52 @@
 import { ApprovalStatus } from "../../db/generated/prisma/enums.js";
-import { batchLoad } from "../batch.js";
 import { builder } from "../builder.js";
-import { containsWord } from "../conditions.js";
+import { containsWord, isValue } from "../conditions.js";
 import { connectionType } from "../connection-types.js";
 import { ApprovalStatusEnum } from "../enums.js";
 import { orNull } from "../field-options.js";
+import { readsCounts } from "../field-reads.js";
 import { enumFilter, idFilter, listFilters, textFilter } from "../list-filters.js";
 import { buyerRecordField } from "../record-field.js";
-import { requireViewer } from "../require-viewer.js";
 import { searchableRootConnection } from "../searchable-list.js";
 import { byOptionalText } from "../sort-keys.js";
 import { NodeRef, nodeIdFields } from "./node.js";
 
-type ApprovalStatusValue = (typeof ApprovalStatus)[keyof typeof ApprovalStatus];
-type ApprovalCounts = Record<ApprovalStatusValue, number> & { total: number };
-
 const camelCase = (name: string) =>
   name.replace(/_([a-z])/g, (_match, letter: string) => letter.toUpperCase());
 
-const ApprovalCountsRef = builder.objectRef<ApprovalCounts>("ApprovalCounts").implement({
+/** Each status by the name of its count. */
+const STATUS_OF_COUNT = Object.fromEntries(
+  Object.values(ApprovalStatus).map((status) => [camelCase(status), status]),
+);
+
+const ApprovalCountsRef = builder.objectRef<Record<string, number>>("ApprovalCounts").implement({
   description: "How many of a buyer product's approvals are in each status.",
   fields: (t) => ({
     ...Object.fromEntries(
-      Object.values(ApprovalStatus).map((status) => [
-        camelCase(status),
-        t.int({
-          description: `Approvals in status ${status.toUpperCase()}.`,
-          resolve: (counts) => counts[status],
-        }),
+      Object.entries(STATUS_OF_COUNT).map(([count, status]) => [
+        count,
+        t.exposeInt(count, { description: `Approvals in status ${status.toUpperCase()}.` }),
       ]),
     ),
     total: t.exposeInt("total", { description: "All of the product's approvals." }),
   }),
 });
 
-function noApprovals(): ApprovalCounts {
-  const counts = Object.fromEntries(Object.values(ApprovalStatus).map((status) => [status, 0]));
-  return { ...(counts as Record<ApprovalStatusValue, number>), total: 0 };
-}
-
 builder.prismaObjectFields("BuyerProduct", (t) => ({
   approvalCounts: t.field({
     type: ApprovalCountsRef,
     description:
       "How many of its approvals are in each status. The counts of every product of a page come from one statement.",
-    resolve: async (product, _args, context) => {
-      const buyerId = requireViewer(context).buyerId;
-      const counts = await batchLoad(context, "BuyerProduct.approvalCounts", product.id, async (ids) => {
-        const groups = await context.prisma.buyerProductApproval.groupBy({
-          by: ["buyerProductId", "approvalStatus"],
-          where: { buyerId, buyerProductId: { in: ids } },
-          _count: { _all: true },
-        });
-        const byProduct = new Map<string, ApprovalCounts>();
-        for (const group of groups) {
-          const entry = byProduct.get(group.buyerProductId) ?? noApprovals();
-          entry[group.approvalStatus] += group._count._all;
-          entry.total += group._count._all;
-          byProduct.set(group.buyerProductId, entry);
-        }
-        return byProduct;
-      });
-      return counts ?? noApprovals();
-    },
+    ...readsCounts(
+      {
+        model: "BuyerProductApproval",
+        key: { buyerProductId: "id" },
+        where: (viewer) => isValue("buyerId", viewer.buyerId),
+      },
+      "approvalStatus",
+      STATUS_OF_COUNT,
+      "total",
+    ),
   }),
 }));
 

@@ -11,16 +11,17 @@ import {
 import { orList } from "../../domain/word-lists.js";
 import { attachTags, detachTags, type TaggingCall } from "../../services/tagging.js";
 import { builder, type SchemaTypes } from "../builder.js";
-import { isValue } from "../conditions.js";
+import { allOf, isValue, ordered } from "../conditions.js";
 import { relationConnection } from "../connection-fields.js";
 import { connectionType } from "../connection-types.js";
 import type { GraphQLContext } from "../context.js";
+import { readsKeyedRows } from "../field-reads.js";
 import { NODE_TYPES, type NodeTypeName, takesIdsOf } from "../global-ids.js";
 import { mutationPair, payloadType, valueOrNull } from "../mutation-pair.js";
 import { namedRootConnection } from "../named-list.js";
-import { executedReadExtension } from "../read-metadata.js";
+import { executedReadExtension, type KeyedRows } from "../read-metadata.js";
 import { requireViewer } from "../require-viewer.js";
-import { taggingsOf, tagsOf } from "../tag-loader.js";
+import { taggingsOf } from "../tag-loader.js";
 
 const TagGroupRef = builder.prismaObject("TagGroup", {
   description: "A named group of the buyer's tags.",
@@ -46,6 +47,25 @@ export const TagRef = builder.prismaObject("Tag", {
     tagGroup: t.relation("tagGroup", { description: "The group the tag belongs to." }),
   }),
 });
+
+/** The viewer's taggings of one of its records of `type`: they name it by its id and type, which no relation joins. */
+function recordTaggings(type: TaggableType): KeyedRows {
+  return {
+    model: "Tagging",
+    key: { taggableId: "id" },
+    where: (viewer) => allOf([isValue("buyerId", viewer.buyerId), isValue("taggableType", type)]),
+  };
+}
+
+/** The viewer's taggings of the record a tagging result names. */
+const TAGGINGS_OF_RESULT: KeyedRows = {
+  model: "Tagging",
+  key: { taggableId: "taggableId", taggableType: "taggableType" },
+  where: (viewer) => isValue("buyerId", viewer.buyerId),
+};
+
+/** A record's tags by name, the id breaking ties. */
+const BY_NAME = ordered(["name", "asc"], ["id", "asc"]);
 
 /** Every record a buyer can tag, named by its id or its global ID. */
 const TAGGABLE_IDS = takesIdsOf(
@@ -79,7 +99,7 @@ const TaggingResultRef = builder
       tags: t.field({
         type: [TagRef],
         description: "Every tag now on the record, by name.",
-        resolve: (result, _args, context) => tagsOf(context, result.taggableId),
+        ...readsKeyedRows(TAGGINGS_OF_RESULT, "tag", BY_NAME),
       }),
     }),
   });
@@ -222,7 +242,7 @@ const DetachTagsResultRef = builder
       tags: t.field({
         type: [TagRef],
         description: "Every tag still on the record, by name.",
-        resolve: (result, _args, context) => tagsOf(context, result.taggableId),
+        ...readsKeyedRows(TAGGINGS_OF_RESULT, "tag", BY_NAME),
       }),
     }),
   });
@@ -298,7 +318,7 @@ for (const model of TAGGABLE_TYPES) {
     t.field({
       type: [TagRef],
       description: "The buyer's tags on this record, by name.",
-      resolve: (record, _args, context) => tagsOf(context, record.id),
+      ...readsKeyedRows(recordTaggings(model), "tag", BY_NAME),
     }),
   );
 }
