@@ -10,7 +10,7 @@ import { batchCount } from "./batch.js";
 import { builder, type SchemaTypes } from "./builder.js";
 import { allOf } from "./conditions.js";
 import { bothWaysPageArgs, type Connection, pageArgs, toConnection } from "./connection-types.js";
-import type { GraphQLContext } from "./context.js";
+import { type GraphQLContext, modelDelegate } from "./context.js";
 import { nodeSelection, rootPageQuery, withPositionFields } from "./page-query.js";
 import {
   DEFAULT_PAGE_SIZE,
@@ -38,12 +38,6 @@ export interface PagedDelegate {
 
 interface CountingDelegate {
   findMany(query: object): Promise<{ id: string; _count: Record<string, number> }[]>;
-}
-
-/** `prisma.buyerProductApproval` for the model `BuyerProductApproval`. */
-function delegate<Delegate>(context: GraphQLContext, model: string): Delegate {
-  const key = model.charAt(0).toLowerCase() + model.slice(1);
-  return (context.prisma as unknown as Record<string, Delegate>)[key] as Delegate;
 }
 
 export interface RelationConnectionOptions<Model extends PrismaModelTypes, Node> {
@@ -92,7 +86,7 @@ export function relationConnection<Model extends PrismaModelTypes, Shape extends
       return toConnection(rows, readPage(args), () =>
         batchCount(context, batch, id, async (ids) => {
           const counted = where?.(context.viewer);
-          const parents = await delegate<CountingDelegate>(context, model).findMany({
+          const parents = await modelDelegate<CountingDelegate>(context, model).findMany({
             where: { id: { in: ids } },
             select: { id: true, _count: { select: { [relation]: counted ? { where: counted } : true } } },
           });

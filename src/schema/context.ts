@@ -33,3 +33,9 @@ export interface GraphQLContext {
   /** The webhook endpoints' service, given `prisma`; it holds the URL policy and the signing secrets' keys. */
   webhookEndpoints: WebhookEndpointsOn;
 }
+
+/** The Prisma delegate of a model named at run time (`prisma.buyerProductApproval` for `BuyerProductApproval`), as `Delegate`. */
+export function modelDelegate<Delegate>(context: GraphQLContext, model: string): Delegate {
+  const key = model.charAt(0).toLowerCase() + model.slice(1);
+  return (context.prisma as unknown as Record<string, Delegate>)[key] as Delegate;
+}

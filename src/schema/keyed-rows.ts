@@ -4,23 +4,16 @@
 // planned reads write the same declaration as a subquery of the parent's row
 // (src/schema/planner/selection-walk.ts).
 import { batchLoad } from "./batch.js";
-import type { GraphQLContext } from "./context.js";
+import { type GraphQLContext, modelDelegate } from "./context.js";
 import type { KeyedRows } from "./read-metadata.js";
 import { requireViewer } from "./require-viewer.js";
 
 type Row = Record<string, unknown>;
 
-interface KeyedDelegate {
+/** What keyed reads ask of a Prisma model delegate. */
+export interface KeyedDelegate {
   findMany(query: object): Promise<Row[]>;
   groupBy(query: object): Promise<Row[]>;
-}
-
-/** `prisma.tagging` for the model `Tagging`. */
-function delegateOf(context: GraphQLContext, model: string): KeyedDelegate {
-  const key = model.charAt(0).toLowerCase() + model.slice(1);
-  const delegate: unknown = Reflect.get(context.prisma, key);
-  if (typeof delegate !== "object" || delegate === null) throw new Error(`no Prisma model ${model}`);
-  return delegate as KeyedDelegate;
 }
 
 /** What names a parent, or a row's parent: its key's values, as one text; null when one is absent. */
@@ -63,7 +56,7 @@ export function keyedRowsLoader(
         ],
       };
       const grouped = new Map<string, Row[]>();
-      for (const row of await query(delegateOf(context, rows.model), where)) {
+      for (const row of await query(modelDelegate<KeyedDelegate>(context, rows.model), where)) {
         const rowKey = keyText(columns.map((column) => row[column]));
         if (rowKey === null) continue;
         const group = grouped.get(rowKey);

@@ -5,18 +5,15 @@ import { requireViewer } from "./require-viewer.js";
 // Taggings point at records by id and type only, with no foreign key Prisma
 // could join through, so what the records of a list (or of a batch of events)
 // need of their taggings is loaded for all of them together, in one query.
-// A record's tags are declared as keyed rows (src/schema/types/tag.ts).
+// A record's tags are declared as keyed rows instead (src/schema/types/tag.ts).
 
-/** Each tagged record's values, in the rows' order. */
-function byRecord<Row extends { taggableId: string }, Value>(
-  rows: readonly Row[],
-  value: (row: Row) => Value,
-): Map<string, Value[]> {
-  const grouped = new Map<string, Value[]>();
+/** Each tagged record's rows, in the rows' order. */
+function byRecord<Row extends { taggableId: string }>(rows: readonly Row[]): Map<string, Row[]> {
+  const grouped = new Map<string, Row[]>();
   for (const row of rows) {
     const values = grouped.get(row.taggableId);
-    if (values) values.push(value(row));
-    else grouped.set(row.taggableId, [value(row)]);
+    if (values) values.push(row);
+    else grouped.set(row.taggableId, [row]);
   }
   return grouped;
 }
@@ -34,7 +31,7 @@ type TaggingRow = Awaited<ReturnType<typeof loadTaggings>>[number];
 /** The buyer's taggings of one of its records, by tag id. */
 export async function taggingsOf(context: GraphQLContext, taggableId: string): Promise<TaggingRow[]> {
   const taggings = await batchLoad(context, "taggings", taggableId, async (ids) =>
-    byRecord(await loadTaggings(context, ids), (row) => row),
+    byRecord(await loadTaggings(context, ids)),
   );
   return taggings ?? [];
 }
