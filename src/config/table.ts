@@ -224,7 +224,8 @@ export const CONFIG_TABLE = {
     name: "LOG_LEVEL",
     default: "info",
     schema: logLevel,
-    description: "`fatal` … `trace`, or `silent`; logs are JSON lines, one per request",
+    description:
+      "`fatal` … `trace`, or `silent`; logs are JSON lines on stdout, one per request, written off the event loop (lines logged during a write go out together in the next); every line is written before the process exits, except on `SIGKILL`",
   }),
   graphql: GRAPHQL_SETTINGS,
   /** OpenTelemetry tracing from the standard OTEL_* variables (docs/reference/operations.md#tracing); null when off. */

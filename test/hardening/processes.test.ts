@@ -99,6 +99,13 @@ describe.runIf(onPostgres)("several processes on one PostgreSQL", { timeout: 90_
     ).toEqual([]);
     expect(await server.exited).toBe(0);
     await expect(fetch(url, { headers: { "x-api-key": buyer.apiKey } })).rejects.toThrow();
+    // Log lines are written off the event loop: every request's line and the last line still reach stdout.
+    const lines = server
+      .output()
+      .split("\n")
+      .flatMap((line) => (line.startsWith("{") ? [JSON.parse(line) as { msg: string; path?: string }] : []));
+    expect(lines.filter((line) => line.msg === "request" && line.path?.endsWith("/orders")).length).toBe(40);
+    expect(lines.at(-1)?.msg).toBe("stopped");
   });
 
   it("on SIGTERM under keep-alive load resets no connection: each request completes or is refused at connect", {
