@@ -117,6 +117,35 @@ const CONTAINERS = ["Bag", "BulkBag", "Drum", "ISOTank", "Tanker"] as const;
 const DOCUMENT_TYPES = ["sds", "tds", "halal_certificate", "iso9001", "quote", "other"] as const;
 
 const resourceValue = fc.record({ provider: text, value: text });
+
+/** An order event's stored changes, as the update records them (`{ column: { from, to } }`), and odd ones. */
+const storedChanges = fc.oneof(
+  fc.constant({}),
+  fc.record({
+    order_status: fc.record({
+      from: fc.constantFrom(...ORDER_STATUSES),
+      to: fc.constantFrom(...ORDER_STATUSES),
+    }),
+  }),
+  fc.record({
+    purchase_order_reference: fc.record({ from: nullable(text), to: nullable(text) }),
+    placed_at: fc.record({ from: fc.constant(null), to: time.map((at) => at.toISOString()) }),
+  }),
+  fc.record({
+    resource_values: fc.record({
+      from: fc.array(resourceValue, { maxLength: 2 }),
+      to: fc.array(resourceValue, { maxLength: 2 }),
+    }),
+  }),
+  // A change with no `to`, and numbers a document may hold.
+  fc.record({
+    supplier_order_reference: fc.record({ from: text }),
+    quantity: fc.record({
+      from: fc.constantFrom(0, 1.5, -2, 1e-7, 2 ** 53 + 1),
+      to: fc.double({ noNaN: true, noDefaultInfinity: true }),
+    }),
+  }),
+);
 const resourceValues = fc.oneof(
   fc.array(resourceValue, { maxLength: 0 }),
   fc.array(resourceValue, { minLength: 1, maxLength: 3 }),
@@ -160,8 +189,22 @@ export async function generateBuyer(database: Database, name: string, seed: numb
     },
   });
 
+  // Catalogue products auto-match made hold no name: one with a CAS number, one without.
+  const unnamedProductIds = [randomUUID(), randomUUID()];
+  await prisma.product.createMany({
+    data: unnamedProductIds.map((id, index) => ({
+      id,
+      name: null,
+      normalizedName: "",
+      casNumber: index === 0 ? "64-17-5" : null,
+      productType: "RawMaterial" as const,
+    })),
+  });
+  const productIds = [buyer.productId, ...unnamedProductIds];
+
   const products = sample(
     fc.record({
+      product: fc.nat({ max: productIds.length - 1 }),
       rawMaterialName: nullable(text),
       rawMaterialCode: nullable(text),
       measurementUnit: fc.constantFrom(...UNITS),
@@ -189,8 +232,9 @@ export async function generateBuyer(database: Database, name: string, seed: numb
     }),
     seed + 1,
     12,
-  ).map(({ autoMatch, ...product }) => ({
+  ).map(({ autoMatch, product: productIndex, ...product }) => ({
     ...product,
+    productId: productIds[productIndex] ?? buyer.productId,
     id: randomUUID(),
     autoMatchStrategy: autoMatch?.strategy ?? null,
     autoMatchScore: autoMatch?.score ?? null,
@@ -199,7 +243,6 @@ export async function generateBuyer(database: Database, name: string, seed: numb
     data: products.map(({ resourceValues: _values, ...product }) => ({
       ...product,
       buyerId: buyer.buyerId,
-      productId: buyer.productId,
       updatedAt: product.createdAt,
     })),
   });
@@ -314,6 +357,21 @@ export async function generateBuyer(database: Database, name: string, seed: numb
     ),
   });
   const orderIds = orders.map(({ order }) => order.id);
+  const events = sample(
+    fc.record({ order: fc.nat({ max: 9 }), changes: storedChanges, createdAt: time }),
+    seed + 6,
+    30,
+  );
+  await prisma.orderEvent.createMany({
+    data: events.map((event) => ({
+      id: randomUUID(),
+      orderId: orderIds[event.order] ?? "",
+      buyerId: buyer.buyerId,
+      actor: `api_key:${buyer.apiKeyId}`,
+      changes: event.changes,
+      createdAt: event.createdAt,
+    })),
+  });
   await tagRecords(database, buyer, seed, {
     BuyerProduct: buyerProductIds,
     BuyerProductApproval: approvalIds,
