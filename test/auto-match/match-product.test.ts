@@ -77,6 +77,20 @@ describe("matchProduct (GraphQL dry run of auto-match)", () => {
     expect(created.autoMatch).toEqual({ matched: false, strategy: "none", score: 0 });
   });
 
+  it.each([
+    ["only the product's type name", "product { __typename } score", { product: { __typename: "Product" } }],
+    ["no field of the product", "strategy", { strategy: "name" }],
+    ["the product's name alone", "product { name }", { product: { name: "Cocamidopropyl Betaine" } }],
+  ])("answers candidates selecting %s", async (_selection, fields, first) => {
+    const answer = await graphql<{ matchProduct: unknown[] }>(
+      harness.app,
+      buyer.apiKey,
+      `{ matchProduct(rawMaterialName: "COCAMIDOPROPYL BETAINE", productType: RAW_MATERIAL) { ${fields} } }`,
+    );
+    expect(answer.errors).toBeUndefined();
+    expect(answer.data?.matchProduct[0]).toMatchObject(first);
+  });
+
   it("needs an API key like every query", async () => {
     const response = await graphql<{ matchProduct: unknown }>(harness.app, null, MATCH_PRODUCT, {
       name: "Glycerin",

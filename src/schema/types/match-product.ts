@@ -1,5 +1,6 @@
 // A dry run of auto-match: what createBuyerProduct would link a description
 // to, and what else came close, without creating anything.
+import { queryFromInfo } from "@pothos/plugin-prisma";
 import type { Product } from "../../db/generated/prisma/client.js";
 import { validationFailed } from "../../domain/errors.js";
 import { InputChecks } from "../../domain/input-checks.js";
@@ -55,7 +56,7 @@ builder.queryField("matchProduct", (t) =>
         description: "Kind of product; names, synonyms and similar names only match within it.",
       }),
     },
-    resolve: async (_root, args, context) => {
+    resolve: async (_root, args, context, info) => {
       requireViewer(context);
       const checks = new InputChecks();
       const rawMaterialName = checks.requiredText(["rawMaterialName"], args.rawMaterialName);
@@ -63,8 +64,10 @@ builder.queryField("matchProduct", (t) =>
       if (checks.problems.length) throw validationFailed(checks.problems);
       const keys = matchKeys({ rawMaterialName, rawMaterialCode, productType: args.productType });
       const candidates = await findCandidates(context.prisma, keys, MAX_CANDIDATES);
-      // One query for every candidate's product, not one per candidate.
+      // One query for every candidate's product, not one per candidate, with what the selection of
+      // `product` reads: its fields then read these rows, under the name given here, not the catalogue's.
       const products = await context.prisma.product.findMany({
+        ...queryFromInfo({ context, info, path: ["product"] }),
         where: { id: { in: candidates.map((candidate) => candidate.productId) } },
       });
       const byId = new Map(products.map((product) => [product.id, product]));
