@@ -1,5 +1,6 @@
 // A field that reads its parent's row states once what it reads, as data: the
-// value at a path, an object of paths, a text of parts, the row's global ID.
+// value at a path, an object of paths, a text of parts, the row's global ID,
+// a value a pure function computes from columns.
 // From that one statement come the Prisma `select` and the resolver of normal
 // execution and the read the planned reads plan as SQL (src/schema/planner/),
 // as a grafast field's plan is both what runs and what is planned. A field
@@ -72,7 +73,19 @@ export function readsPath(...path: ReadStep[]): ReadOptions {
  * `nestedSelection`), so that its type's fields load with the parent's row.
  */
 export function readsRow(...relations: [string, ...string[]]): ReadOptions {
-  const read: RowRead = { kind: "path", path: relations };
+  return readsRowWithFallbacks(relations, {});
+}
+
+/**
+ * As `readsRow`, where each column of the row that `fallbacks` names, when
+ * null, is the value at its path of the parent's row instead.
+ */
+export function readsRowWithFallbacks(
+  relations: readonly [string, ...string[]],
+  fallbacks: Readonly<Record<string, RowPath>>,
+): ReadOptions {
+  const read: RowRead = { kind: "path", path: relations, fallbacks };
+  const fallbackPaths = Object.values(fallbacks);
   // plugin-prisma calls a function `select` with the field's arguments, the context and its `nestedSelection`.
   const select = (_args: unknown, _context: unknown, fieldSelection: (selection: true) => unknown) => {
     const selection: Selection = {};
@@ -81,15 +94,43 @@ export function readsRow(...relations: [string, ...string[]]): ReadOptions {
       if (index === relations.length - 1) place[relation] = fieldSelection(true);
       else place = nestedSelection(place, relation);
     });
+    for (const path of fallbackPaths) addPath(selection, path, undefined);
     return selection;
   };
   const options: ReadOptions = {
     select: select as never,
-    resolve: (row) => valueAt(row, relations) as never,
+    resolve: (row) => withFallbacks(valueAt(row, relations), row, fallbacks) as never,
     extensions: rowReadExtension(read),
   };
   optionsOfRead.set(read, options);
   return options;
+}
+
+/** `value` with each column `fallbacks` names that is null taken from its path of `row`. */
+function withFallbacks(value: unknown, row: unknown, fallbacks: Readonly<Record<string, RowPath>>): unknown {
+  if (!isSelection(value)) return value;
+  const fallen = Object.entries(fallbacks).filter(([column]) => value[column] === null);
+  if (fallen.length === 0) return value;
+  return { ...value, ...Object.fromEntries(fallen.map(([column, path]) => [column, valueAt(row, path)])) };
+}
+
+/**
+ * The field's value is `compute` of the values at `paths` of its parent's
+ * row (each a column), in their order: a pure function of them, which the
+ * planned reads call on the same values read from their rows. `Values` are
+ * the columns' types as Prisma reads them, which a declaration made at run
+ * time cannot name (as with `select`): test/graphql/field-reads.test.ts
+ * checks that each path is a column, and the planned reads' tests compare
+ * both answers.
+ */
+export function readsComputed<const Values extends readonly unknown[]>(
+  paths: { readonly [Index in keyof Values]: RowPath },
+  compute: (...values: Values) => unknown,
+): ReadOptions {
+  const computeOf = compute as (...values: readonly unknown[]) => unknown;
+  const computeFrom = (values: readonly unknown[]) => computeOf(...values);
+  const read: RowRead = { kind: "computed", paths, compute: computeFrom };
+  return declare(read, paths, (row) => computeFrom(paths.map((path) => valueAt(row, path))));
 }
 
 /**

@@ -75,8 +75,17 @@ export interface KeyedRows {
 
 /** How a field with its own resolver reads its value from its parent's row. */
 export type RowRead =
-  /** The value at the path; null when a list relation on the way has no row at the index. */
-  | { kind: "path"; path: RowPath }
+  /**
+   * The value at the path; null when a list relation on the way has no row at
+   * the index. Where it is a row, each column `fallbacks` names falls back,
+   * when null, to the value at its path of the parent's row.
+   */
+  | { kind: "path"; path: RowPath; fallbacks?: Readonly<Record<string, RowPath>> }
+  /**
+   * `compute` of the values at `paths`, each a column, as Prisma reads them:
+   * a pure function, which normal execution and the planned reads both call.
+   */
+  | { kind: "computed"; paths: readonly RowPath[]; compute: (values: readonly unknown[]) => unknown }
   /** A plain object of these properties; null when the value at one of `presentWhen` is null. */
   | {
       kind: "object";

@@ -44,7 +44,7 @@ function declaredFields(): DeclaredField[] {
 function pathsOf(read: RowRead): RowPath[] {
   switch (read.kind) {
     case "path":
-      return [read.path];
+      return [read.path, ...Object.values(read.fallbacks ?? {})];
     case "object":
       return [
         ...Object.values(read.properties).map((property) =>
@@ -61,6 +61,8 @@ function pathsOf(read: RowRead): RowPath[] {
     case "keyedRows":
     case "counts":
       return Object.values(read.rows.key).map((property) => [property]);
+    case "computed":
+      return [...read.paths];
   }
 }
 
@@ -85,6 +87,25 @@ function keyedProblem(read: RowRead): string | null {
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** The model a path of to-one relations leads to from `model`. */
+function modelAt(model: string | undefined, path: RowPath): string | undefined {
+  let current = model;
+  for (const step of path) {
+    const field = models[current ?? ""]?.fields.find((candidate) => candidate.name === step);
+    current = field?.kind === "object" && !field.isList ? field.type : undefined;
+  }
+  return current;
+}
+
+/** Whether `path` of a row of `model` ends at one of its columns, through to-one relations. */
+function isColumn(model: string | undefined, path: RowPath): boolean {
+  const last = path.at(-1);
+  const field = models[modelAt(model, path.slice(0, -1)) ?? ""]?.fields.find(
+    (candidate) => candidate.name === last,
+  );
+  return field !== undefined && field.kind !== "object" && !field.isList;
+}
 
 /** Why `path` of a row of `model` is not a path the model has and `select` loads; null when it is. */
 function pathProblem(model: string, path: RowPath, select: unknown): string | null {
@@ -144,6 +165,11 @@ describe("fields declared once", () => {
         "TaggingResult.tags",
         "DetachTagsResult.tags",
         "BuyerProduct.approvalCounts",
+        "Order.allowedNextStatuses",
+        "OrderEvent.changes",
+        "Product.name",
+        "BuyerProduct.product",
+        "Order.product",
       ]),
     );
   });
@@ -160,6 +186,23 @@ describe("fields declared once", () => {
       return [];
     });
     expect(described).toEqual([]);
+  });
+
+  it("computes values from columns only, and falls back only from a row's columns to its parent's", () => {
+    const problems = fields.flatMap(({ where, read, model }) => {
+      const columnProblems = (of: string | undefined, paths: readonly RowPath[]) =>
+        paths.flatMap((path) =>
+          isColumn(of, path) ? [] : [`${where} ${JSON.stringify(path)}: not a column`],
+        );
+      if (read.kind === "computed") return columnProblems(model, read.paths);
+      if (read.kind !== "path" || !read.fallbacks) return [];
+      const rowModel = modelAt(model, read.path);
+      return Object.entries(read.fallbacks).flatMap(([column, path]) => [
+        ...columnProblems(rowModel, [[column]]),
+        ...columnProblems(model, [path]),
+      ]);
+    });
+    expect(problems).toEqual([]);
   });
 
   it("declares only paths its model has and its select loads", () => {

@@ -191,6 +191,26 @@ const SHAPES: readonly (readonly [shape: string, document: string, outcome: stri
     "planned",
   ],
   ["introspection", "{ __schema { queryType { name } } }", "introspection"],
+  [
+    "a list of enum values computed from a column",
+    "{ orders(first: 2) { nodes { orderStatus allowedNextStatuses } } }",
+    "planned",
+  ],
+  [
+    "objects computed from a stored document, in a nested connection",
+    "{ orders { nodes { events(first: 2) { nodes { changes { __typename field from to } } } } } }",
+    "planned",
+  ],
+  [
+    "a product, its name falling back to the buyer's name for it",
+    "{ buyerProducts { nodes { product { name casNumber } } } }",
+    "planned",
+  ],
+  [
+    "an order's product through its approval, its name falling back",
+    "query ($id: UUID!) { order(id: $id) { product { id name code } } }",
+    "planned",
+  ],
   ["the connection's nodes", "{ orders(first: 2) { nodes { id } pageInfo { hasNextPage } } }", "planned"],
   [
     "nodes beside edges { node }, and edges twice",

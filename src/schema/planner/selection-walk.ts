@@ -5,10 +5,12 @@
 import {
   type FieldNode,
   type GraphQLField,
+  GraphQLList,
   type GraphQLObjectType,
   type GraphQLOutputType,
   getNamedType,
   getNullableType,
+  isLeafType,
   isListType,
   isNonNullType,
   isObjectType,
@@ -28,6 +30,7 @@ import {
   relationPageOf,
   rowReadOf,
 } from "../read-metadata.js";
+import { jsonArrayText } from "./json-parts.js";
 import { type KeyedCounts, type KeyedList, keyedCounts, keyedList } from "./keyed-reads.js";
 import { planRelationPage } from "./relation-page.js";
 import {
@@ -38,21 +41,25 @@ import {
   VIEWER_BUYER,
 } from "./request-arguments.js";
 import { fieldsOf } from "./selection-fields.js";
-import { quoted, SqlWriter, type TableRef } from "./sql-writer.js";
+import { columnSql, quoted, SqlWriter, type TableRef } from "./sql-writer.js";
 import { followPath, listColumn, type PathValue, Scope } from "./statement.js";
 import {
+  computedWriter,
   constantWriter,
   differsWriter,
   itemEncoder,
+  leafEncoder,
   type OutputSpelling,
   objectWriter,
   PlanError,
   presentWriter,
+  prismaValueReader,
   RowValueError,
   rowListWriter,
   scalarWriter,
   subRowWriter,
   type TextSource,
+  textOf,
   textWriter,
   type Writer,
 } from "./writers.js";
@@ -65,9 +72,15 @@ const PLANNING_CONTEXT = { viewer: PLANNING_VIEWER };
 /** The database's label of an enum value as Prisma spells it (src/domain/contract-vocabulary.ts). */
 const enumLabel = (value: string) => contractSpelling(value);
 
+type ColumnValue = Extract<PathValue, { kind: "column" }>;
+
+/** Columns of a row read in their own place: each falls back, when null, to a value of the parent's row. */
+type Fallbacks = ReadonlyMap<string, ColumnValue>;
+
 /** What a field's value is read from. */
 type FieldValue =
-  | PathValue
+  | Exclude<PathValue, { kind: "row" }>
+  | (Extract<PathValue, { kind: "row" }> & { fallbacks?: Fallbacks })
   /** An object of `source`, null when a column at `presence` is null. */
   | { kind: "object"; source: Source; presence: readonly number[] }
   | { kind: "text"; parts: TextSource[] }
@@ -75,11 +88,17 @@ type FieldValue =
   | { kind: "json"; key: number }
   | { kind: "differs"; key: number; from: string }
   | { kind: "keyedRows"; rows: KeyedList }
-  | { kind: "counts"; counts: KeyedCounts };
+  | { kind: "counts"; counts: KeyedCounts }
+  /** What a pure function computes of the columns' values, each read as Prisma reads it. */
+  | {
+      kind: "computed";
+      columns: readonly { key: number; read: (text: string | null) => unknown }[];
+      compute: (values: readonly unknown[]) => unknown;
+    };
 
 /** A place of a selection: a row of the statement, or an object a field made of a row's values. */
 type Source =
-  | { kind: "row"; scope: Scope; table: TableRef }
+  | { kind: "row"; scope: Scope; table: TableRef; fallbacks?: Fallbacks }
   | {
       kind: "object";
       scope: Scope;
@@ -224,7 +243,8 @@ export class PlanContext {
 
   /** The value of a property of `source`: a field of its row, or one of the properties its object was made of. */
   private property(source: Source, name: string): FieldValue {
-    if (source.kind === "row") return followPath(source.scope, source.table, [name], undefined);
+    if (source.kind === "row")
+      return source.fallbacks?.get(name) ?? followPath(source.scope, source.table, [name], undefined);
     if (source.kind === "counts") {
       const count = source.counts.count(name);
       if (!count) throw new PlanError(`its counts have no ${name}`);
@@ -248,8 +268,12 @@ export class PlanContext {
       throw new PlanError("it reads a path of an object that is not a row");
     }
     const select = prismaSelectOf(field);
-    const { scope, table } = source;
-    const follow = (path: RowPath) => followPath(scope, table, path, select);
+    const { scope, table, fallbacks } = source;
+    const follow = (path: RowPath): PathValue => {
+      const [name] = path;
+      const fallen = path.length === 1 && typeof name === "string" ? fallbacks?.get(name) : undefined;
+      return fallen ?? followPath(scope, table, path, select);
+    };
     switch (read.kind) {
       case "object":
         return {
@@ -261,8 +285,27 @@ export class PlanContext {
             return value.key;
           }),
         };
-      case "path":
-        return follow(read.path);
+      case "path": {
+        const value = follow(read.path);
+        const named = Object.entries(read.fallbacks ?? {});
+        if (named.length === 0) return value;
+        if (value.kind !== "row")
+          throw new PlanError("it has fallbacks for the columns of what is not a row");
+        const fallen = named.map(
+          ([name, path]) => [name, fallenBack(scope, value.table, name, follow(path))] as const,
+        );
+        return { ...value, fallbacks: new Map(fallen) };
+      }
+      case "computed":
+        return {
+          kind: "computed",
+          compute: read.compute,
+          columns: read.paths.map((path) => {
+            const value = follow(path);
+            if (value.kind !== "column") throw new PlanError("it computes from what is not a column");
+            return { key: value.key, read: prismaValueReader(value.column) };
+          }),
+        };
       case "globalId": {
         const id = follow(["id"]);
         if (id.kind !== "column") throw new PlanError("its row has no id column");
@@ -330,7 +373,12 @@ export class PlanContext {
       }
       case "row": {
         if (list) return fail("a list read from one row");
-        const write = this.objectOf(named, selectionSet, { kind: "row", scope, table: value.table });
+        const write = this.objectOf(named, selectionSet, {
+          kind: "row",
+          scope,
+          table: value.table,
+          fallbacks: value.fallbacks,
+        });
         // A joined row is absent when the column its join matched on is null.
         const [matched] = value.relation?.on ?? [];
         if (!matched) return write;
@@ -349,6 +397,8 @@ export class PlanContext {
         if (named.name !== "Boolean" || list)
           return fail("a comparison read as something else than a Boolean");
         return differsWriter(value.key, value.from, nullable);
+      case "computed":
+        return computedWriter(value.columns, value.compute, this.encoderOf(type, selectionSet, where));
       case "rows": {
         if (!list || itemsNullable) return fail("a list relation read as something else than a list of rows");
         const item = this.objectOf(named, selectionSet, {
@@ -375,6 +425,81 @@ export class PlanContext {
       }
     }
   }
+
+  /**
+   * The JSON text of a value a field computed, as execution completes it by
+   * `type`: null where allowed, lists item by item, objects by the fields
+   * selected, each the property it exposes, leaves as they serialize.
+   */
+  private encoderOf(
+    type: GraphQLOutputType,
+    selectionSet: SelectionSetNode | undefined,
+    where: string,
+  ): (value: unknown) => string {
+    const nullable = !isNonNullType(type);
+    const present = this.presentEncoderOf(isNonNullType(type) ? type.ofType : type, selectionSet, where);
+    return (value) => {
+      if (value !== null && value !== undefined) return present(value);
+      if (!nullable) throw new RowValueError(`${where}: a required value is null`);
+      return "null";
+    };
+  }
+
+  /** The JSON text of a value that is not null, of a type that is not non-null. */
+  private presentEncoderOf(
+    type: GraphQLOutputType,
+    selectionSet: SelectionSetNode | undefined,
+    where: string,
+  ): (value: unknown) => string {
+    if (type instanceof GraphQLList) {
+      const item = this.encoderOf(type.ofType, selectionSet, where);
+      return (value) => {
+        if (!Array.isArray(value)) throw new RowValueError(`${where}: a computed list is no array`);
+        return jsonArrayText(value.map(item));
+      };
+    }
+    if (isLeafType(type)) return leafEncoder(type, this.spelling);
+    if (!isObjectType(type) || type.extensions.pothosPrismaModel !== undefined)
+      throw new PlanError(`${where}: a computed value of ${String(type)}, which is no plain object type`);
+    const fields = fieldsOf(selectionSet).map((node) => {
+      const key = JSON.stringify(node.alias?.value ?? node.name.value);
+      if (node.name.value === "__typename" && !node.directives?.length) {
+        const name = JSON.stringify(type.name);
+        return { key, property: null, encode: () => name };
+      }
+      const field = type.getFields()[node.name.value];
+      const at = `${type.name}.${node.name.value}`;
+      if (!field) throw new PlanError(`${at} is not planned`, "introspection");
+      if (node.directives?.length) throw new PlanError(`${at} has a directive`);
+      const property = field.extensions.pothosExposedField;
+      if (typeof property !== "string" || field.args.length > 0)
+        throw new PlanError(`${at}: it exposes no property of a computed value`, "undeclared_field");
+      return { key, property, encode: this.encoderOf(field.type, node.selectionSet, at) };
+    });
+    return (value) => {
+      if (typeof value !== "object" || value === null)
+        throw new RowValueError(`${where}: a computed object is no object`);
+      let out = "{";
+      fields.forEach(({ key, property, encode }, index) => {
+        out += `${index === 0 ? "" : ","}${key}:${encode(property === null ? null : Reflect.get(value, property))}`;
+      });
+      return `${out}}`;
+    };
+  }
+}
+
+/** A column of a row read where it is: `COALESCE` of its own value and `fallback`, a column of the same type. */
+function fallenBack(scope: Scope, table: TableRef, name: string, fallback: PathValue): ColumnValue {
+  const column = table.model.fields.get(name);
+  if (column?.kind !== "scalar" || column.isList) throw new PlanError(`its row has no column ${name}`);
+  if (fallback.kind !== "column" || fallback.column.isList || fallback.column.type !== column.type)
+    throw new PlanError(`${name} falls back to what is not a column of its type`);
+  const own = textOf(column, columnSql(table, column));
+  return {
+    kind: "column",
+    column,
+    key: scope.column(`COALESCE(${own}, ${scope.expressionAt(fallback.key)})`),
+  };
 }
 
 /** The JSON text execution writes of a stored JSON text: its value as `parseExactJson` reads it, written again. */

@@ -38,6 +38,12 @@ export class Scope {
     return this.columns.get(expression);
   }
 
+  /** The expression read at position `key`. */
+  expressionAt(key: number): string {
+    for (const [expression, known] of this.columns) if (known === key) return expression;
+    throw new PlanError(`no column is read at ${key}`);
+  }
+
   /** How many columns the select list reads: the position of a column selected after them. */
   get size(): number {
     return this.columns.size;

@@ -15,7 +15,7 @@ import {
   MeasurementUnitEnum,
   ProductTypeEnum,
 } from "../enums.js";
-import { readsObject, readsPath, rows } from "../field-reads.js";
+import { readsObject, readsPath, readsRowWithFallbacks, rows } from "../field-reads.js";
 import {
   enumFilter,
   flagFilter,
@@ -30,7 +30,7 @@ import { requireViewer } from "../require-viewer.js";
 import { searchableRootConnection } from "../searchable-list.js";
 import { byOptionalText } from "../sort-keys.js";
 import { NodeRef, nodeIdFields } from "./node.js";
-import { ProductRef, withOwnName } from "./product.js";
+import { ProductRef } from "./product.js";
 import { checkResourceValues, ResourceValueInput, ResourceValueRef } from "./resource-value.js";
 
 interface AutoMatchShape {
@@ -127,8 +127,7 @@ export const BuyerProductRef = builder.prismaObject("BuyerProduct", {
     product: t.field({
       type: ProductRef,
       description: "The catalogue product it was matched to.",
-      select: (_args, _context, nestedSelection) => ({ product: nestedSelection(true) }),
-      resolve: (buyerProduct) => withOwnName(buyerProduct.product, buyerProduct.rawMaterialName),
+      ...readsRowWithFallbacks(["product"], { name: ["rawMaterialName"] }),
     }),
   }),
 });

@@ -1,6 +1,7 @@
 import { builder } from "../builder.js";
 import { connectionType } from "../connection-types.js";
 import { graphqlEnumName } from "../enums.js";
+import { readsComputed } from "../field-reads.js";
 
 export interface OrderFieldChangeShape {
   field: string;
@@ -34,17 +35,15 @@ const OrderFieldChangeRef = builder.objectRef<OrderFieldChangeShape>("OrderField
       description:
         "The Order field that changed: orderStatus, purchaseOrderReference, supplierOrderReference, placedAt or resourceValues.",
     }),
-    from: t.field({
+    from: t.expose("from", {
       type: "JSON",
       nullable: true,
       description: "The value before, as the Order field returns it (enum names, ISO date-times).",
-      resolve: (change) => change.from,
     }),
-    to: t.field({
+    to: t.expose("to", {
       type: "JSON",
       nullable: true,
       description: "The value after, as the Order field returns it.",
-      resolve: (change) => change.to,
     }),
   }),
 });
@@ -68,7 +67,7 @@ export const OrderEventRef = builder.prismaObject("OrderEvent", {
     changes: t.field({
       type: [OrderFieldChangeRef],
       description: "The fields this change touched.",
-      resolve: (event) => graphqlChanges(event.changes),
+      ...readsComputed([["changes"]], graphqlChanges),
     }),
   }),
 });

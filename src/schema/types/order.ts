@@ -6,13 +6,20 @@ import { relationConnection } from "../connection-fields.js";
 import { connectionType } from "../connection-types.js";
 import { OrderStatusEnum, PriceTypeEnum } from "../enums.js";
 import { orNull } from "../field-options.js";
-import { readsObject, readsPath, readsText, rows } from "../field-reads.js";
+import {
+  readsComputed,
+  readsObject,
+  readsPath,
+  readsRowWithFallbacks,
+  readsText,
+  rows,
+} from "../field-reads.js";
 import { dayFilter, enumFilter, idFilter, listFilters, textFilter } from "../list-filters.js";
 import { buyerRecordField } from "../record-field.js";
 import { searchableRootConnection } from "../searchable-list.js";
 import { byOptionalText, type SortKey } from "../sort-keys.js";
 import { OrderEventConnectionRef } from "./order-event.js";
-import { ProductRef, withOwnName } from "./product.js";
+import { ProductRef } from "./product.js";
 import { ResourceValueRef } from "./resource-value.js";
 import "./supplier.js";
 import "./order-update.js";
@@ -166,8 +173,7 @@ builder.prismaObjectFields("Order", (t) => ({
     description:
       "The statuses updateOrder may move the order to now, in the order of the OrderStatus enum; empty once it is DELIVERED. " +
       "Setting the current status again is always accepted and changes nothing.",
-    select: { orderStatus: true },
-    resolve: (order) => nextOrderStatuses(order.orderStatus),
+    ...readsComputed([["orderStatus"]], nextOrderStatuses),
   }),
   resourceValues: t.field({
     type: [ResourceValueRef],
@@ -187,13 +193,9 @@ builder.prismaObjectFields("Order", (t) => ({
   product: t.field({
     type: ProductRef,
     description: "The catalogue product ordered (the buyer product's match).",
-    select: (_args, _context, nestedSelection) => ({
-      approval: {
-        select: { buyerProduct: { select: { rawMaterialName: true, product: nestedSelection(true) } } },
-      },
+    ...readsRowWithFallbacks(["approval", "buyerProduct", "product"], {
+      name: ["approval", "buyerProduct", "rawMaterialName"],
     }),
-    resolve: (order) =>
-      withOwnName(order.approval.buyerProduct.product, order.approval.buyerProduct.rawMaterialName),
   }),
   events: relationConnection(t, {
     type: OrderEventConnectionRef,

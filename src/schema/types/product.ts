@@ -1,10 +1,14 @@
 // The shared catalogue as a buyer sees it
 // (docs/design/decisions.md §10 "Shared catalogue and privacy"). A curated product shows its catalogue name and
 // code. A product auto-match created holds no buyer's text, so each buyer sees
-// it under the name it gave itself (withOwnName) and with no code.
+// it under the name it gave itself and with no code: the fields leading to it
+// fall back to that name (`readsRowWithFallbacks`; matchProduct's candidates,
+// `withOwnName`).
 import type { Product } from "../../db/generated/prisma/client.js";
+import { productName } from "../../domain/product-name.js";
 import { builder } from "../builder.js";
 import { ProductTypeEnum } from "../enums.js";
+import { readsComputed } from "../field-reads.js";
 
 export const ProductRef = builder.prismaObject("Product", {
   description: "A product of the shared catalogue that buyer products are matched to.",
@@ -14,8 +18,7 @@ export const ProductRef = builder.prismaObject("Product", {
       description:
         "The catalogue name. A product created by auto-match has none of its own: each buyer sees the name " +
         "it gave (its buyer product's raw material name, or the name matchProduct was asked about).",
-      resolve: (product) =>
-        product.name ?? (product.casNumber ? `CAS ${product.casNumber}` : "Unnamed product"),
+      ...readsComputed([["name"], ["casNumber"]], productName),
     }),
     casNumber: t.exposeString("casNumber", {
       nullable: true,
