@@ -2,9 +2,9 @@
 // 400 with a problem body before anything else sees it; a well-formed one
 // passes. Over a real socket, through node:http, without the app.
 import { createServer } from "node:http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { malformedTarget, writeBadRequest } from "../../src/server/malformed-request.js";
-import { headerValues, rawExchange } from "../support/raw-http.js";
+import { headerValues, rawExchange, servedOnLoopback } from "../support/raw-http.js";
 
 describe("a request target no URL can be built from", () => {
   const passed: string[] = [];
@@ -17,15 +17,7 @@ describe("a request target no URL can be built from", () => {
     passed.push(request.url ?? "");
     response.writeHead(200, { connection: "close", "content-length": "2" }).end("ok");
   });
-  let port = 0;
-  beforeAll(async () => {
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    port = (server.address() as { port: number }).port;
-  });
-  afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  });
+  const port = servedOnLoopback(server);
 
   it.each([
     ["a Host header with a space", "GET /healthz HTTP/1.1\r\nHost: a b\r\n\r\n"],
@@ -35,7 +27,7 @@ describe("a request target no URL can be built from", () => {
     ["a Host header with a bracket", "GET /api/public/buyer/v1/orders HTTP/1.1\r\nHost: [\r\n\r\n"],
   ])("answers %s with 400 problem+json, a request id and no-store, and closes", async (_name, bytes) => {
     const before = passed.length;
-    const answer = await rawExchange(port, bytes);
+    const answer = await rawExchange(port(), bytes);
     expect(answer.status).toBe(400);
     expect(headerValues(answer, "content-type")).toEqual(["application/problem+json"]);
     expect(headerValues(answer, "cache-control")).toEqual(["no-store"]);
@@ -48,14 +40,14 @@ describe("a request target no URL can be built from", () => {
 
   it("keeps a caller's sane X-Request-Id on the refusal", async () => {
     const answer = await rawExchange(
-      port,
+      port(),
       "OPTIONS * HTTP/1.1\r\nHost: localhost\r\nX-Request-Id: trace-42\r\n\r\n",
     );
     expect(JSON.parse(answer.body)).toMatchObject({ request_id: "trace-42" });
   });
 
   it("passes a well-formed request on", async () => {
-    const answer = await rawExchange(port, "GET /healthz?x=1 HTTP/1.1\r\nHost: localhost:4000\r\n\r\n");
+    const answer = await rawExchange(port(), "GET /healthz?x=1 HTTP/1.1\r\nHost: localhost:4000\r\n\r\n");
     expect(answer.status).toBe(200);
     expect(passed).toContain("/healthz?x=1");
   });

@@ -3,9 +3,9 @@
 // most responses, and an empty one would put "HTTP/1.1 200 " on the wire.
 
 import { createServer, type ServerResponse } from "node:http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ResponseWithReasonPhrase } from "../../src/server/reason-phrase.js";
-import { rawStatusLine } from "../support/raw-http.js";
+import { rawStatusLine, servedOnLoopback } from "../support/raw-http.js";
 
 /** The status line a raw client reads for a request to `path`. */
 const statusLine = (port: number, path: string) =>
@@ -20,15 +20,7 @@ describe("the status line", () => {
     else answer.writeHead(Number(status), decodeURIComponent(reason), { "content-length": "0" });
     answer.end();
   });
-  let port = 0;
-  beforeAll(async () => {
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    port = (server.address() as { port: number }).port;
-  });
-  afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  });
+  const port = servedOnLoopback(server);
 
   it.each([
     ["/200", "HTTP/1.1 200 OK"],
@@ -36,14 +28,14 @@ describe("the status line", () => {
     ["/429", "HTTP/1.1 429 Too Many Requests"],
     ["/503", "HTTP/1.1 503 Service Unavailable"],
   ])("for an answer without a reason (%s) is %s", async (path, line) => {
-    expect(await statusLine(port, path)).toBe(line);
+    expect(await statusLine(port(), path)).toBe(line);
   });
 
   it("keeps a reason the answer gives", async () => {
-    expect(await statusLine(port, "/200/All%20good")).toBe("HTTP/1.1 200 All good");
+    expect(await statusLine(port(), "/200/All%20good")).toBe("HTTP/1.1 200 All good");
   });
 
   it("says Unknown for a status without a standard phrase", async () => {
-    expect(await statusLine(port, "/599")).toBe("HTTP/1.1 599 Unknown");
+    expect(await statusLine(port(), "/599")).toBe("HTTP/1.1 599 Unknown");
   });
 });

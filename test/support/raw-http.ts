@@ -1,4 +1,7 @@
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { connect } from "node:net";
+import { afterAll, beforeAll } from "vitest";
 
 // HTTP over a bare socket, for what fetch cannot send or does not show: malformed requests, the
 // status line as written on the wire, a connection held open.
@@ -66,4 +69,21 @@ export function rawStatusLine(port: number, request: string): Promise<string> {
     socket.on("error", reject);
     socket.write(request);
   });
+}
+
+/**
+ * Serves `server` on a free loopback port while the tests of the enclosing
+ * `describe` run, closing its connections after them; gives the port.
+ */
+export function servedOnLoopback(server: Server): () => number {
+  let port = 0;
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+  return () => port;
 }
