@@ -5,7 +5,7 @@ import type { InputFieldMap, InputShapeFromFields, ObjectRef } from "@pothos/cor
 import type { PrismaModelTypes } from "@pothos/plugin-prisma";
 import type { Viewer } from "../auth/viewer.js";
 import type { PrismaClient } from "../db/generated/prisma/client.js";
-import type { FieldProblem } from "../domain/errors.js";
+import type { DomainError, FieldProblem } from "../domain/errors.js";
 import { batchCount } from "./batch.js";
 import { builder, type SchemaTypes } from "./builder.js";
 import { allOf } from "./conditions.js";
@@ -21,12 +21,7 @@ import {
   relationPageQuery,
   throwIfProblems,
 } from "./page-window.js";
-import {
-  executedReadExtension,
-  type RootListRead,
-  relationPageExtension,
-  rootListExtension,
-} from "./read-metadata.js";
+import { type RootListRead, relationPageExtension, rootListExtension } from "./read-metadata.js";
 import { requireViewer } from "./require-viewer.js";
 import { CREATED_AT, type PagePosition, type SortKey } from "./sort-keys.js";
 
@@ -196,16 +191,19 @@ export function rootConnection<Node, Extra extends InputFieldMap = Record<string
 /**
  * The rows a newest-first list pages through: a condition of
  * src/schema/conditions.ts for the arguments (the planned reads plan it as
- * SQL too), or rows found only once a look-up has checked the arguments (it
- * may refuse them, NOT_FOUND), which keeps the list on normal execution.
+ * SQL too), and the row the arguments name that they belong to, when they
+ * name one: it is looked up first, and the field refused (`missing`) where
+ * the viewer has none.
  */
-export type NewestFirstRows<Extra extends InputFieldMap> =
-  | { where: (args: InputShapeFromFields<Extra>, viewer: Viewer) => object }
-  | {
-      lookUp: (args: InputShapeFromFields<Extra>, viewer: Viewer, context: GraphQLContext) => Promise<object>;
-      /** Why the list is executed, for the planned reads' refusal. */
-      executed: string;
-    };
+export interface NewestFirstRows<Extra extends InputFieldMap> {
+  where: (args: InputShapeFromFields<Extra>, viewer: Viewer) => object;
+  owner?: {
+    model: string;
+    /** The owning row's condition for the arguments, as the viewer may see it. */
+    where: (args: InputShapeFromFields<Extra>, viewer: Viewer) => object;
+    missing: () => DomainError;
+  };
+}
 
 export interface NewestFirstConnectionOptions<Node, Extra extends InputFieldMap> {
   type: ObjectRef<SchemaTypes, Connection<Node>>;
@@ -229,25 +227,25 @@ export function newestFirstConnection<Node, Extra extends InputFieldMap = Record
   t: PothosSchemaTypes.QueryFieldBuilder<SchemaTypes, Record<string, never>>,
   { type, description, model, rows, args, narrow, listed }: NewestFirstConnectionOptions<Node, Extra>,
 ) {
-  /** The page and the condition of the arguments, beside the buyer's rows; throws their problems. */
-  const pageOf = (fieldArgs: Record<string, unknown>) => {
-    const problems: FieldProblem[] = [];
-    const page = readPageArgs(fieldArgs, problems);
-    const narrowed = narrow?.(fieldArgs as unknown as InputShapeFromFields<Extra>, problems);
-    throwIfProblems(problems);
-    return { page, narrowed: narrowed ? [narrowed] : [] };
+  const { owner } = listed;
+  const read: RootListRead = {
+    model,
+    request: (fieldArgs, viewer) => {
+      const problems: FieldProblem[] = [];
+      const page = readPageArgs(fieldArgs, problems);
+      const narrowed = narrow?.(fieldArgs as unknown as InputShapeFromFields<Extra>, problems);
+      throwIfProblems(problems);
+      const where = listed.where(fieldArgs as unknown as InputShapeFromFields<Extra>, viewer);
+      return { where: allOf([where, ...(narrowed ? [narrowed] : [])]), page };
+    },
+    ...(owner && {
+      owner: {
+        model: owner.model,
+        where: (fieldArgs, viewer) =>
+          owner.where(fieldArgs as unknown as InputShapeFromFields<Extra>, viewer),
+      },
+    }),
   };
-  const read: RootListRead | undefined =
-    "where" in listed
-      ? {
-          model,
-          request: (fieldArgs, viewer) => {
-            const { page, narrowed } = pageOf(fieldArgs);
-            const where = listed.where(fieldArgs as unknown as InputShapeFromFields<Extra>, viewer);
-            return { where: allOf([where, ...narrowed]), page };
-          },
-        }
-      : undefined;
   return t.field({
     // The rows are the nodes, as in `rootConnection`.
     type: type as unknown as ObjectRef<SchemaTypes, Connection<PagePosition>>,
@@ -260,26 +258,26 @@ export function newestFirstConnection<Node, Extra extends InputFieldMap = Record
       ...((args ?? {}) as Extra),
     },
     // The planned reads build the same rows' SQL from `request` (src/schema/planner/).
-    extensions:
-      "executed" in listed ? executedReadExtension(listed.executed) : read && rootListExtension(read),
+    extensions: rootListExtension(read),
     resolve: async (_root, fieldArgs, context, info) => {
       // Without a key, UNAUTHENTICATED comes first, as on every root list.
       const viewer = requireViewer(context);
-      const { where: filter, page } = read
-        ? read.request(fieldArgs, viewer)
-        : await lookedUp(fieldArgs, viewer, context);
+      const { where: filter, page } = read.request(fieldArgs, viewer);
+      if (owner) {
+        const found = await modelDelegate<OwnerDelegate>(context, owner.model).findFirst({
+          where: owner.where(fieldArgs as unknown as InputShapeFromFields<Extra>, viewer),
+          select: { id: true },
+        });
+        if (!found) throw owner.missing();
+      }
       const delegate = rows(context.prisma);
       return toConnection(await delegate.findMany(rootPageQuery(context, info, filter, page)), page, () =>
         delegate.count({ where: filter }),
       );
     },
   });
+}
 
-  /** The rows of a list whose look-up checks its arguments, after the page's own checks. */
-  async function lookedUp(fieldArgs: Record<string, unknown>, viewer: Viewer, context: GraphQLContext) {
-    const { page, narrowed } = pageOf(fieldArgs);
-    if ("where" in listed) throw new Error("a list with a condition is read by its request");
-    const found = await listed.lookUp(fieldArgs as unknown as InputShapeFromFields<Extra>, viewer, context);
-    return { where: allOf([found, ...narrowed]), page };
-  }
+interface OwnerDelegate {
+  findFirst(query: { where: object; select: { id: true } }): Promise<{ id: string } | null>;
 }

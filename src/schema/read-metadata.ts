@@ -16,6 +16,18 @@ export interface RootListRead {
   model: string;
   /** The condition and the page for arguments as the resolver receives them; throws their problems. */
   request(args: Record<string, unknown>, viewer: Viewer): { where: object; page: PageRequest };
+  /**
+   * The row the arguments name that the listed rows belong to (a delivery's
+   * endpoint): where the viewer has none, the field is refused (NOT_FOUND),
+   * which execution words.
+   */
+  owner?: RowOwner;
+}
+
+/** A row of `model` the listed rows belong to: its condition for the arguments, as the viewer may see it. */
+export interface RowOwner {
+  model: string;
+  where(args: Record<string, unknown>, viewer: Viewer): object;
 }
 
 /** A root field answering one row of a model, or null: the record its arguments name, as the viewer may see it. */

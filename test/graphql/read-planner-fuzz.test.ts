@@ -38,7 +38,12 @@ import {
   queryDocuments,
   type VariableValue,
 } from "../support/document-generator.js";
-import { contextOf, type GeneratedBuyer, generateTwoBuyers } from "../support/planned-reads.js";
+import {
+  contextOf,
+  type GeneratedBuyer,
+  generateDeliveries,
+  generateTwoBuyers,
+} from "../support/planned-reads.js";
 import { compareAnswers, FuzzTally } from "../support/planner-fuzz.js";
 import { createTestDatabase, type TestDatabase } from "../support/test-database.js";
 
@@ -122,6 +127,10 @@ function rootWeight(field: GraphQLField<unknown, unknown>): number {
 beforeAll(async () => {
   database = await createTestDatabase();
   buyers = await generateTwoBuyers(database);
+  // Each buyer's endpoint with deliveries and one without: the other buyer's are NOT_FOUND.
+  const endpointIds = (
+    await Promise.all(buyers.map((buyer, index) => generateDeliveries(database, buyer, SEED + index)))
+  ).flat();
   // Beside the generated texts: combining marks, a joined emoji sequence and scripts JSON passes through as they are.
   const [first] = buyers;
   if (first) {
@@ -140,13 +149,16 @@ beforeAll(async () => {
     dataModel: readDataModel(),
     query: (text, values) => database.query(text, values),
   });
-  const uuids = buyers.flatMap((buyer) => [
-    ...buyer.orderIds.slice(0, 4),
-    ...buyer.approvalIds.slice(0, 3),
-    ...buyer.buyerProductIds.slice(0, 3),
-    ...buyer.supplierUserIds.slice(0, 2),
-    buyer.supplierId,
-  ]);
+  const uuids = [
+    ...buyers.flatMap((buyer) => [
+      ...buyer.orderIds.slice(0, 4),
+      ...buyer.approvalIds.slice(0, 3),
+      ...buyer.buyerProductIds.slice(0, 3),
+      ...buyer.supplierUserIds.slice(0, 2),
+      buyer.supplierId,
+    ]),
+    ...endpointIds,
+  ];
   const cursors = (await Promise.all(buyers.map(cursorsOf))).flat();
   const { limits } = loadConfig({}).graphql;
   options = {

@@ -434,6 +434,78 @@ async function tagRecords(
   await prisma.tagging.createMany({ data: [...taggings.values()] });
 }
 
+const DELIVERY_STATUSES = ["pending", "delivering", "succeeded", "failed", "cancelled"] as const;
+
+/**
+ * Two webhook endpoints of `buyer`: one with 12 deliveries of generated
+ * events (ties in creation time, every status, attempts of their own), one
+ * with none. Answers their ids, the first's first.
+ */
+export async function generateDeliveries(
+  database: Database,
+  buyer: SeededBuyer,
+  seed: number,
+): Promise<string[]> {
+  const { prisma } = database;
+  const endpointIds = [randomUUID(), randomUUID()];
+  await prisma.webhookEndpoint.createMany({
+    data: endpointIds.map((id) => ({
+      id,
+      buyerId: buyer.buyerId,
+      url: "https://example.com/hook",
+      enabledEvents: ["*"],
+      secretCiphertext: "not a secret",
+    })),
+  });
+  const generated = sample(
+    fc.record({
+      type: fc.constantFrom("order.created", "order.updated", "buyer_product.created"),
+      data: fc.constantFrom('{"amount":12345678901234.567890}', '{"text":"émoji 🧪 \\u0000"}', "{}"),
+      status: fc.constantFrom(...DELIVERY_STATUSES),
+      attempts: fc.integer({ min: 0, max: 3 }),
+      createdAt: time,
+      succeededAt: nullable(time),
+      error: nullable(text),
+      statusCode: nullable(fc.integer({ min: 100, max: 599 })),
+    }),
+    seed,
+    12,
+  );
+  const events = generated.map(({ type, data, createdAt }) => ({
+    id: randomUUID(),
+    buyerId: buyer.buyerId,
+    type,
+    data,
+    createdAt,
+  }));
+  await prisma.webhookEvent.createMany({ data: events });
+  const deliveries = generated.map(({ status, attempts, createdAt, succeededAt }, index) => ({
+    id: randomUUID(),
+    buyerId: buyer.buyerId,
+    endpointId: endpointIds[0] ?? "",
+    eventId: events[index]?.id ?? "",
+    status,
+    attempts,
+    createdAt,
+    succeededAt,
+  }));
+  await prisma.webhookDelivery.createMany({ data: deliveries });
+  await prisma.webhookDeliveryAttempt.createMany({
+    data: deliveries.flatMap((delivery, index) =>
+      Array.from({ length: delivery.attempts }, (_unused, attempt) => ({
+        id: randomUUID(),
+        deliveryId: delivery.id,
+        attempt: attempt + 1,
+        statusCode: generated[index]?.statusCode ?? null,
+        durationMs: 10 * (attempt + 1),
+        error: generated[index]?.error ?? null,
+        createdAt: delivery.createdAt,
+      })),
+    ),
+  });
+  return endpointIds;
+}
+
 /**
  * Two generated buyers. The second is also connected, with its own
  * relationships, to both of the first's suppliers (the one the first is not

@@ -26,7 +26,7 @@ export { unlessRefused } from "./request-arguments.js";
 
 import { columnSql, quoted, type SqlWriter, type TableRef } from "./sql-writer.js";
 import type { Scope } from "./statement.js";
-import { PlanError, type Row, textOf, type Writer } from "./writers.js";
+import { ArgumentsRefusedError, PlanError, type Row, textOf, type Writer } from "./writers.js";
 
 /**
  * Runs one statement with `$1`… parameters for a request (the Database's
@@ -210,21 +210,35 @@ export function planRootList(
     const counted: TableRef = { model: table.model, alias: sql.alias() };
     return `SELECT count(*)::text AS "0" FROM ${quoted(table.model.table)} ${quoted(counted.alias)} WHERE ${conditionSql(where, counted, sql)}`;
   };
+  // The rows' owner is read by the statement too: its table is one the answers depend on.
+  const ownerModel = read.owner && plan.sql.model(read.owner.model);
+  /** `SELECT 1` of the owner row `where` matches, from a table of its own. */
+  const ownerOf = (where: object, sql: SqlWriter) => {
+    if (!ownerModel) throw new Error(`${table.model.name}: a list without an owner`);
+    const owner: TableRef = { model: ownerModel, alias: sql.alias() };
+    return `SELECT 1 FROM ${quoted(ownerModel.table)} ${quoted(owner.alias)} WHERE ${conditionSql(where, owner, sql)}`;
+  };
   return {
     recordTypes: plan.recordTypes(),
     prepare: (variables, context) => {
-      const prepared = requestOf(plan, context, variables, argumentsOf, read.request);
+      const prepared = requestOf(plan, context, variables, argumentsOf, (args, viewer) => ({
+        ...read.request(args, viewer),
+        owner: read.owner?.where(args, viewer),
+      }));
       if (!prepared) return null;
       const { bound, request } = prepared;
       return async () => {
-        const { where, page } = request;
+        const { where, page, owner } = request;
         const window = pageWindow(page);
         const sql = plan.requestSql();
         const sortColumn = table.model.fields.get(page.order.key.field);
         const idColumn = table.model.fields.get("id");
         if (sortColumn?.kind !== "scalar" || idColumn?.kind !== "scalar")
           throw new PlanError(`${table.model.name} cannot be sorted by ${page.order.key.field}`);
-        const conditions = conditionSql(allOf([where, ...window.bounds]), table, sql);
+        // The owner's existence is checked once for the statement (an uncorrelated subquery): a page with rows has one.
+        const conditions =
+          conditionSql(allOf([where, ...window.bounds]), table, sql) +
+          (owner === undefined ? "" : ` AND EXISTS (${ownerOf(owner, sql)})`);
         const order = orderSql(window.orderBy, table).join(", ");
         // A cursor's sort value and id: columns the selection reads already, or one or two more after them.
         const extra: string[] = [];
@@ -246,6 +260,7 @@ export function planRootList(
           `SELECT ${[selectList, ...extra].filter((part) => part !== "").join(", ")} FROM ${from} WHERE ${conditions} ` +
           `ORDER BY ${order} LIMIT ${sql.bind(String(window.take))}`;
         const rows = await query(text, [...bound.parameters, ...sql.values], context);
+        if (owner !== undefined && rows.length === 0) await refuseWithoutOwner(owner, context);
         const { nodes, more } = pageNodes(rows, page);
         const { values } = bound;
         const cursorOf = (row: Row) => encodeCursor(positionOf(row, keys, page), page.order);
@@ -262,6 +277,14 @@ export function planRootList(
       };
     },
   };
+
+  /** Refuses a request whose owner row the viewer has none of: execution words the error (NOT_FOUND). */
+  async function refuseWithoutOwner(owner: object, context: GraphQLContext): Promise<void> {
+    const sql = plan.separateSql();
+    const [found] = await query(`SELECT (EXISTS (${ownerOf(owner, sql)}))::text AS "0"`, sql.values, context);
+    if (found?.[0] !== "true")
+      throw new ArgumentsRefusedError(`${table.model.name}: the arguments name no owner row`);
+  }
 
   /** The count a page's row read at `key`; a page without rows is counted by a statement of its own. */
   async function countIn(

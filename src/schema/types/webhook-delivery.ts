@@ -1,11 +1,12 @@
 // Deliveries of events to the buyer's endpoints, with their attempts (docs/reference/webhooks.md).
 import { notFound } from "../../domain/errors.js";
 import { builder } from "../builder.js";
-import { isValue } from "../conditions.js";
+import { allOf, hasId, isValue } from "../conditions.js";
 import { newestFirstConnection } from "../connection-fields.js";
 import { connectionType } from "../connection-types.js";
 import { contractEnum } from "../enums.js";
 import { orNull } from "../field-options.js";
+import { readsPath } from "../field-reads.js";
 import { EVENT_TYPES_SCHEMA } from "./webhook-event.js";
 
 const WebhookDeliveryStatusEnum = contractEnum(
@@ -33,6 +34,8 @@ builder.prismaObject("WebhookDeliveryAttempt", {
   }),
 });
 
+const eventTypeRead = readsPath("event", "type");
+
 export const WebhookDeliveryRef = builder.prismaObject("WebhookDelivery", {
   description: "One event sent to one endpoint, with every attempt so far.",
   fields: (t) => ({
@@ -41,9 +44,8 @@ export const WebhookDeliveryRef = builder.prismaObject("WebhookDelivery", {
     eventId: t.expose("eventId", { type: "UUID", description: "The event delivered." }),
     eventType: t.string({
       description: "The event's type.",
-      extensions: { jsonSchema: EVENT_TYPES_SCHEMA },
-      select: { event: { select: { type: true } } },
-      resolve: (delivery) => delivery.event.type,
+      ...eventTypeRead,
+      extensions: { ...eventTypeRead.extensions, jsonSchema: EVENT_TYPES_SCHEMA },
     }),
     status: t.expose("status", {
       type: WebhookDeliveryStatusEnum,
@@ -83,16 +85,13 @@ builder.queryField("webhookDeliveries", (t) =>
     rows: (prisma) => prisma.webhookDelivery,
     args: { endpointId: t.arg({ type: "UUID", required: true, description: "The endpoint." }) },
     listed: {
-      lookUp: async ({ endpointId }, viewer, context) => {
-        // Another buyer's endpoint does not exist for this one.
-        const endpoint = await context.prisma.webhookEndpoint.findFirst({
-          where: { id: endpointId, buyerId: viewer.buyerId },
-          select: { id: true },
-        });
-        if (!endpoint) throw notFound("Webhook endpoint");
-        return isValue("endpointId", endpoint.id);
+      where: ({ endpointId }) => isValue("endpointId", endpointId),
+      // Another buyer's endpoint does not exist for this one.
+      owner: {
+        model: "WebhookEndpoint",
+        where: ({ endpointId }, viewer) => allOf([hasId(endpointId), isValue("buyerId", viewer.buyerId)]),
+        missing: () => notFound("Webhook endpoint"),
       },
-      executed: "it looks its endpoint up first, refusing another buyer's (NOT_FOUND)",
     },
   }),
 );
