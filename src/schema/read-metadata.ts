@@ -51,6 +51,17 @@ export interface RelationPageRead {
   where?: (viewer: Viewer | null) => object;
 }
 
+/** A field of the request's viewer (`Viewer.buyer`): the one row of `model` that `where` names for the viewer. */
+export interface ViewerRecordRead {
+  model: string;
+  where(viewer: Viewer): object;
+}
+
+/** The root field answering the request's viewer, whose fields each read one of the viewer's records. */
+export interface ViewerRead {
+  records: Readonly<Record<string, ViewerRecordRead>>;
+}
+
 /** `node`: for each Node type, the condition of the records of ids as the viewer may see them. */
 export type NodeRead = Readonly<Record<NodeTypeName, (ids: RecordIds, viewer: Viewer) => object>>;
 
@@ -133,6 +144,7 @@ const nodeReads = new WeakMap<object, NodeRead>();
 const nodesReads = new WeakMap<object, NodesRead>();
 const relationPages = new WeakMap<object, RelationPageRead>();
 const executedReads = new WeakMap<object, ExecutedRead>();
+const viewerReads = new WeakMap<object, ViewerRead>();
 
 /** A root field that is not a read of rows (it computes its answer): why it is executed. */
 export interface ExecutedRead {
@@ -174,6 +186,12 @@ export function rootListExtension(read: RootListRead): { rootList: RootListRead 
 export function recordReadExtension(read: RecordRead): { recordRead: RecordRead } {
   recordReads.set(read, read);
   return { recordRead: read };
+}
+
+/** Extensions of the root field answering the request's viewer, its fields' records read by `read`. */
+export function viewerReadExtension(read: ViewerRead): { viewerRead: ViewerRead } {
+  viewerReads.set(read, read);
+  return { viewerRead: read };
 }
 
 /** Extensions of a root field reading the record its `id` argument names, with `where` (which its resolver uses too). */
@@ -218,4 +236,8 @@ export function executedReadOf(extensions: Extensions): ExecutedRead | undefined
 
 export function relationPageOf(extensions: Extensions): RelationPageRead | undefined {
   return declared(relationPages, extensions?.relationPage);
+}
+
+export function viewerReadOf(extensions: Extensions): ViewerRead | undefined {
+  return declared(viewerReads, extensions?.viewerRead);
 }

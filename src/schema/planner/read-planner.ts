@@ -23,7 +23,14 @@ import {
 import type { DataModel } from "../../db/data-model.js";
 import { DomainError } from "../../domain/errors.js";
 import { resolverArguments } from "../global-ids.js";
-import { executedReadOf, nodeReadOf, nodesReadOf, recordReadOf, rootListOf } from "../read-metadata.js";
+import {
+  executedReadOf,
+  nodeReadOf,
+  nodesReadOf,
+  recordReadOf,
+  rootListOf,
+  viewerReadOf,
+} from "../read-metadata.js";
 import { planNodeRead, planNodesRead } from "./node-read.js";
 import {
   namedQuery,
@@ -35,6 +42,7 @@ import {
 import { planRecordBatch, type RecordBatchRead } from "./record-batch.js";
 import type { FieldArguments } from "./request-arguments.js";
 import { PlanContext } from "./selection-walk.js";
+import { planViewerRead } from "./viewer-read.js";
 import { type OutputSpelling, PlanError, type PlanRefusal } from "./writers.js";
 
 export type { PlannedRead, QueryRows, ReadOutcome } from "./read-statements.js";
@@ -88,6 +96,15 @@ export function createReadPlanner(options: {
             nodes,
             fieldNode,
             argumentsOf,
+            query,
+          );
+        const viewer = viewerReadOf(field.extensions);
+        if (viewer)
+          return planViewerRead(
+            () => new PlanContext(dataModel, spelling, fieldArguments),
+            viewer,
+            field,
+            fieldNode,
             query,
           );
         if (list) return planRootList(plan, list, field, fieldNode, argumentsOf, query);
