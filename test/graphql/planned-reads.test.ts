@@ -452,6 +452,93 @@ describe("queries answered by planned reads", () => {
     expect(reasons.every((reason) => /^[a-z_]+$/.test(reason ?? ""))).toBe(true);
   });
 
+  it("plans an endpoint's deliveries page after page, and executes another buyer's endpoint (NOT_FOUND) as before", async () => {
+    const { prisma } = harness.database;
+    const endpoint = (buyerId: string) =>
+      prisma.webhookEndpoint.create({
+        data: {
+          id: randomUUID(),
+          buyerId,
+          url: "https://example.com/hook",
+          enabledEvents: ["*"],
+          secretCiphertext: "x",
+        },
+      });
+    const [busy, idle, others] = await Promise.all([
+      endpoint(buyer.buyerId),
+      endpoint(buyer.buyerId),
+      endpoint(other.buyerId),
+    ]);
+    const event = await prisma.webhookEvent.create({
+      data: { id: randomUUID(), buyerId: buyer.buyerId, type: "order.created", data: '{"a":1.50}' },
+    });
+    for (const [day, status] of [
+      [1, "succeeded"],
+      [2, "pending"],
+      [2, "failed"],
+    ] as const)
+      await prisma.webhookDelivery.create({
+        data: {
+          id: randomUUID(),
+          buyerId: buyer.buyerId,
+          endpointId: busy.id,
+          eventId: event.id,
+          status,
+          attempts: day,
+          createdAt: new Date(Date.UTC(2025, 4, day)),
+          succeededAt: status === "succeeded" ? new Date(Date.UTC(2025, 4, day, 1)) : null,
+        },
+      });
+    const query = `query Deliveries($id: UUID!, $first: Int, $after: String) {
+      webhookDeliveries(endpointId: $id, first: $first, after: $after) {
+        totalCount pageInfo { hasNextPage endCursor }
+        edges { cursor node { id endpointId eventId eventType status attemptCount succeededAt createdAt updatedAt } }
+      } }`;
+    const before = await executedTotal();
+    let after: string | null = null;
+    for (let page = 0; page < 3; page += 1) {
+      const variables = { id: busy.id, first: 2, after };
+      harness.resetQueries();
+      const planned = await post({ query, variables });
+      expect(readStatements(), "one statement, which reads the deliveries").toHaveLength(page < 2 ? 1 : 3);
+      expect(planned.data).toBe(await executed(query, variables));
+      after = (
+        JSON.parse(planned.text) as {
+          data: { webhookDeliveries: { pageInfo: { endCursor: string | null } } };
+        }
+      ).data.webhookDeliveries.pageInfo.endCursor;
+    }
+    const none = await post({ query, variables: { id: idle.id } });
+    expect(none.data).toBe(await executed(query, { id: idle.id }));
+    expect(none.data).toContain('"totalCount":0');
+    expect(await executedTotal(), "none executed").toBe(before);
+    const refusedBefore = await executedCount("arguments");
+    for (const id of [others.id, randomUUID()]) {
+      const refused = await post({ query, variables: { id } });
+      const { extensions: _counts, ...answered } = JSON.parse(refused.text) as Record<string, unknown>;
+      expect(answered).toEqual(JSON.parse(await executed(query, { id })));
+      expect(answered).toMatchObject({
+        data: null,
+        errors: [{ message: "Webhook endpoint not found", extensions: { code: "NOT_FOUND" } }],
+      });
+    }
+    expect(await executedCount("arguments"), "both executed, which words NOT_FOUND").toBe(refusedBefore + 2);
+  });
+
+  it("plans the viewer's buyer and API key, with the bytes execution gives", async () => {
+    const query = `{ viewer { __typename me: buyer { id name } apiKey { id prefix name createdAt lastUsedAt } } }`;
+    const before = await executedTotal();
+    for (const as of [buyer, other]) {
+      harness.resetQueries();
+      const planned = await post({ query }, as.apiKey);
+      // The key's statement reads api_keys, which `readStatements` leaves out.
+      expect(readStatements(), "one statement for the buyer").toHaveLength(1);
+      expect(planned.data).toBe(await executed(query, {}, as));
+      expect(planned.data).toContain(`"me":{"id":"${as.buyerId}"`);
+    }
+    expect(await executedTotal(), "none executed").toBe(before);
+  });
+
   it("plans every record's tags and a product's approval counts, with the bytes execution gives", async () => {
     const { prisma } = harness.database;
     const { buyerId, tagGroupId, productId } = buyer;

@@ -157,7 +157,7 @@ const SHAPES: readonly (readonly [shape: string, document: string, outcome: stri
   ["every root field skipped", "{ orders @skip(if: true) { totalCount } }", "planned"],
   [
     "a root field beside one that is not planned",
-    "{ orders { totalCount } viewer { buyer { id } } }",
+    '{ orders { totalCount } matchProduct(rawMaterialName: "Glycerin") { score } }',
     "root_field",
   ],
   [
@@ -171,9 +171,14 @@ const SHAPES: readonly (readonly [shape: string, document: string, outcome: stri
     "planned",
   ],
   [
-    "an endpoint's deliveries, which look the endpoint up first",
-    "query ($id: UUID!) { webhookDeliveries(endpointId: $id) { totalCount } }",
-    "root_field",
+    "an endpoint's deliveries, the endpoint checked as the buyer's",
+    "query ($id: UUID!, $after: String) { webhookDeliveries(endpointId: $id, first: 2, after: $after) { totalCount pageInfo { endCursor } edges { cursor node { id eventType status } } } }",
+    "planned",
+  ],
+  [
+    "the viewer's buyer and API key",
+    "{ viewer { __typename buyer { id name } key: apiKey { prefix lastUsedAt } } }",
+    "planned",
   ],
   [
     "matchProduct, which computes its candidates",
