@@ -157,7 +157,7 @@ const SHAPES: readonly (readonly [shape: string, document: string, outcome: stri
   ["every root field skipped", "{ orders @skip(if: true) { totalCount } }", "planned"],
   [
     "a root field beside one that is not planned",
-    '{ orders { totalCount } matchProduct(rawMaterialName: "Glycerin") { score } }',
+    '{ orders { totalCount } matchProduct(productType: OTHER, rawMaterialName: "Glycerin") { score } }',
     "root_field",
   ],
   [
@@ -182,7 +182,7 @@ const SHAPES: readonly (readonly [shape: string, document: string, outcome: stri
   ],
   [
     "matchProduct, which computes its candidates",
-    '{ matchProduct(rawMaterialName: "Glycerin") { score } }',
+    '{ matchProduct(productType: OTHER, rawMaterialName: "Glycerin") { score } }',
     "root_field",
   ],
   [

@@ -79,10 +79,10 @@ describe("SQL statements per GraphQL query", () => {
   });
 
   it("executes tags and approval counts in as many statements for 100 orders as for 10", async () => {
-    // The viewer is a root field the planner leaves to execution, and the whole query with it.
+    // matchProduct is a root field the planner leaves to execution, and the whole query with it.
     const executed = (first: number) =>
       statementsOf(
-        `{ viewer { buyer { id } } orders(first: ${first}) { edges { node { ${TAGGED_FIELDS} } } } }`,
+        `{ matchProduct(productType: OTHER, rawMaterialName: "Glycerin") { score } orders(first: ${first}) { edges { node { ${TAGGED_FIELDS} } } } }`,
       );
     const few = await executed(10);
     const many = await executed(100);

@@ -158,7 +158,8 @@ describe("tracing with OpenTelemetry, exported over OTLP/HTTP", () => {
       },
       // Beside a root field that is not a read of rows: the planner refuses the document, so it is executed.
       body: JSON.stringify({
-        query: "query RecentOrders { orders(first: 2) { nodes { id } } viewer { buyer { id } } }",
+        query:
+          'query RecentOrders { orders(first: 2) { nodes { id } } matchProduct(productType: OTHER, rawMaterialName: "Glycerin") { score } }',
       }),
     });
     expect(response.status).toBe(200);

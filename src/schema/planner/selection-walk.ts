@@ -232,7 +232,7 @@ export class PlanContext {
     try {
       if (rowRead) value = this.readRow(rowRead, field, source);
       else if (typeof exposed === "string") value = this.property(source, exposed);
-      else if (isNamed(relation)) value = this.property(source, relation.name);
+      else if (isNamed(relation)) value = this.property(source, relation.name, relationSelectOf(field));
       else throw new PlanError("it has a resolver that declares nothing it reads", "undeclared_field");
     } catch (error) {
       if (error instanceof PlanError) throw new PlanError(`${where}: ${error.message}`, error.refusal);
@@ -241,10 +241,13 @@ export class PlanContext {
     return this.writerOf(field.type, node.selectionSet, value, source.scope, where);
   }
 
-  /** The value of a property of `source`: a field of its row, or one of the properties its object was made of. */
-  private property(source: Source, name: string): FieldValue {
+  /**
+   * The value of a property of `source`: a field of its row (a relation taken
+   * as `select` says), or one of the properties its object was made of.
+   */
+  private property(source: Source, name: string, select?: unknown): FieldValue {
     if (source.kind === "row")
-      return source.fallbacks?.get(name) ?? followPath(source.scope, source.table, [name], undefined);
+      return source.fallbacks?.get(name) ?? followPath(source.scope, source.table, [name], select);
     if (source.kind === "counts") {
       const count = source.counts.count(name);
       if (!count) throw new PlanError(`its counts have no ${name}`);
@@ -552,4 +555,16 @@ function prismaSelectOf(field: GraphQLField<unknown, unknown>): unknown {
   if (typeof query !== "object" || query === null) return query;
   const selected: unknown = "select" in query ? query.select : "include" in query ? query.include : undefined;
   return selected ?? query;
+}
+
+/**
+ * The selection of a relation field (`t.relation`) with its own query (an
+ * `orderBy`, …), as plugin-prisma's `select` writes it around the nested
+ * selection it is given: here the query itself.
+ */
+function relationSelectOf(field: GraphQLField<unknown, unknown>): unknown {
+  const select = field.extensions.pothosPrismaSelect;
+  if (!isSelectFunction(select)) return undefined;
+  const query = select({}, PLANNING_CONTEXT, (nested) => nested);
+  return typeof query === "object" && query !== null && "select" in query ? query.select : undefined;
 }

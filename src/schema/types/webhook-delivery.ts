@@ -1,12 +1,12 @@
 // Deliveries of events to the buyer's endpoints, with their attempts (docs/reference/webhooks.md).
 import { notFound } from "../../domain/errors.js";
 import { builder } from "../builder.js";
-import { allOf, hasId, isValue } from "../conditions.js";
+import { allOf, hasId, isValue, ordered } from "../conditions.js";
 import { newestFirstConnection } from "../connection-fields.js";
 import { connectionType } from "../connection-types.js";
 import { contractEnum } from "../enums.js";
 import { orNull } from "../field-options.js";
-import { readsPath } from "../field-reads.js";
+import { readsComputed, readsPath } from "../field-reads.js";
 import { EVENT_TYPES_SCHEMA } from "./webhook-event.js";
 
 const WebhookDeliveryStatusEnum = contractEnum(
@@ -56,13 +56,14 @@ export const WebhookDeliveryRef = builder.prismaObject("WebhookDelivery", {
       type: "DateTime",
       nullable: true,
       description: "When the next attempt is due, while the delivery is pending.",
-      select: { availableAt: true, status: true },
-      resolve: (delivery) => (delivery.status === "pending" ? delivery.availableAt : null),
+      ...readsComputed([["availableAt"], ["status"]], (availableAt: Date, status: string) =>
+        status === "pending" ? availableAt : null,
+      ),
     }),
     succeededAt: t.expose("succeededAt", { type: "DateTime", ...orNull("When a 2xx was received.") }),
     attempts: t.relation("tries", {
       description: "Every attempt, first to last.",
-      query: { orderBy: { attempt: "asc" } },
+      query: { orderBy: ordered(["attempt", "asc"]) },
     }),
     createdAt: t.expose("createdAt", { type: "DateTime", description: "When it was queued." }),
     updatedAt: t.expose("updatedAt", { type: "DateTime", description: "When it last changed." }),
