@@ -41,33 +41,56 @@ function isPlainRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** Two plans of one relation query, merged: every field either asked for. */
-function mergePlans(a: unknown, b: unknown): unknown {
-  if (a === undefined) return b;
-  if (b === undefined) return a;
-  if (!isPlainRecord(a) || !isPlainRecord(b)) return a === true || b === true ? true : a;
+/**
+ * A relation's plan as every column of its rows (`true`, or a query without
+ * `select`) and the relations it loads as `include`: what a plan with a
+ * `select` becomes when merged with one that reads every column.
+ */
+function everyColumn(plan: Record<string, unknown>): Record<string, unknown> {
+  if (!isPlainRecord(plan.select)) return plan;
+  const { select, ...rest } = plan;
+  const relations = Object.entries(select).filter(([, value]) => isPlainRecord(value));
+  return relations.length > 0 ? { ...rest, include: Object.fromEntries(relations) } : rest;
+}
+
+/** Two selections (`select` or `include` maps), merged: each field once, its plans merged. */
+function mergeFields(a: Record<string, unknown>, b: Record<string, unknown>): Record<string, unknown> {
   const merged: Record<string, unknown> = { ...a };
   for (const [key, value] of Object.entries(b)) merged[key] = mergePlans(a[key], value);
   return merged;
 }
 
 /**
+ * Two plans of one relation query, merged: every field either asked for.
+ * `true` reads every column of a relation and none of its relations, so
+ * beside a plan that selects columns and relations it keeps that plan's
+ * relations, as `include`.
+ */
+function mergePlans(a: unknown, b: unknown): unknown {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  if (!isPlainRecord(a) && !isPlainRecord(b)) return a === true || b === true ? true : a;
+  const left = isPlainRecord(a) ? a : {};
+  const right = isPlainRecord(b) ? b : {};
+  const selecting = isPlainRecord(left.select) && isPlainRecord(right.select);
+  const [wideLeft, wideRight] = selecting ? [left, right] : [everyColumn(left), everyColumn(right)];
+  const merged: Record<string, unknown> = { ...wideLeft };
+  for (const [key, value] of Object.entries(wideRight)) {
+    const own = wideLeft[key];
+    merged[key] =
+      (key === "select" || key === "include") && isPlainRecord(own) && isPlainRecord(value)
+        ? mergeFields(own, value)
+        : mergePlans(own, value);
+  }
+  // `true` beside a plan of every column with no relations and no arguments: still `true`.
+  return Object.keys(merged).length === 0 && (a === true || b === true) ? true : merged;
+}
+
+/**
  * A relation page's query planned for both places a client can select its
- * rows, `edges.node` and `nodes` (plugin-prisma plans one path at a time). A
- * plan without `select` reads every column; the other plan's relations then
- * ride along as `include`.
+ * rows, `edges.node` and `nodes` (plugin-prisma plans one path at a time),
+ * merged as plugin-prisma merges a root page's (`queryFromInfo` with both paths).
  */
 export function nodeSelection(nestedSelection: NestedSelection, query: object): object {
-  const viaEdges = nestedSelection(query, ["edges", "node"]) as Record<string, unknown>;
-  const viaNodes = nestedSelection(query, ["nodes"]) as Record<string, unknown>;
-  const selecting = [viaEdges, viaNodes].filter((plan) => isPlainRecord(plan.select));
-  if (selecting.length !== 1) return mergePlans(viaEdges, viaNodes) as object;
-  const [narrow] = selecting as [Record<string, unknown>];
-  const wide = narrow === viaEdges ? viaNodes : viaEdges;
-  const { select, ...rest } = narrow;
-  const relations = Object.entries(select as Record<string, unknown>).filter(([, value]) =>
-    isPlainRecord(value),
-  );
-  const include = mergePlans(wide.include, relations.length ? Object.fromEntries(relations) : undefined);
-  return { ...(mergePlans(rest, wide) as object), ...(include ? { include } : {}) };
+  return mergePlans(nestedSelection(query, ["edges", "node"]), nestedSelection(query, ["nodes"])) as object;
 }

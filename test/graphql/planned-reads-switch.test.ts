@@ -82,6 +82,42 @@ describe("GRAPHQL_PLANNED_READS", () => {
   });
 });
 
+describe("a nested page selected in both places", () => {
+  // `edges { node }` reads the order's approval's buyer product, `nodes` the approval's status: executed,
+  // the two selections of the same rows are merged into one query, which must keep both.
+  const NESTED = `{ buyerProductApprovals(first: 1) { nodes { orders(first: 2) {
+    edges { node { additionalData { product { buyerProductDisplayName } } } }
+    nodes { approval { approvalStatus } }
+  } } } }`;
+  type Answer = {
+    buyerProductApprovals: {
+      nodes: {
+        orders: {
+          edges: { node: { additionalData: { product: { buyerProductDisplayName: string | null } } } }[];
+          nodes: { approval: { approvalStatus: string } }[];
+        };
+      }[];
+    };
+  };
+
+  it("answers each place's fields, planned and executed alike", async () => {
+    const answers = await Promise.all(
+      [planned, executed].map(async (harness) => {
+        const buyer = buyers.get(harness);
+        const { data } = await graphql<Answer>(harness.app, NESTED, { key: buyer?.apiKey ?? "" });
+        return data?.buyerProductApprovals.nodes[0]?.orders;
+      }),
+    );
+    const [byPlan, byExecution] = answers;
+    expect(byPlan?.edges.map(({ node }) => node.additionalData.product.buyerProductDisplayName)).toEqual([
+      "Glycerine USP",
+      "Glycerine USP",
+    ]);
+    expect(byPlan?.nodes.map(({ approval }) => approval.approvalStatus)).toEqual(["APPROVED", "APPROVED"]);
+    expect(byExecution).toEqual(byPlan);
+  });
+});
+
 // Money and quantities are numeric(20,6) in the database: GraphQL carries
 // them as strings of digits and REST writes the same digits as JSON numbers,
 // so no value is rounded on its way out (a float keeps about 15 digits).
