@@ -2,7 +2,7 @@
 // rows that name their parent by columns no relation joins, loaded for the
 // parents of one request's list together, in one statement per field. The
 // planned reads write the same declaration as a subquery of the parent's row
-// (src/schema/planner/selection-walk.ts).
+// (src/schema/planner/keyed-reads.ts).
 import { batchLoad } from "./batch.js";
 import { type GraphQLContext, modelDelegate } from "./context.js";
 import type { KeyedRows } from "./read-metadata.js";
