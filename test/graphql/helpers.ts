@@ -61,3 +61,11 @@ export interface Page<Node> {
 }
 
 export const nodes = <Node>(page: Page<Node>): Node[] => page.edges.map((edge) => edge.node);
+
+/**
+ * The statements a request sent for its answer: not its key's admission nor
+ * the upkeep that may follow it (the key's last use; a sweep of old
+ * rate-limit windows, on a random request), which run whatever the query.
+ */
+export const answerStatements = (queries: readonly string[]): string[] =>
+  queries.filter((sql) => !/api_keys|rate_limit_windows/.test(sql));
