@@ -14,7 +14,7 @@ import type { TaggableType } from "../../src/domain/tagging.js";
 import { encodeGlobalId } from "../../src/schema/global-ids.js";
 import { schema } from "../../src/schema/index.js";
 import { contextOf } from "../support/planned-reads.js";
-import { type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
+import { ORDER_STATUS_VALUES, type SeededBuyer, seedBuyer, seedOrders } from "../support/seed.js";
 import { createTestApp, type TestApp } from "../support/test-app.js";
 import { GRAPHQL } from "./helpers.js";
 
@@ -657,16 +657,7 @@ describe("queries answered by planned reads", () => {
 });
 
 describe("fields computed from columns, and a product's name falling back to the buyer's", () => {
-  const STATUSES = [
-    "quote_selected",
-    "order_placed",
-    "order_confirmed",
-    "shipped",
-    "in_transit",
-    "in_port",
-    "in_warehouse",
-    "delivered",
-  ] as const;
+  const STATUSES = ORDER_STATUS_VALUES;
   let computed: SeededBuyer;
 
   beforeAll(async () => {

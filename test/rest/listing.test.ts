@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { orderEventData } from "../support/events.js";
 import { eventually } from "../support/eventually.js";
 import {
+  ORDER_STATUS_VALUES,
   type OrderSeed,
-  type OrderStatusValue,
   type SeededBuyer,
   seedApprovals,
   seedBuyer,
@@ -30,16 +30,7 @@ afterAll(async () => {
   await harness?.close();
 });
 
-const STATUSES: OrderStatusValue[] = [
-  "quote_selected",
-  "order_placed",
-  "order_confirmed",
-  "shipped",
-  "in_transit",
-  "in_port",
-  "in_warehouse",
-  "delivered",
-];
+const STATUSES = ORDER_STATUS_VALUES;
 
 interface Row {
   id: string;

@@ -123,15 +123,19 @@ export async function seedBuyer(database: Database, name = "Buyer"): Promise<See
   };
 }
 
-export type OrderStatusValue =
-  | "quote_selected"
-  | "order_placed"
-  | "order_confirmed"
-  | "shipped"
-  | "in_transit"
-  | "in_port"
-  | "in_warehouse"
-  | "delivered";
+/** Every order status, in the contract's spelling and the order it moves through them. */
+export const ORDER_STATUS_VALUES = [
+  "quote_selected",
+  "order_placed",
+  "order_confirmed",
+  "shipped",
+  "in_transit",
+  "in_port",
+  "in_warehouse",
+  "delivered",
+] as const;
+
+export type OrderStatusValue = (typeof ORDER_STATUS_VALUES)[number];
 
 export interface ResourceValueSeed {
   provider: string;
