@@ -1,14 +1,20 @@
 import {
   type DocumentNode,
   type ExecutionArgs,
+  type FragmentDefinitionNode,
   type GraphQLError,
   type GraphQLField,
   type GraphQLSchema,
   getNamedType,
   getOperationAST,
+  getVariableValues,
   isObjectType,
+  Kind,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
   TypeInfo,
   ValidationContext,
+  type ValueNode,
   type VariableDefinitionNode,
   visit,
   visitWithTypeInfo,
@@ -99,25 +105,75 @@ export function pricedOperationOf(context: object): PricedOperation | undefined 
   return pricedOperations.get(context);
 }
 
-/** Prices kept per operation of a document: one per combination of its variables' values a client sends. */
+/** Prices kept per operation of a document: one per combination of the values its price reads. */
 const MAX_PRICES_PER_OPERATION = 16;
 /** Longest key of variables' values whose price is kept; larger values are priced on every request. */
 const MAX_PRICE_KEY_LENGTH = 512;
 
+/** Arguments whose value the price reads: page sizes of connections (`pageSize`). */
+const PAGE_SIZE_ARGUMENTS = new Set(["first", "last"]);
+/** Directives whose `if` the price reads: what they leave out costs nothing. */
+const CONDITION_DIRECTIVES = new Set(["skip", "include"]);
+
 /**
- * The values of an operation's declared variables as a key, or null when they
- * are not all plain JSON (or make too long a key): with the schema, document
- * and operation they decide the price, and nothing else does.
+ * The variables whose values the price reads: those in a page size or a
+ * `@skip`/`@include` condition, in the operation or any fragment it spreads.
  */
-function variablesKey(
+function variablesThePriceReads(document: DocumentNode, operation: OperationDefinitionNode): Set<string> {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  }
+  const read = new Set<string>();
+  const collect = (value: ValueNode) => {
+    visit(value, { Variable: (variable) => void read.add(variable.name.value) });
+  };
+  const spread = new Set<string>();
+  const pending: SelectionSetNode[] = [operation.selectionSet];
+  for (let node = pending.pop(); node; node = pending.pop()) {
+    visit(node, {
+      Field(field) {
+        for (const argument of field.arguments ?? []) {
+          if (PAGE_SIZE_ARGUMENTS.has(argument.name.value)) collect(argument.value);
+        }
+      },
+      Directive(directive) {
+        if (!CONDITION_DIRECTIVES.has(directive.name.value)) return;
+        for (const argument of directive.arguments ?? []) collect(argument.value);
+      },
+      FragmentSpread({ name }) {
+        const fragment = fragments.get(name.value);
+        if (!fragment || spread.has(name.value)) return;
+        spread.add(name.value);
+        pending.push(fragment.selectionSet);
+      },
+    });
+  }
+  return read;
+}
+
+/**
+ * The key of the price of a request: the values of the variables the price
+ * reads, and of every other variable only whether it is missing, null or set
+ * (a missing or null argument of a non-null type leaves its field unpriced).
+ * Null when those values are not all plain JSON or make too long a key.
+ */
+function priceKey(
   definitions: readonly VariableDefinitionNode[],
+  variablesRead: ReadonlySet<string>,
   variables: Readonly<Record<string, unknown>> | null | undefined,
+  coerced: Readonly<Record<string, unknown>>,
 ): string | null {
   let key = "";
   for (const definition of definitions) {
     const name = definition.variable.name.value;
-    // Absent and null differ: an absent variable takes its default.
-    const part = variables && Object.hasOwn(variables, name) ? jsonText(variables[name]) : "-";
+    let part: string | null;
+    if (variablesRead.has(name)) {
+      // Absent and null differ: an absent variable takes its default.
+      part = variables && Object.hasOwn(variables, name) ? jsonText(variables[name]) : "-";
+    } else {
+      part = !Object.hasOwn(coerced, name) ? "-" : coerced[name] === null ? "0" : "1";
+    }
     if (part === null) return null;
     key += `${part},`;
     if (key.length > MAX_PRICE_KEY_LENGTH) return null;
@@ -139,21 +195,25 @@ function isPlainJson(value: unknown, depth = 0): boolean {
   return Object.values(value).every((item) => isPlainJson(item, depth + 1));
 }
 
+/** The prices kept for one operation of a document, and the variables they depend on. */
+interface OperationPrices {
+  variablesRead: ReadonlySet<string>;
+  byKey: Map<string, OperationCost>;
+}
+
 /**
  * `operationCost` remembered per parsed document: a document sent again is
  * the same DocumentNode from Yoga's parse cache (document-cache.ts), so its
  * prices live exactly as long as it, a few per operation.
  */
 function pricesByDocument() {
-  const bySchema = new WeakMap<
-    GraphQLSchema,
-    WeakMap<DocumentNode, Map<string, Map<string, OperationCost>>>
-  >();
-  return (args: ExecutionArgs): OperationCost => {
-    const { schema, document, operationName, variableValues } = args;
-    const operation = getOperationAST(document, operationName);
-    const key = operation ? variablesKey(operation.variableDefinitions ?? [], variableValues) : null;
-    if (key === null) return operationCost(schema, document, operationName, variableValues);
+  const bySchema = new WeakMap<GraphQLSchema, WeakMap<DocumentNode, Map<string, OperationPrices>>>();
+  const pricesOf = (
+    schema: GraphQLSchema,
+    document: DocumentNode,
+    operationKey: string,
+    operation: OperationDefinitionNode,
+  ): OperationPrices => {
     let byDocument = bySchema.get(schema);
     if (!byDocument) {
       byDocument = new WeakMap();
@@ -164,18 +224,31 @@ function pricesByDocument() {
       byOperation = new Map();
       byDocument.set(document, byOperation);
     }
-    const operationKey = operationName ?? "";
     let prices = byOperation.get(operationKey);
     if (!prices) {
-      prices = new Map();
+      prices = { variablesRead: variablesThePriceReads(document, operation), byKey: new Map() };
       byOperation.set(operationKey, prices);
     }
-    let priced = prices.get(key);
+    return prices;
+  };
+  return (args: ExecutionArgs): OperationCost => {
+    const { schema, document, operationName, variableValues } = args;
+    const operation = getOperationAST(document, operationName);
+    if (!operation) return operationCost(schema, document, operationName, variableValues);
+    const definitions = operation.variableDefinitions ?? [];
+    // Variables that do not fit their types are priced (as invalid) anew, never kept.
+    const coerced = getVariableValues(schema, definitions, variableValues ?? {});
+    if (coerced.errors) return operationCost(schema, document, operationName, variableValues);
+    const prices = pricesOf(schema, document, operationName ?? "", operation);
+    const key = priceKey(definitions, prices.variablesRead, variableValues, coerced.coerced);
+    if (key === null) return operationCost(schema, document, operationName, variableValues);
+    let priced = prices.byKey.get(key);
     if (!priced) {
       priced = operationCost(schema, document, operationName, variableValues);
       // The oldest goes first.
-      if (prices.size >= MAX_PRICES_PER_OPERATION) prices.delete(prices.keys().next().value ?? "");
-      prices.set(key, priced);
+      if (prices.byKey.size >= MAX_PRICES_PER_OPERATION)
+        prices.byKey.delete(prices.byKey.keys().next().value ?? "");
+      prices.byKey.set(key, priced);
     }
     return priced;
   };
