@@ -31,7 +31,8 @@ export type NodeTypeName = (typeof NODE_TYPES)[number];
 const isNodeType = (name: string): name is NodeTypeName => (NODE_TYPES as readonly string[]).includes(name);
 
 export function encodeGlobalId(type: NodeTypeName, uuid: string): string {
-  return Buffer.from(`${type}:${uuid}`, "utf8").toString("base64");
+  // Type names and UUIDs are ASCII, so `btoa`'s Latin-1 is their UTF-8, without a Buffer per ID.
+  return btoa(`${type}:${uuid}`);
 }
 
 /** The type and UUID a global ID names, or null when the text is not a global ID of ours. */

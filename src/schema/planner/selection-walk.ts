@@ -242,7 +242,8 @@ export class PlanContext {
       case "globalId": {
         if (named.name !== "ID" || list) return fail("a global ID read as something else than an ID");
         const { type: node, key } = value;
-        return scalarWriter(key, (id) => JSON.stringify(encodeGlobalId(node, id)), {
+        // Base64 has nothing JSON escapes.
+        return scalarWriter(key, (id) => `"${encodeGlobalId(node, id)}"`, {
           list,
           nullable,
           itemsNullable,
