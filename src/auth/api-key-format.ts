@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { hash, randomBytes } from "node:crypto";
 
 /** `bpk_` and 40 URL-safe random characters (30 random bytes). */
 export const API_KEY_PREFIX = "bpk_";
@@ -10,7 +10,7 @@ export function generateApiKey(): string {
 
 /** Keys are stored and looked up only by this hash; the key itself is never kept. */
 export function hashApiKey(key: string): string {
-  return createHash("sha256").update(key, "utf8").digest("hex");
+  return hash("sha256", key, "hex");
 }
 
 /** The part of a key shown in listings so operators can tell keys apart. */
