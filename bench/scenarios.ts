@@ -22,7 +22,8 @@ export type ScenarioId =
   | "orders-search-supplier"
   | "orders-search-reference"
   | "dashboard"
-  | `dashboard-${string}`;
+  | `dashboard-${string}`
+  | "graphql-typename";
 
 export type Method = "GET" | "POST" | "PATCH";
 
@@ -398,11 +399,31 @@ export const DASHBOARD_DOCUMENT_SCENARIOS: Scenario[] = DASHBOARD_REQUESTS.map((
   plan: (_protocol, context) => graphqlMix(context, onlyDocuments(DASHBOARD_REQUESTS, [request.name])),
 }));
 
+/**
+ * `{ __typename }` with its admission: what a GraphQL request costs the
+ * gateway before it reads anything, the floor under the dashboard's
+ * documents. Run only when named in --scenarios.
+ */
+const GRAPHQL_FLOOR_SCENARIO: Scenario = {
+  id: "graphql-typename",
+  label: "GraphQL { __typename } with its admission",
+  read: true,
+  only: ["graphql", "candidate-graphql"],
+  plan: (_protocol, context) =>
+    graphqlMix(context, [
+      { name: "Typename", query: "query Typename { __typename }", variables: () => ({}) },
+    ]),
+};
+
 const isDashboardScenario = (scenario: Scenario) =>
   scenario.id === "dashboard" || scenario.id.startsWith("dashboard-");
 
 /** Every scenario --scenarios accepts: SCENARIOS, which a run measures by default, and those run only when named. */
-export const NAMED_SCENARIOS: Scenario[] = [...SCENARIOS, ...DASHBOARD_DOCUMENT_SCENARIOS];
+export const NAMED_SCENARIOS: Scenario[] = [
+  ...SCENARIOS,
+  ...DASHBOARD_DOCUMENT_SCENARIOS,
+  GRAPHQL_FLOOR_SCENARIO,
+];
 
 /** The server processes a run can start. */
 export type ProcessId =
