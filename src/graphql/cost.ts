@@ -7,7 +7,6 @@ import {
   type GraphQLSchema,
   getNamedType,
   getOperationAST,
-  getVariableValues,
   isObjectType,
   Kind,
   type OperationDefinitionNode,
@@ -23,6 +22,7 @@ import { type ComplexityEstimator, createComplexityRule } from "graphql-query-co
 import { isAsyncIterable, type Plugin } from "graphql-yoga";
 import type { GraphQLLimits } from "../config.js";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../schema/page-window.js";
+import { coercedVariables } from "../schema/variable-values.js";
 import { refusal } from "./refusal.js";
 
 // The weights graphql-armor's cost limit used, so that GRAPHQL_MAX_COST keeps
@@ -237,7 +237,7 @@ function pricesByDocument() {
     if (!operation) return operationCost(schema, document, operationName, variableValues);
     const definitions = operation.variableDefinitions ?? [];
     // Variables that do not fit their types are priced (as invalid) anew, never kept.
-    const coerced = getVariableValues(schema, definitions, variableValues ?? {});
+    const coerced = coercedVariables(schema, definitions, variableValues);
     if (coerced.errors) return operationCost(schema, document, operationName, variableValues);
     const prices = pricesOf(schema, document, operationName ?? "", operation);
     const key = priceKey(definitions, prices.variablesRead, variableValues, coerced.coerced);

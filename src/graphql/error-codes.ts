@@ -1,11 +1,6 @@
-import {
-  type ExecutionArgs,
-  type ExecutionResult,
-  GraphQLError,
-  getOperationAST,
-  getVariableValues,
-} from "graphql";
+import { type ExecutionArgs, type ExecutionResult, GraphQLError, getOperationAST } from "graphql";
 import { isAsyncIterable, type Plugin } from "graphql-yoga";
+import { coercedVariables } from "../schema/variable-values.js";
 import { REFUSAL_CODES } from "./refusal.js";
 
 /** Request errors answer 400 whatever media type the client accepts (see docs/reference/graphql.md). */
@@ -23,9 +18,7 @@ function badRequest(message: string): GraphQLError {
 function variableErrors(args: ExecutionArgs): GraphQLError[] {
   const operation = getOperationAST(args.document, args.operationName);
   if (!operation?.variableDefinitions?.length) return [];
-  const coerced = getVariableValues(args.schema, operation.variableDefinitions, args.variableValues ?? {}, {
-    maxErrors: 25,
-  });
+  const coerced = coercedVariables(args.schema, operation.variableDefinitions, args.variableValues);
   return (coerced.errors ?? []).map(
     (error) =>
       new GraphQLError(error.message, {

@@ -10,7 +10,6 @@ import {
   type ExecutionResult,
   type GraphQLSchema,
   getOperationAST,
-  getVariableValues,
   type OperationDefinitionNode,
   parse,
 } from "graphql";
@@ -21,6 +20,7 @@ import { conditionVariables } from "../schema/planner/collected-selection.js";
 import { type PlannedGraphQLRead, planGraphQLRead } from "../schema/planner/graphql-read.js";
 import { ArgumentsRefusedError, type PlanRefusal, type ReadPlanner } from "../schema/planner/read-planner.js";
 import { readOnReplicaOrPrimary } from "../schema/read-on-replica.js";
+import { coercedVariables } from "../schema/variable-values.js";
 import { readsOnlyVersionedData } from "./read-routing.js";
 
 export interface PlannedReads {
@@ -126,9 +126,9 @@ export function plannedReadsPlugin(
   ): Plan | null => {
     let values: Readonly<Record<string, unknown>> = {};
     if (conditions.length > 0) {
-      const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables);
-      if (coerced.errors) return null;
-      values = coerced.coerced;
+      const coerced = coercedVariables(schema, operation.variableDefinitions ?? [], variables).coerced;
+      if (!coerced) return null;
+      values = coerced;
     }
     const key = conditions.map((name) => (values[name] === true ? "1" : "0")).join("");
     let plan = plans.get(key);

@@ -15,7 +15,6 @@ import {
   type GraphQLField,
   type GraphQLSchema,
   getArgumentValues,
-  getVariableValues,
   Kind,
   type OperationDefinitionNode,
   type VariableDefinitionNode,
@@ -31,6 +30,7 @@ import {
   rootListOf,
   viewerReadOf,
 } from "../read-metadata.js";
+import { coercedVariables } from "../variable-values.js";
 import { planNodeRead, planNodesRead } from "./node-read.js";
 import {
   namedQuery,
@@ -71,7 +71,6 @@ export function createReadPlanner(options: {
 }): ReadPlanner {
   const { schema, dataModel } = options;
   const query = namedQuery(options.query);
-  const coercions: Coercions = new WeakMap();
   return {
     plan(operation, spelling) {
       return planned(() => {
@@ -140,7 +139,7 @@ export function createReadPlanner(options: {
     const field = root.getFields()[fieldNode.name.value];
     if (!field) throw new PlanError(`Query.${fieldNode.name.value} is not planned`, "introspection");
     const fieldArguments: FieldArguments = (parent, nested, node, variables) =>
-      readArguments(coercedVariables(schema, coercions, operation, variables), parent, nested, node);
+      readArguments(variablesOf(schema, operation, variables), parent, nested, node);
     const argumentsOf = (variables: Readonly<Record<string, unknown>>) =>
       fieldArguments("Query", field, fieldNode, variables);
     return {
@@ -165,40 +164,13 @@ function planned<Read>(make: () => Read): { planned: Read } | PlanRefused {
 
 const NO_DEFINITIONS: readonly VariableDefinitionNode[] = [];
 
-/**
- * Variables coerced by an operation's definitions, by those definitions
- * (shared by the operations planned for each of a document's root fields)
- * and a request's variables object: kept exactly as long as both are.
- */
-type Coercions = WeakMap<
-  readonly VariableDefinitionNode[],
-  WeakMap<Readonly<Record<string, unknown>>, Record<string, unknown> | null>
->;
-
-/**
- * A request's variables coerced by the operation's definitions, once per
- * request: its root fields and every connection below them read their
- * arguments from them (null when execution refuses them).
- */
-function coercedVariables(
+/** A request's variables coerced by the operation's definitions; null when execution refuses them. */
+function variablesOf(
   schema: GraphQLSchema,
-  coercions: Coercions,
   operation: OperationDefinitionNode,
   variables: Readonly<Record<string, unknown>>,
 ): Record<string, unknown> | null {
-  const definitions = operation.variableDefinitions ?? NO_DEFINITIONS;
-  let byVariables = coercions.get(definitions);
-  if (!byVariables) {
-    byVariables = new WeakMap();
-    coercions.set(definitions, byVariables);
-  }
-  let coerced = byVariables.get(variables);
-  if (coerced === undefined) {
-    const outcome = getVariableValues(schema, definitions, variables);
-    coerced = outcome.errors ? null : outcome.coerced;
-    byVariables.set(variables, coerced);
-  }
-  return coerced;
+  return coercedVariables(schema, operation.variableDefinitions ?? NO_DEFINITIONS, variables).coerced ?? null;
 }
 
 /** A field's arguments (of the type `parent`) as its resolver receives them; null when execution would refuse them. */
