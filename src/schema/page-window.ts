@@ -159,15 +159,16 @@ export function pageInfoOf<Row>(
   nodes: Row[],
   more: boolean,
   page: PageRequest,
-  cursorOf: (node: Row) => string,
+  /** Null when no one reads the cursors: they are left null rather than written. */
+  cursorOf: ((node: Row) => string) | null,
 ): PageInfoShape {
   const first = nodes[0];
   const last = nodes.at(-1);
   return {
     hasNextPage: page.backward ? page.before !== null : more || page.before !== null,
     hasPreviousPage: page.backward ? more || page.after !== null : page.after !== null,
-    startCursor: first === undefined ? null : cursorOf(first),
-    endCursor: last === undefined ? null : cursorOf(last),
+    startCursor: first === undefined || !cursorOf ? null : cursorOf(first),
+    endCursor: last === undefined || !cursorOf ? null : cursorOf(last),
   };
 }
 

@@ -152,6 +152,8 @@ type NodeSelection = {
   places: readonly [SelectionSetNode | undefined, ...(SelectionSetNode | undefined)[]];
   /** Whether an edge's `cursor` is selected. */
   cursors: boolean;
+  /** Whether `pageInfo`'s `startCursor` or `endCursor` is selected: otherwise no page cursor is written. */
+  pageCursors: boolean;
 };
 
 /** What an edge may select beside its `node`: written from the page, not the node's row. */
@@ -200,8 +202,15 @@ export function nodeSelectionOf(connection: GraphQLObjectType, node: FieldNode):
       selected.name.value === "edges" &&
       fieldsOf(selected.selectionSet).some((field) => field.name.value === "cursor"),
   );
-  return { type: nodeType, places: [first, ...more], cursors };
+  const pageCursors = fieldsOf(node.selectionSet).some(
+    (selected) =>
+      selected.name.value === "pageInfo" &&
+      fieldsOf(selected.selectionSet).some((field) => PAGE_CURSORS.has(field.name.value)),
+  );
+  return { type: nodeType, places: [first, ...more], cursors, pageCursors };
 }
+
+const PAGE_CURSORS = new Set(["startCursor", "endCursor"]);
 
 /** The cursor position of a row: its sort value and id (read at `keys`), as `encodeCursor` reads them. */
 export function positionOf(

@@ -264,7 +264,7 @@ export function planRootList(
         const { nodes, more } = pageNodes(rows, page);
         const { values } = bound;
         const cursorOf = (row: Row) => encodeCursor(positionOf(row, keys, page), page.order);
-        const pageInfo = pageInfoOf(nodes, more, page, cursorOf);
+        const pageInfo = pageInfoOf(nodes, more, page, nodeSelection.pageCursors ? cursorOf : null);
         const totalCount =
           keys.count === undefined ? null : await countIn(rows[0], keys.count, where, context);
         return {

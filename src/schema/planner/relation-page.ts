@@ -127,7 +127,7 @@ export function planRelationPage(
     // Without the page's rows (only `totalCount` selected), the page info is not written.
     const cursor = nodes?.cursor;
     const cursorOf = (item: Row) => (cursor ? encodeCursor(positionOf(item, cursor, page), page.order) : "");
-    const pageInfo = pageInfoOf(shown, more, page, cursorOf);
+    const pageInfo = pageInfoOf(shown, more, page, nodes?.pageCursors ? cursorOf : null);
     const counted = countKey === undefined ? null : row[countKey];
     if (countKey !== undefined && typeof counted !== "string")
       throw new RowValueError(`${connection.name}: no count read`);
@@ -183,7 +183,7 @@ function pageColumn(
   const key = scope.column(
     `(SELECT json_agg(${page}."r" ORDER BY ${page}."c" DESC, ${page}."i" DESC) FROM (${rows}) ${page})::text`,
   );
-  return { key, writes, cursor, tokens, cursors: selection.cursors };
+  return { key, writes, cursor, tokens, cursors: selection.cursors, pageCursors: selection.pageCursors };
 }
 
 /** The list relations `names` lead through from a row of `parent`, each checked to be one. */
