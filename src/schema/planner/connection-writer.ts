@@ -159,6 +159,9 @@ type NodeSelection = {
 /** What an edge may select beside its `node`: written from the page, not the node's row. */
 const EDGE_FIELDS = new Set(["cursor", "__typename"]);
 
+/** The fields of `pageInfo` written from cursors. */
+const PAGE_CURSORS = new Set(["startCursor", "endCursor"]);
+
 /** What a connection may select beside the places of its nodes: written from the page. */
 const PAGE_FIELDS = new Set(["pageInfo", "__typename", "totalCount"]);
 
@@ -209,8 +212,6 @@ export function nodeSelectionOf(connection: GraphQLObjectType, node: FieldNode):
   );
   return { type: nodeType, places: [first, ...more], cursors, pageCursors };
 }
-
-const PAGE_CURSORS = new Set(["startCursor", "endCursor"]);
 
 /** The cursor position of a row: its sort value and id (read at `keys`), as `encodeCursor` reads them. */
 export function positionOf(
