@@ -101,9 +101,9 @@ function rootRead(
 }
 
 /**
- * `data` from its root fields' reads, run one after another: null for a
- * request any of them leaves to execution, or without a viewer (execution
- * words that, whatever the selection).
+ * `data` from its root fields' reads, run side by side as execution runs a
+ * query's root fields: null for a request any of them leaves to execution,
+ * or without a viewer (execution words that, whatever the selection).
  */
 function plannedOf(roots: readonly { prefix: string; read: RootRead }[]): PlannedGraphQLRead {
   return {
@@ -116,13 +116,8 @@ function plannedOf(roots: readonly { prefix: string; read: RootRead }[]): Planne
         reads.push(prepared);
       }
       return async () => {
-        let out = "{";
-        for (let index = 0; index < reads.length; index += 1) {
-          const read = reads[index];
-          const root = roots[index];
-          if (read && root) out += root.prefix + (await read());
-        }
-        return `${out}}`;
+        const texts = await Promise.all(reads.map((read) => read()));
+        return `{${texts.map((text, index) => `${roots[index]?.prefix ?? ""}${text}`).join("")}}`;
       };
     },
   };

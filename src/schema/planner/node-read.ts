@@ -149,10 +149,15 @@ export function planNodesRead(
         wheres.push({ typeRead, where, type, bound });
       }
       return async () => {
+        // One statement per type, side by side, as execution resolves the items.
+        const rowsOfTypes = await Promise.all(
+          wheres.map(({ typeRead, where, bound }) => runTypeRead(typeRead, where, bound, context, query)),
+        );
         const found = new Map<string, string>();
-        for (const { typeRead, where, type, bound } of wheres)
-          for (const row of await runTypeRead(typeRead, where, bound, context, query))
+        wheres.forEach(({ typeRead, type, bound }, index) => {
+          for (const row of rowsOfTypes[index] ?? [])
             found.set(`${type}:${String(row[typeRead.idKey])}`, typeRead.write(row, bound.values));
+        });
         const items = decoded.map((item) => (item && found.get(`${item.type}:${item.uuid}`)) ?? "null");
         return { kind: "list", json: `[${items.join(",")}]` };
       };

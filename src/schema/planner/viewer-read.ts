@@ -81,21 +81,20 @@ export function planViewerRead(
           : { part, where: part.record.where(viewer), bound: part.plan.bind(viewer, variables, context) },
       );
       return async () => {
-        let out = "{";
-        for (const { part, where, bound } of reads) {
-          if ("constant" in part) {
-            out += part.prefix + part.constant;
-            continue;
-          }
-          if (!where || !bound) throw new Error(`Viewer.${part.name}: a record read without its request`);
-          const sql = part.plan.requestSql();
-          const text = part.statement(conditionSql(where, part.table, sql));
-          const [row] = await query(text, [...bound.parameters, ...sql.values], context);
-          // Execution answers a required record that is absent with an error.
-          if (!row && part.required) throw new RowValueError(`Viewer.${part.name} is required and absent`);
-          out += part.prefix + (row ? part.write(row, bound.values) : "null");
-        }
-        return { kind: "record", json: `${out}}` };
+        // Each record by its own statement, side by side, as execution resolves the viewer's fields.
+        const written = await Promise.all(
+          reads.map(async ({ part, where, bound }) => {
+            if ("constant" in part) return part.prefix + part.constant;
+            if (!where || !bound) throw new Error(`Viewer.${part.name}: a record read without its request`);
+            const sql = part.plan.requestSql();
+            const text = part.statement(conditionSql(where, part.table, sql));
+            const [row] = await query(text, [...bound.parameters, ...sql.values], context);
+            // Execution answers a required record that is absent with an error.
+            if (!row && part.required) throw new RowValueError(`Viewer.${part.name} is required and absent`);
+            return part.prefix + (row ? part.write(row, bound.values) : "null");
+          }),
+        );
+        return { kind: "record", json: `{${written.join("")}}` };
       };
     },
   };
