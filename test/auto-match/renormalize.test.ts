@@ -2,68 +2,33 @@
 // normalisation, an operator runs `buyer-api catalogue renormalize`, and
 // products stored with old keys are found again. The real CLI, in a child process.
 
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Database, openDatabase } from "../../src/db/database.js";
-import { parseDatabaseUrl } from "../../src/db/database-url.js";
-import { migrateDatabase } from "../../src/db/migrations.js";
+import { beforeAll, describe, expect, it } from "vitest";
 import { matchKeys } from "../../src/domain/match-rules.js";
 import { findCandidates } from "../../src/services/match-rules.js";
+import { databaseForChildProcesses } from "../support/child-process-database.js";
 import { runCli } from "../support/cli-process.js";
-import { CONFIGURED_POOL } from "../support/database-pool.js";
-import { migratedPgliteUrl } from "../support/pglite-snapshot.js";
 import { seedBuyer } from "../support/seed.js";
-import { createTestDatabase } from "../support/test-database.js";
 
 // Each run starts Node with tsx and opens the database: seconds, not milliseconds.
 const SLOW = 90_000;
 
 describe("buyer-api catalogue renormalize", () => {
-  let databaseUrl: string;
-  let workDir: string;
-  /** PostgreSQL stays open beside the CLI; a PGlite folder has one user at a time. */
-  let open: () => Promise<Database>;
-  let release: (database: Database) => Promise<void>;
-  let cleanup: () => Promise<void>;
+  const shared = databaseForChildProcesses("buyer-api-renormalize-");
   let staleId: string;
   /** A product auto-match created: no text of its own, its keys come from the buyer product that made it. */
   let createdId: string;
 
-  const cli = (...args: string[]) => runCli(databaseUrl, ...args);
+  const cli = (...args: string[]) => runCli(shared.url, ...args);
 
-  async function bestMatch(name: string): Promise<string | undefined> {
-    const database = await open();
-    try {
+  const bestMatch = (name: string): Promise<string | undefined> =>
+    shared.use(async (database) => {
       const keys = matchKeys({ rawMaterialName: name, productType: "RawMaterial" });
       const [best] = await findCandidates(database.prisma, keys, 1);
       return best?.productId;
-    } finally {
-      await release(database);
-    }
-  }
+    });
 
   beforeAll(async () => {
-    workDir = mkdtempSync(path.join(tmpdir(), "buyer-api-renormalize-"));
-    if (process.env.DATABASE_URL?.startsWith("postgres")) {
-      const database = await createTestDatabase();
-      databaseUrl = database.url;
-      open = async () => database;
-      release = async () => {};
-      cleanup = () => database.close();
-    } else {
-      databaseUrl = migratedPgliteUrl(path.join(workDir, "pglite"));
-      open = async () => {
-        const database = await openDatabase(parseDatabaseUrl(databaseUrl), CONFIGURED_POOL);
-        await migrateDatabase(database);
-        return database;
-      };
-      release = (database) => database.close();
-      cleanup = async () => {};
-    }
-    const database = await open();
-    try {
+    await shared.use(async (database) => {
       // As an earlier release stored it: "sulphate" kept, synonyms not normalised at all.
       const stale = await database.prisma.product.create({
         data: {
@@ -110,14 +75,8 @@ describe("buyer-api catalogue renormalize", () => {
           productType: "RawMaterial",
         },
       });
-    } finally {
-      await release(database);
-    }
+    });
   }, SLOW);
-  afterAll(async () => {
-    await cleanup?.();
-    rmSync(workDir, { recursive: true, force: true });
-  });
 
   it(
     "recomputes stale keys, so the product is found again by name and synonym; a second run changes nothing",

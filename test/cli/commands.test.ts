@@ -5,22 +5,17 @@
 // source of truth for the records it carries, so the record goes back to what
 // the file says, the change is logged like any other, and the CLI says how
 // many stored records it changed.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app.js";
-import { type Database, openDatabase } from "../../src/db/database.js";
-import { parseDatabaseUrl } from "../../src/db/database-url.js";
-import { migrateDatabase } from "../../src/db/migrations.js";
+import type { Database } from "../../src/db/database.js";
 import { importFile } from "../../src/import/import.js";
 import { createLogger } from "../../src/logger.js";
+import { type ChildProcessDatabase, databaseForChildProcesses } from "../support/child-process-database.js";
 import { runCli } from "../support/cli-process.js";
-import { CONFIGURED_POOL } from "../support/database-pool.js";
-import { migratedPgliteUrl } from "../support/pglite-snapshot.js";
 import { callApi, testConfig } from "../support/test-app.js";
-import { createTestDatabase } from "../support/test-database.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const EXAMPLE = path.join(ROOT, "test", "cli", "fixtures", "example.json");
@@ -29,28 +24,8 @@ const BUYER = "00000000-0000-4000-8000-000000001001";
 const SLOW = 90_000;
 
 describe("buyer-api CLI", () => {
-  let databaseUrl: string;
-  let workDir: string;
-  let cleanup: () => Promise<void>;
-
-  const cli = (...args: string[]) => runCli(databaseUrl, ...args);
-
-  beforeAll(async () => {
-    workDir = mkdtempSync(path.join(tmpdir(), "buyer-api-cli-"));
-    if (process.env.DATABASE_URL?.startsWith("postgres")) {
-      const database = await createTestDatabase();
-      databaseUrl = database.url;
-      cleanup = () => database.close();
-    } else {
-      // A child process cannot see an in-memory PGlite: this one lives in a folder.
-      databaseUrl = migratedPgliteUrl(path.join(workDir, "pglite"));
-      cleanup = async () => {};
-    }
-  });
-  afterAll(async () => {
-    await cleanup?.();
-    rmSync(workDir, { recursive: true, force: true });
-  });
+  const shared = databaseForChildProcesses("buyer-api-cli-");
+  const cli = (...args: string[]) => runCli(shared.url, ...args);
 
   it(
     "imports a file and prints a summary",
@@ -105,7 +80,7 @@ describe("buyer-api CLI", () => {
       };
       file.buyers.push({ id: "00000000-0000-4000-8000-000000001002", name: "Should Not Appear" });
       if (file.orders[1]) file.orders[1].order_status = "teleported";
-      const bad = path.join(workDir, "bad.json");
+      const bad = path.join(shared.workDir, "bad.json");
       writeFileSync(bad, JSON.stringify({ ...file, extra: true }));
 
       const run = await cli("import", bad);
@@ -128,47 +103,21 @@ describe("buyer-api CLI", () => {
 const EXAMPLE_KEY = "bpk_example_0123456789abcdefghijklmnopqrstuv";
 const ORDER = "00000000-0000-4000-8000-000000008001";
 
-/** Runs `work` with the API over the database at `url`, closed afterwards (a PGlite folder has one holder). */
-async function withApi<T>(
-  url: string,
+/** Runs `work` with the API over `shared`, opened in this process for it and closed after. */
+function withApi<T>(
+  shared: ChildProcessDatabase,
   work: (app: ReturnType<typeof createApp>, database: Database) => Promise<T>,
 ): Promise<T> {
-  const database = await openDatabase(parseDatabaseUrl(url), CONFIGURED_POOL);
-  try {
-    await migrateDatabase(database);
-    const app = createApp({
-      config: testConfig(),
-      database,
-      logger: createLogger("silent"),
-    });
-    return await work(app, database);
-  } finally {
-    await database.close();
-  }
+  return shared.use((database) =>
+    work(createApp({ config: testConfig(), database, logger: createLogger("silent") }), database),
+  );
 }
 
 describe("an import over a record changed through the API", { timeout: 300_000 }, () => {
-  let workDir: string;
-  let databaseUrl: string;
-  let cleanup: () => Promise<void> = async () => {};
-
-  beforeAll(async () => {
-    workDir = mkdtempSync(path.join(tmpdir(), "buyer-api-reimport-"));
-    if (process.env.DATABASE_URL?.startsWith("postgres")) {
-      const database = await createTestDatabase();
-      databaseUrl = database.url;
-      cleanup = () => database.close();
-    } else {
-      databaseUrl = migratedPgliteUrl(path.join(workDir, "pglite"));
-    }
-  });
-  afterAll(async () => {
-    await cleanup();
-    rmSync(workDir, { recursive: true, force: true });
-  });
+  const shared = databaseForChildProcesses("buyer-api-reimport-");
 
   it("sets it back to the file's values, logs that change, and says how many records it changed", async () => {
-    await withApi(databaseUrl, async (app, database) => {
+    await withApi(shared, async (app, database) => {
       expect((await importFile(database, EXAMPLE)).ok).toBe(true);
       const patched = await callApi(app, "PATCH", `/orders/${ORDER}`, {
         key: EXAMPLE_KEY,
@@ -177,14 +126,14 @@ describe("an import over a record changed through the API", { timeout: 300_000 }
       expect(patched.status).toBe(200);
     });
 
-    const again = await runCli(databaseUrl, "import", EXAMPLE);
+    const again = await runCli(shared.url, "import", EXAMPLE);
     expect(again.stderr).toBe("");
     expect(again.code).toBe(0);
     // kind, in file, new, updated, unchanged, removed
     expect(again.stdout).toMatch(/^orders\s+2\s+0\s+1\s+1\s+0$/m);
     expect(again.stdout).toMatch(/^1 stored record differed from the file and now matches it\.$/m);
 
-    await withApi(databaseUrl, async (app, database) => {
+    await withApi(shared, async (app, database) => {
       const order = await callApi(app, "GET", `/orders/${ORDER}`, { key: EXAMPLE_KEY });
       expect(order.body).toMatchObject({ order_status: "order_placed", purchase_order_reference: "PO-7781" });
       const log = await database.query<{ change: string; previous: { order_status?: string } | null }>(

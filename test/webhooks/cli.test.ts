@@ -1,37 +1,14 @@
 // Operators manage webhook endpoints with the real CLI, in a child process.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { databaseForChildProcesses } from "../support/child-process-database.js";
 import { runCli } from "../support/cli-process.js";
-import { migratedPgliteUrl } from "../support/pglite-snapshot.js";
-import { createTestDatabase } from "../support/test-database.js";
 
 // Seven CLI processes, each opening the database: minutes on a loaded machine.
 const SLOW = 300_000;
 
 describe("buyer-api webhooks", () => {
-  let databaseUrl: string;
-  let workDir: string;
-  let cleanup: () => Promise<void>;
-
-  const cli = (...args: string[]) => runCli(databaseUrl, ...args);
-
-  beforeAll(async () => {
-    workDir = mkdtempSync(path.join(tmpdir(), "buyer-api-webhooks-cli-"));
-    if (process.env.DATABASE_URL?.startsWith("postgres")) {
-      const database = await createTestDatabase();
-      databaseUrl = database.url;
-      cleanup = () => database.close();
-    } else {
-      databaseUrl = migratedPgliteUrl(path.join(workDir, "pglite"));
-      cleanup = async () => {};
-    }
-  });
-  afterAll(async () => {
-    await cleanup?.();
-    rmSync(workDir, { recursive: true, force: true });
-  });
+  const shared = databaseForChildProcesses("buyer-api-webhooks-cli-");
+  const cli = (...args: string[]) => runCli(shared.url, ...args);
 
   it(
     "creates, lists and disables an endpoint; the secret is printed once and refused URLs say why",
