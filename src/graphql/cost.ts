@@ -21,6 +21,7 @@ import {
 import { type ComplexityEstimator, createComplexityRule } from "graphql-query-complexity";
 import { isAsyncIterable, type Plugin } from "graphql-yoga";
 import type { GraphQLLimits } from "../config.js";
+import { keptIn } from "../schema/kept-in.js";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../schema/page-window.js";
 import { coercedVariables } from "../schema/variable-values.js";
 import { refusal } from "./refusal.js";
@@ -214,22 +215,12 @@ function pricesByDocument() {
     operationKey: string,
     operation: OperationDefinitionNode,
   ): OperationPrices => {
-    let byDocument = bySchema.get(schema);
-    if (!byDocument) {
-      byDocument = new WeakMap();
-      bySchema.set(schema, byDocument);
-    }
-    let byOperation = byDocument.get(document);
-    if (!byOperation) {
-      byOperation = new Map();
-      byDocument.set(document, byOperation);
-    }
-    let prices = byOperation.get(operationKey);
-    if (!prices) {
-      prices = { variablesRead: variablesThePriceReads(document, operation), byKey: new Map() };
-      byOperation.set(operationKey, prices);
-    }
-    return prices;
+    const byDocument = keptIn(bySchema, schema, () => new WeakMap());
+    const byOperation = keptIn(byDocument, document, () => new Map());
+    return keptIn(byOperation, operationKey, () => ({
+      variablesRead: variablesThePriceReads(document, operation),
+      byKey: new Map(),
+    }));
   };
   return (args: ExecutionArgs): OperationCost => {
     const { schema, document, operationName, variableValues } = args;

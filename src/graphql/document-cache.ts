@@ -1,6 +1,7 @@
 import type { DocumentNode, GraphQLSchema, ValidationRule } from "graphql";
 import type { Plugin, YogaServerOptions } from "graphql-yoga";
 import { LRUCache } from "lru-cache";
+import { keptIn } from "../schema/kept-in.js";
 
 /**
  * What graphql-js's syntax tree of a document takes per token, locations
@@ -102,16 +103,11 @@ export function validationCachePlugin(): Plugin {
   return {
     onValidate({ params: { schema, documentAST, rules }, setResult }) {
       const run: readonly ValidationRule[] = rules ?? [];
-      let byDocument = bySchema.get(schema);
-      if (!byDocument) {
-        byDocument = new WeakMap();
-        bySchema.set(schema, byDocument);
-      }
-      let kept = byDocument.get(documentAST);
-      if (!kept) {
-        kept = [];
-        byDocument.set(documentAST, kept);
-      }
+      const kept = keptIn(
+        keptIn(bySchema, schema, () => new WeakMap()),
+        documentAST,
+        () => [],
+      );
       const found = kept.find((entry) => sameNames(entry.ruleNames, run));
       if (found) {
         setResult(found.result);

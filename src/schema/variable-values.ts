@@ -2,6 +2,7 @@
 // execution coerces them, once per request: the error codes, the cost limit
 // and the planned reads all read them.
 import { type GraphQLSchema, getVariableValues, type VariableDefinitionNode } from "graphql";
+import { keptIn } from "./kept-in.js";
 
 /** The coerced values, or the errors of the values that do not fit their types. */
 export type CoercedVariables = ReturnType<typeof getVariableValues>;
@@ -28,20 +29,9 @@ export function coercedVariables(
   variables: Readonly<Record<string, unknown>> | null | undefined,
 ): CoercedVariables {
   const values = variables ?? NO_VARIABLES;
-  let byDefinitions = bySchema.get(schema);
-  if (!byDefinitions) {
-    byDefinitions = new WeakMap();
-    bySchema.set(schema, byDefinitions);
-  }
-  let byValues = byDefinitions.get(definitions);
-  if (!byValues) {
-    byValues = new WeakMap();
-    byDefinitions.set(definitions, byValues);
-  }
-  let coerced = byValues.get(values);
-  if (!coerced) {
-    coerced = getVariableValues(schema, definitions, values, { maxErrors: MAX_ERRORS });
-    byValues.set(values, coerced);
-  }
-  return coerced;
+  const byDefinitions = keptIn(bySchema, schema, () => new WeakMap());
+  const byValues = keptIn(byDefinitions, definitions, () => new WeakMap());
+  return keptIn(byValues, values, () =>
+    getVariableValues(schema, definitions, values, { maxErrors: MAX_ERRORS }),
+  );
 }
